@@ -1,0 +1,3 @@
+// The public surface of @schedule/cli, for embedding the command line.
+
+export { buildProgram, run } from './program.js';

@@ -1,0 +1,24 @@
+import type { ActsFor, Role } from './roles.js';
+import type { Scope } from './scopes.js';
+
+/** The user a caller acts as. */
+export interface Account {
+  readonly id: string;
+  readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly timezone: string;
+  readonly role: Role;
+}
+
+/**
+ * An authenticated caller: a personal access token, or an OAuth client acting
+ * for an account. Rate-limit buckets and idempotency keys hang off it.
+ */
+export interface Principal {
+  readonly tokenId: string;
+  readonly credential: { readonly kind: 'pat' } | { readonly kind: 'oauth'; readonly clientId: string };
+  readonly account: Account;
+  readonly scopes: ReadonlySet<Scope>;
+  readonly actsFor: ActsFor;
+}

@@ -1,0 +1,13 @@
+/** The scopes of api.md "Authentication", one per group of endpoints. */
+export const SCOPES = [
+  'series:read',
+  'series:write',
+  'bookings:read',
+  'bookings:create',
+  'bookings:cancel',
+  'bookings:reschedule',
+  'bookings:update',
+  'slots:read',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];

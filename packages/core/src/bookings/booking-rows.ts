@@ -1,0 +1,47 @@
+import type { Executor } from '../storage/store.js';
+import type { Booking } from './booking-view.js';
+
+/** Bookings joined with what their view shows of the host and event type. */
+export function selectBookings(db: Executor) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('users as host', 'host.id', 'bookings.host_user_id')
+    .innerJoin('event_types', 'event_types.id', 'bookings.event_type_id')
+    .selectAll('bookings')
+    .select(['host.username as host_username', 'host.email as host_email', 'event_types.slug as event_type_slug']);
+}
+
+export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
+
+/**
+ * The api.md Booking of a row. `responses` is null in lists and populated
+ * (an empty object when none were given) on a single booking.
+ */
+export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
+  return {
+    uid: row.uid,
+    version: row.version,
+    event_type_id: row.event_type_id,
+    event_type_slug: row.event_type_slug,
+    title: row.title,
+    status: row.status as Booking['status'],
+    start_at: row.start_at,
+    end_at: row.end_at,
+    timezone: row.timezone,
+    host: { user_id: row.host_user_id, username: row.host_username, email: row.host_email },
+    attendees: JSON.parse(row.attendees_json),
+    guests: JSON.parse(row.guests_json),
+    location: JSON.parse(row.location_json),
+    metadata: JSON.parse(row.metadata_json),
+    responses: detail === 'list' ? null : row.responses_json === null ? {} : JSON.parse(row.responses_json),
+    calendar_sync_status: row.calendar_sync_status as Booking['calendar_sync_status'],
+    calendar_event_id: row.calendar_event_id,
+    rescheduled_from_uid: row.rescheduled_from_uid,
+    cancelled_at: row.cancelled_at,
+    cancellation_reason: row.cancellation_reason,
+    no_show_at: row.no_show_at,
+    no_show_reason: row.no_show_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,18 @@
+import type { Principal } from '../auth/principal.js';
+import { mayActFor } from '../auth/roles.js';
+import { ScheduleError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { Executor } from '../storage/store.js';
+import { type BookingRow, selectBookings } from './booking-rows.js';
+
+/**
+ * The booking with this uid, if the caller can see it. Malformed, unknown and
+ * invisible uids all answer `404 booking_not_found`, so existence never leaks.
+ */
+export async function findVisibleBooking(db: Executor, principal: Principal, uid: string): Promise<BookingRow> {
+  const notFound = () => new ScheduleError('booking_not_found', 'No booking with this uid.', { uid });
+  if (!isUuid(uid)) throw notFound();
+  const row = await selectBookings(db).where('bookings.uid', '=', uid.toLowerCase()).executeTakeFirst();
+  if (!row || !mayActFor(principal.actsFor, row.host_user_id)) throw notFound();
+  return row;
+}

@@ -1,0 +1,95 @@
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { decodeCursor, encodeCursor, type Page, queryBinding } from '../pagination/cursor.js';
+import { booleanParam, csvParam, instantParam, limitParam, uuidParam } from '../pagination/query-params.js';
+import type { Database } from '../storage/schema.js';
+import type { Store } from '../storage/store.js';
+import { DAY_MS, toTimestamp } from '../time.js';
+import { type BookingRow, selectBookings, toBooking } from './booking-rows.js';
+import type { Booking } from './booking-view.js';
+
+export const BOOKING_SORTS = ['start_at_desc', 'start_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc'] as const;
+export type BookingSort = (typeof BOOKING_SORTS)[number];
+
+/** The query of `GET /v1/bookings` (api.md). */
+export const listBookingsQuerySchema = z.object({
+  limit: limitParam,
+  cursor: z.string().optional(),
+  sort: z.enum(BOOKING_SORTS).default('start_at_desc'),
+  event_type_id: uuidParam.optional(),
+  host_user_id: uuidParam.optional(),
+  series_id: z.string().optional(),
+  attendee_email: z.string().optional(),
+  status: csvParam(['confirmed', 'canceled']).optional(),
+  start_date: instantParam.optional(),
+  end_date: instantParam.optional(),
+  updated_since: instantParam.optional(),
+  include_cancelled: booleanParam.optional(),
+});
+
+export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
+
+const SORT_KEYS: Record<BookingSort, { column: 'start_at' | 'created_at' | 'updated_at'; direction: 'asc' | 'desc' }> = {
+  start_at_desc: { column: 'start_at', direction: 'desc' },
+  start_at_asc: { column: 'start_at', direction: 'asc' },
+  created_at_desc: { column: 'created_at', direction: 'desc' },
+  updated_at_asc: { column: 'updated_at', direction: 'asc' },
+  updated_at_desc: { column: 'updated_at', direction: 'desc' },
+};
+
+type BookingQuery = SelectQueryBuilder<Database & { host: Database['users'] }, 'bookings' | 'host' | 'event_types', BookingRow>;
+
+/**
+ * Lists the bookings the caller can see (hosted by someone they may act for),
+ * filtered and sorted as asked, one keyset page at a time.
+ */
+export async function listBookings(deps: { store: Store }, principal: Principal, query: ListBookingsQuery): Promise<Page<Booking>> {
+  const { limit, cursor, ...filters } = query;
+  const binding = queryBinding(filters);
+  const { column, direction } = SORT_KEYS[query.sort];
+  let q: BookingQuery = selectBookings(deps.store.db);
+
+  if (principal.actsFor.kind === 'users') {
+    q = q.where('bookings.host_user_id', 'in', [...principal.actsFor.ids]);
+  }
+  if (query.event_type_id) q = q.where('bookings.event_type_id', '=', query.event_type_id);
+  if (query.host_user_id) q = q.where('bookings.host_user_id', '=', query.host_user_id);
+  if (query.series_id) q = q.where('bookings.series_uid', '=', query.series_id);
+  if (query.attendee_email !== undefined) q = q.where('bookings.attendee_email', '=', query.attendee_email);
+  if (query.status) q = q.where('bookings.status', 'in', query.status);
+  else if (query.include_cancelled === false) q = q.where('bookings.status', '<>', 'canceled');
+  if (query.start_date) q = q.where('bookings.start_at', '>=', toTimestamp(query.start_date.epochMs));
+  if (query.end_date) {
+    // A date alone bounds the whole of that day; an instant bounds itself. Both inclusive.
+    q = query.end_date.dateOnly
+      ? q.where('bookings.start_at', '<', toTimestamp(query.end_date.epochMs + DAY_MS))
+      : q.where('bookings.start_at', '<=', toTimestamp(query.end_date.epochMs));
+  }
+  if (query.updated_since) q = q.where('bookings.updated_at', '>=', toTimestamp(query.updated_since.epochMs));
+
+  if (cursor !== undefined) {
+    const after = decodeCursor(cursor, binding);
+    const past = direction === 'asc' ? '>' : '<';
+    q = q.where((eb: ExpressionBuilder<Database, 'bookings'>) =>
+      eb.or([
+        eb(`bookings.${column}`, past, after.value),
+        eb.and([eb(`bookings.${column}`, '=', after.value), eb('bookings.uid', past, after.uid)]),
+      ]),
+    );
+  }
+
+  const rows = await q
+    .orderBy(`bookings.${column}`, direction)
+    .orderBy('bookings.uid', direction)
+    .limit(limit + 1)
+    .execute();
+  const hasMore = rows.length > limit;
+  const shown = hasMore ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  return {
+    items: shown.map((row) => toBooking(row, 'list')),
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(binding, { value: last[column], uid: last.uid }) : null,
+  };
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { Clock } from '../clock.js';
+import { type IfMatch, matchesVersion } from '../conditional.js';
+import { ScheduleError } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import { recordEvent } from '../outbox/record-event.js';
+import type { Executor } from '../storage/store.js';
+import { toTimestamp } from '../time.js';
+import { toBooking } from './booking-rows.js';
+import type { Booking } from './booking-view.js';
+import { findVisibleBooking } from './find-booking.js';
+
+const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be an object' });
+
+/** The body of `PATCH /v1/bookings/:uid`: only these three fields may change. */
+export const updateBookingBodySchema = z.object({
+  metadata: jsonObject.optional(),
+  responses: jsonObject.optional(),
+  attendee_name: z.string().min(1).max(255).optional(),
+});
+
+export type UpdateBookingBody = z.infer<typeof updateBookingBodySchema>;
+export type ChangedField = keyof UpdateBookingBody;
+const PATCHABLE: readonly ChangedField[] = ['metadata', 'responses', 'attendee_name'];
+
+/**
+ * Checks a PATCH body. A field that cannot be patched is `422 field_immutable`
+ * naming every such key; a patchable field of the wrong shape is `400
+ * validation_error`.
+ */
+export function parseUpdateBookingBody(body: unknown): UpdateBookingBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ScheduleError('validation_error', 'The body must be a JSON object.', { fields: [] });
+  }
+  const immutable = Object.keys(body).filter((key) => !PATCHABLE.includes(key as ChangedField));
+  if (immutable.length > 0) {
+    throw new ScheduleError(
+      'field_immutable',
+      `These fields cannot be patched: ${immutable.join(', ')}. Change start by reschedule and end a booking by cancel.`,
+      {
+        fields: immutable,
+      },
+    );
+  }
+  const parsed = updateBookingBodySchema.safeParse(body);
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
+    throw new ScheduleError('validation_error', parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '), {
+      fields,
+    });
+  }
+  if (Object.keys(parsed.data).length === 0) {
+    throw new ScheduleError('validation_error', `Send at least one of ${PATCHABLE.join(', ')}.`, { fields: [] });
+  }
+  return parsed.data;
+}
+
+/**
+ * Applies a PATCH: metadata merged shallowly, responses replaced, the primary
+ * attendee renamed; version bumped; `booking.updated` recorded with the fields
+ * whose stored value changed. The version check is repeated in the UPDATE
+ * itself, so a concurrent writer can never be overwritten (no lost update).
+ */
+export async function updateBooking(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  principal: Principal,
+  uid: string,
+  ifMatch: IfMatch,
+  patch: UpdateBookingBody,
+): Promise<Booking> {
+  const row = await findVisibleBooking(trx, principal, uid);
+  if (!matchesVersion(ifMatch, row.version)) {
+    throw new ScheduleError('version_conflict', `The booking is at version ${row.version}.`, { current_version: row.version });
+  }
+
+  const metadata = patch.metadata ? { ...JSON.parse(row.metadata_json), ...patch.metadata } : JSON.parse(row.metadata_json);
+  const responses = patch.responses ?? (row.responses_json === null ? null : JSON.parse(row.responses_json));
+  const attendees = JSON.parse(row.attendees_json) as Booking['attendees'];
+  if (patch.attendee_name !== undefined && attendees[0]) attendees[0] = { ...attendees[0], name: patch.attendee_name };
+
+  const next = {
+    metadata_json: JSON.stringify(metadata),
+    responses_json: responses === null ? null : JSON.stringify(responses),
+    attendees_json: JSON.stringify(attendees),
+  };
+  const changed: ChangedField[] = [];
+  if (patch.metadata && canonicalJson(metadata) !== canonicalJson(JSON.parse(row.metadata_json))) changed.push('metadata');
+  if (patch.responses && canonicalJson(responses) !== canonicalJson(row.responses_json === null ? null : JSON.parse(row.responses_json))) {
+    changed.push('responses');
+  }
+  if (patch.attendee_name !== undefined && next.attendees_json !== row.attendees_json) changed.push('attendee_name');
+
+  const updatedAt = toTimestamp(deps.clock.now());
+  const result = await trx
+    .updateTable('bookings')
+    .set({ ...next, version: row.version + 1, updated_at: updatedAt })
+    .where('uid', '=', row.uid)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    throw new ScheduleError('version_conflict', 'The booking changed while this request ran.', { current_version: row.version + 1 });
+  }
+
+  const booking = toBooking({ ...row, ...next, version: row.version + 1, updated_at: updatedAt }, 'single');
+  await recordEvent(trx, deps, 'booking.updated', booking.uid, { ...booking, changed_fields: changed });
+  return booking;
+}

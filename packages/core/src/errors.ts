@@ -1,0 +1,65 @@
+/**
+ * Every documented failure of the API, by its spec code. Front ends map a code
+ * to their own status (HTTP status, MCP isError, CLI exit code) in one table each.
+ */
+export const ERROR_CODES = [
+  'validation_error',
+  'attendee_email_invalid',
+  'missing_idempotency_key',
+  'invalid_if_match',
+  'invalid_query_param',
+  'unauthorized',
+  'insufficient_scope',
+  'host_not_allowed',
+  'not_found',
+  'series_not_found',
+  'booking_not_found',
+  'event_type_not_found',
+  'method_not_allowed',
+  'recurring_disabled',
+  'no_dates_free',
+  'series_busy',
+  'series_ended',
+  'version_conflict',
+  'event_type_inactive',
+  'slot_in_past',
+  'slot_unavailable',
+  'booking_in_past',
+  'booking_already_cancelled',
+  'reschedule_not_allowed',
+  'idempotency_key_conflict',
+  'idempotency_in_progress',
+  'payload_too_large',
+  'count_out_of_range',
+  'field_immutable',
+  'invalid_change',
+  'missing_if_match',
+  'rate_limited',
+  'availability_unavailable',
+  'slot_lock_timeout',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export type ErrorDetails = Record<string, unknown>;
+
+/** An expected failure, carrying the spec's code. Thrown inside core, caught once per front end. */
+export class ScheduleError extends Error {
+  override readonly name = 'ScheduleError';
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  /** Seconds the caller should wait before retrying, where the spec asks for `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, retryAfterSeconds?: number) {
+    super(message);
+    this.code = code;
+    this.details = details;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function isScheduleError(value: unknown): value is ScheduleError {
+  return value instanceof ScheduleError;
+}

@@ -1,0 +1,110 @@
+import type { Principal } from '../auth/principal.js';
+import { fingerprintOf } from '../canonical-json.js';
+import { ScheduleError } from '../errors.js';
+import {
+  checkKeyShape,
+  completeKey,
+  type IdempotencyDeps,
+  type Reservation,
+  releaseKey,
+  reserveKey,
+  type StoredResponse,
+} from '../idempotency/idempotency.js';
+import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
+
+export interface ExecuteDeps extends CoreDeps {
+  /** See IdempotencyDeps.leaseMs. */
+  readonly idempotencyLeaseMs: number;
+}
+
+/** A finished call: the outcome, and whether it is the replay of an earlier one. */
+export interface Executed {
+  readonly outcome: Outcome;
+  /** The id of the request whose work this is; the first request's on a replay. */
+  readonly requestId: string;
+  readonly replayed: boolean;
+}
+
+/** The path with its parameters filled in, which idempotency fingerprints cover. */
+function concretePath(operation: Operation, params: Readonly<Record<string, string>>): string {
+  return operation.path.replace(/:([a-z_]+)/g, (_, name: string) => params[name] ?? '');
+}
+
+/**
+ * Runs one operation for a caller, applying the cross-cutting rules in the
+ * spec's order: scope, required headers, input validation, idempotency, then
+ * the work. Every front end calls this; none re-implements a rule.
+ */
+export async function execute(
+  deps: ExecuteDeps,
+  operation: Operation,
+  principal: Principal,
+  call: RawCall,
+  requestId: string,
+): Promise<Executed> {
+  if (!principal.scopes.has(operation.scope)) {
+    throw new ScheduleError('insufficient_scope', `This token lacks the scope ${operation.scope}.`, {
+      required_scope: operation.scope,
+    });
+  }
+  const key = operation.idempotencyKey === 'none' ? undefined : call.idempotencyKey;
+  if (operation.idempotencyKey === 'required' && key === undefined) {
+    throw new ScheduleError('missing_idempotency_key', 'This endpoint requires an Idempotency-Key header.');
+  }
+  if (key !== undefined) checkKeyShape(key);
+  if (operation.ifMatch === 'required' && call.ifMatch === undefined) {
+    throw new ScheduleError('missing_if_match', 'This endpoint requires an If-Match header with the current version.');
+  }
+
+  const input = operation.parse(call);
+  const idempotency: IdempotencyDeps = { ...deps, leaseMs: deps.idempotencyLeaseMs };
+
+  let reservation: Reservation | undefined;
+  if (key !== undefined) {
+    const fingerprint = fingerprintOf({
+      route: `${operation.method} ${concretePath(operation, call.params)}`,
+      body: call.body ?? null,
+    });
+    const reserved = await reserveKey(idempotency, { accountId: principal.account.id, key }, fingerprint);
+    if (reserved.kind === 'replay') {
+      const { status, data, version, location, requestId: original } = reserved.response;
+      return { outcome: { status: status as Outcome['status'], data, version, location }, requestId: original, replayed: true };
+    }
+    reservation = reserved.reservation;
+  }
+
+  const stored = (outcome: Outcome): StoredResponse => ({
+    status: outcome.status,
+    data: outcome.data,
+    version: outcome.version,
+    location: outcome.location,
+    requestId,
+  });
+  let completed = false;
+  try {
+    const outcome = await operation.run(
+      {
+        deps,
+        principal,
+        requestId,
+        write: (work) =>
+          deps.store.db.transaction().execute(async (trx) => {
+            const outcome = await work(trx);
+            if (reservation) await completeKey(trx, reservation, stored(outcome));
+            completed = true;
+            return outcome;
+          }),
+      },
+      input,
+    );
+    if (reservation && !completed) {
+      // An operation that answered without writing (nothing to change) is remembered all the same.
+      const held = reservation;
+      await deps.store.db.transaction().execute((trx) => completeKey(trx, held, stored(outcome)));
+    }
+    return { outcome, requestId, replayed: false };
+  } catch (error) {
+    if (reservation) await releaseKey(deps, reservation).catch(() => {});
+    throw error;
+  }
+}

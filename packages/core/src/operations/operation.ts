@@ -1,0 +1,72 @@
+import type { Principal } from '../auth/principal.js';
+import type { Scope } from '../auth/scopes.js';
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Executor, Store } from '../storage/store.js';
+
+/** What every operation may use; passed in, never imported. */
+export interface CoreDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/**
+ * A call as a front end received it, before any validation: path parameters,
+ * query, body, and the two headers the spec gives meaning to.
+ */
+export interface RawCall {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+  readonly idempotencyKey?: string | undefined;
+  readonly ifMatch?: string | undefined;
+}
+
+/** A success, in terms every front end can render. */
+export interface Outcome {
+  readonly status: 200 | 201;
+  readonly data: unknown;
+  /** The resource version; front ends show it as `ETag`. */
+  readonly version?: number | undefined;
+  readonly location?: string | undefined;
+}
+
+/** A page of a list operation; front ends add `next_cursor` and `has_more` to their envelope. */
+export interface ListOutcome extends Outcome {
+  readonly page: { readonly nextCursor: string | null; readonly hasMore: boolean };
+}
+
+export interface OperationContext {
+  readonly deps: CoreDeps;
+  readonly principal: Principal;
+  readonly requestId: string;
+  /**
+   * Runs the operation's write in one transaction. When the call carries an
+   * Idempotency-Key, the success is stored in that same transaction.
+   */
+  write(work: (trx: Executor) => Promise<Outcome>): Promise<Outcome>;
+}
+
+export type Requirement = 'required' | 'optional' | 'none';
+
+/**
+ * One endpoint of api.md, front-end neutral. HTTP routes to it by method and
+ * path; MCP exposes it as the tool `name`. Scope, Idempotency-Key and
+ * If-Match rules are declared here once.
+ */
+export interface Operation<Input = unknown> {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly path: string;
+  readonly scope: Scope;
+  readonly idempotencyKey: Requirement;
+  readonly ifMatch: Requirement;
+  parse(call: RawCall): Input;
+  run(ctx: OperationContext, input: Input): Promise<Outcome>;
+}
+
+/** Declares an operation with its input type inferred. */
+export function defineOperation<Input>(operation: Operation<Input>): Operation<Input> {
+  return operation;
+}

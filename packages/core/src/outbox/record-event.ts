@@ -1,0 +1,42 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Executor } from '../storage/store.js';
+import { toTimestamp } from '../time.js';
+
+/** Event names of decisions.md "Events". */
+export type EventName =
+  | 'booking.created'
+  | 'booking.canceled'
+  | 'booking.rescheduled'
+  | 'booking.updated'
+  | 'series.created'
+  | 'series.paused'
+  | 'series.resumed'
+  | 'series.ended'
+  | 'series.host_changed'
+  | 'series.updated';
+
+/**
+ * Records an event in the outbox inside the caller's transaction: the event
+ * exists exactly when the change it reports committed. A dispatcher delivers
+ * it later.
+ */
+export async function recordEvent(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  event: EventName,
+  subjectUid: string,
+  payload: unknown,
+): Promise<void> {
+  await trx
+    .insertInto('outbox')
+    .values({
+      id: deps.ids.uuid(),
+      event_type: event,
+      subject_uid: subjectUid,
+      payload_json: JSON.stringify(payload),
+      created_at: toTimestamp(deps.clock.now()),
+      dispatched_at: null,
+    })
+    .execute();
+}

@@ -1,0 +1,43 @@
+import { Redis } from 'ioredis';
+import type { RateLimitStore } from '../rate-limit-store.js';
+
+// One round trip, atomic: count the hit and make the window's key expire with it.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count`;
+
+export interface RedisStoreOptions {
+  /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
+  keyPrefix?: string;
+  /** A command that has not answered by then fails; the limiter then fails open. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Shares the counts between every process on one Redis. It never queues
+ * commands while disconnected and never retries one: a slow or absent Redis
+ * must cost a request at most the command timeout (api.md: fail open).
+ */
+export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 100,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+    lazyConnect: false,
+  });
+  // Connection errors surface as failed hits; the event itself needs no handling.
+  redis.on('error', () => {});
+  const prefix = options.keyPrefix ?? 'schedule:';
+  return {
+    async hit(bucketKey, windowStartMs, windowMs) {
+      const count = await redis.eval(HIT_SCRIPT, 1, `${prefix}rl:${bucketKey}:${windowStartMs}`, String(windowMs + 1000));
+      return Number(count);
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}

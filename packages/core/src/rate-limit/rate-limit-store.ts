@@ -1,0 +1,6 @@
+/** Counts hits per bucket and window; in memory for one process, Redis for several. */
+export interface RateLimitStore {
+  /** Adds one hit to the bucket's window and returns the window's count including it. */
+  hit(bucketKey: string, windowStartMs: number, windowMs: number): Promise<number>;
+  close(): Promise<void>;
+}

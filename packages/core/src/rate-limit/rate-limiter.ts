@@ -1,0 +1,107 @@
+import type { Principal } from '../auth/principal.js';
+import type { Clock } from '../clock.js';
+import type { Limits } from '../workspace/workspace-schema.js';
+import { memoryRateLimitStore } from './memory-store.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+
+/** api.md "Rate limits": fixed windows of 60 seconds, aligned to the clock. */
+export const WINDOW_SECONDS = 60;
+const WINDOW_MS = WINDOW_SECONDS * 1000;
+
+/** Whose requests are counted together (api.md "Buckets"). */
+export interface Bucket {
+  /** Names the bucket, as `details.bucket` of a 429 shows it. */
+  readonly key: string;
+  readonly limit: number;
+}
+
+/**
+ * A PAT counts by its own id; an OAuth client by client and account together;
+ * anyone not authenticated by client IP. Two PATs of one account are two buckets.
+ */
+export function bucketFor(principal: Principal | undefined, clientIp: string, limits: Limits): Bucket {
+  if (!principal) return { key: `anonymous:${clientIp}`, limit: limits.anonymous_per_minute };
+  switch (principal.credential.kind) {
+    case 'pat':
+      return { key: `pat:${principal.tokenId}`, limit: limits.pat_per_minute };
+    case 'oauth':
+      return { key: `oauth:${principal.credential.clientId}:${principal.account.id}`, limit: limits.oauth_per_minute };
+  }
+}
+
+/** What a front end needs to answer: the `X-RateLimit-*` values, and whether to refuse. */
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  readonly bucket: string;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Unix seconds at which the window rolls over. */
+  readonly resetEpochSeconds: number;
+  /** Seconds until the window rolls over (at least 1), for `Retry-After`. */
+  readonly retryAfterSeconds: number;
+  readonly windowSeconds: number;
+}
+
+export interface RateLimiterOptions {
+  store?: RateLimitStore;
+  clock: Clock;
+  /** How long to wait for the store before counting locally instead. */
+  failOpenAfterMs?: number;
+}
+
+/** The limiter every front end asks before serving a request. */
+export interface RateLimiter {
+  consume(bucket: Bucket): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+/**
+ * Counts each request against its bucket. When the shared store fails or is
+ * slow, the limiter fails open (api.md): it counts in process memory, so the
+ * headers stay plausible, and the request goes on within the bound.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const store = options.store;
+  // Counts this process's requests when there is no shared store, or when it fails.
+  const fallback = memoryRateLimitStore();
+  const bound = options.failOpenAfterMs ?? 150;
+
+  async function count(key: string, windowStartMs: number): Promise<number> {
+    if (store === undefined) return fallback.hit(key, windowStartMs, WINDOW_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), bound);
+    });
+    try {
+      const counted = await Promise.race([store.hit(key, windowStartMs, WINDOW_MS), timedOut]);
+      if (counted !== undefined) return counted;
+    } catch {
+      // fall through: fail open
+    } finally {
+      clearTimeout(timer);
+    }
+    return fallback.hit(key, windowStartMs, WINDOW_MS);
+  }
+
+  return {
+    async consume(bucket) {
+      const now = options.clock.now();
+      const windowStartMs = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+      const resetMs = windowStartMs + WINDOW_MS;
+      const used = await count(bucket.key, windowStartMs);
+      return {
+        allowed: used <= bucket.limit,
+        bucket: bucket.key,
+        limit: bucket.limit,
+        remaining: Math.max(0, bucket.limit - used),
+        resetEpochSeconds: resetMs / 1000,
+        retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+        windowSeconds: WINDOW_SECONDS,
+      };
+    },
+    async close() {
+      await store?.close();
+      await fallback.close();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+
+// Migrations live in code rather than files so the compiled package carries
+// them. They use only column types both dialects share (see schema.ts).
+const migrations: Record<string, Migration> = {
+  '0001_foundation': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('organization')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('limits_json', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('username', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('manages_json', 'text', (c) => c.notNull())
+        .addColumn('schedule_json', 'text')
+        .addColumn('calendars_json', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('event_types')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('slug', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('duration_minutes', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('minimum_notice_minutes', 'integer', (c) => c.notNull())
+        .addColumn('future_limit_days', 'integer', (c) => c.notNull())
+        .addColumn('recurring', 'text', (c) => c.notNull())
+        .addColumn('allow_reschedule', 'integer', (c) => c.notNull())
+        .addColumn('buffer_before_minutes', 'integer', (c) => c.notNull())
+        .addColumn('buffer_after_minutes', 'integer', (c) => c.notNull())
+        .addColumn('slot_interval_minutes', 'integer', (c) => c.notNull())
+        .addColumn('questions_json', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('event_types_owner_slug', ['owner_user_id', 'slug'])
+        .execute();
+
+      await db.schema
+        .createTable('tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes_json', 'text', (c) => c.notNull())
+        .addColumn('oauth_client_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+
+      await db.schema
+        .createTable('bookings')
+        .addColumn('uid', 'text', (c) => c.primaryKey())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('event_type_id', 'text', (c) => c.notNull().references('event_types.id'))
+        .addColumn('host_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('start_at', 'text', (c) => c.notNull())
+        .addColumn('end_at', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('attendee_email', 'text', (c) => c.notNull())
+        .addColumn('attendees_json', 'text', (c) => c.notNull())
+        .addColumn('guests_json', 'text', (c) => c.notNull())
+        .addColumn('location_json', 'text', (c) => c.notNull())
+        .addColumn('metadata_json', 'text', (c) => c.notNull())
+        .addColumn('responses_json', 'text')
+        .addColumn('calendar_sync_status', 'text', (c) => c.notNull())
+        .addColumn('calendar_event_id', 'text', (c) => c.notNull())
+        .addColumn('rescheduled_from_uid', 'text')
+        .addColumn('cancelled_at', 'text')
+        .addColumn('cancellation_reason', 'text')
+        .addColumn('no_show_at', 'text')
+        .addColumn('no_show_reason', 'text')
+        .addColumn('series_uid', 'text')
+        .addColumn('pattern_instant', 'text')
+        .addColumn('moved_by_invitee', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('import_hash', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // Keyset pages and the availability scan read bookings in these orders.
+      await db.schema.createIndex('bookings_host_start').on('bookings').columns(['host_user_id', 'start_at', 'uid']).execute();
+      await db.schema.createIndex('bookings_start').on('bookings').columns(['start_at', 'uid']).execute();
+      await db.schema.createIndex('bookings_updated').on('bookings').columns(['updated_at', 'uid']).execute();
+      await db.schema.createIndex('bookings_created').on('bookings').columns(['created_at', 'uid']).execute();
+      await db.schema.createIndex('bookings_series').on('bookings').columns(['series_uid', 'start_at']).execute();
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('lease', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text', (c) => c.notNull())
+        .addColumn('response_json', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'key'])
+        .execute();
+
+      await db.schema
+        .createTable('outbox')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('subject_uid', 'text', (c) => c.notNull())
+        .addColumn('payload_json', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('dispatched_at', 'text')
+        .execute();
+      await db.schema.createIndex('outbox_pending').on('outbox').columns(['dispatched_at', 'created_at']).execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date. Safe to run from several processes at once. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,29 @@
+import { migrateToLatest } from './migrations.js';
+import { createPostgresSchema, openPostgres } from './postgres/open-postgres.js';
+import { openSqlite } from './sqlite/open-sqlite.js';
+import type { Store } from './store.js';
+
+/**
+ * Opens the store a `--db` value names: a `postgres://` (or `postgresql://`)
+ * URL, `:memory:`, or a SQLite file path; then brings its schema up to date.
+ * A `?schema=NAME` on a PostgreSQL URL works inside that schema, creating it.
+ */
+export async function openStore(location: string): Promise<Store> {
+  let store: Store;
+  if (/^postgres(ql)?:\/\//.test(location)) {
+    const url = new URL(location);
+    const schema = url.searchParams.get('schema') ?? undefined;
+    url.searchParams.delete('schema');
+    if (schema) await createPostgresSchema(url.toString(), schema);
+    store = openPostgres(url.toString(), schema ? { schema } : {});
+  } else {
+    store = openSqlite(location);
+  }
+  try {
+    await migrateToLatest(store.db);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

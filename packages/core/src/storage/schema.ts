@@ -1,0 +1,126 @@
+/**
+ * The tables, as Kysely sees them. Both dialects store the same shapes:
+ * instants as fixed-width ISO text (see time.ts), JSON as text, flags as 0/1
+ * integers, so one query serves SQLite and PostgreSQL alike.
+ */
+export interface OrganizationTable {
+  id: number;
+  name: string;
+  limits_json: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+  timezone: string;
+  role: string;
+  manages_json: string;
+  schedule_json: string | null;
+  calendars_json: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventTypesTable {
+  id: string;
+  owner_user_id: string;
+  slug: string;
+  name: string;
+  duration_minutes: number;
+  status: string;
+  minimum_notice_minutes: number;
+  future_limit_days: number;
+  recurring: string;
+  allow_reschedule: number;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
+  slot_interval_minutes: number;
+  questions_json: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TokensTable {
+  id: string;
+  name: string;
+  user_id: string;
+  secret_hash: string;
+  scopes_json: string;
+  /** Set when the token stands for an OAuth client acting for the user; null for a PAT. */
+  oauth_client_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface BookingsTable {
+  uid: string;
+  version: number;
+  event_type_id: string;
+  host_user_id: string;
+  title: string;
+  status: string;
+  start_at: string;
+  end_at: string;
+  timezone: string;
+  /** The primary attendee's email, kept beside attendees_json for the exact-match filter. */
+  attendee_email: string;
+  attendees_json: string;
+  guests_json: string;
+  location_json: string;
+  metadata_json: string;
+  responses_json: string | null;
+  calendar_sync_status: string;
+  calendar_event_id: string;
+  rescheduled_from_uid: string | null;
+  cancelled_at: string | null;
+  cancellation_reason: string | null;
+  no_show_at: string | null;
+  no_show_reason: string | null;
+  /** The series this booking is an occurrence of, if any. */
+  series_uid: string | null;
+  /** The instant the series pattern gave this occurrence (decisions.md "what is owed"). */
+  pattern_instant: string | null;
+  /** 1 when the invitee rescheduled this occurrence away from its pattern instant. */
+  moved_by_invitee: number;
+  /** Fingerprint of the workspace entry that imported this booking, so a reload changes nothing. */
+  import_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  /** `in_flight` while the first request runs, `completed` once its success is stored. */
+  state: string;
+  /** Who holds an in-flight reservation; a crashed holder's lease runs out at locked_until. */
+  lease: string;
+  locked_until: string;
+  response_json: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  event_type: string;
+  subject_uid: string;
+  payload_json: string;
+  created_at: string;
+  dispatched_at: string | null;
+}
+
+export interface Database {
+  organization: OrganizationTable;
+  users: UsersTable;
+  event_types: EventTypesTable;
+  tokens: TokensTable;
+  bookings: BookingsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  outbox: OutboxTable;
+}

@@ -1,0 +1,33 @@
+import type { ServerResponse } from 'node:http';
+import { etagOf, type Outcome, type ScheduleError } from '@schedule/core';
+import { HTTP_STATUS } from './status-codes.js';
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** A success in the common envelope (api.md "Common response envelope"). */
+export function sendOutcome(res: ServerResponse, outcome: Outcome, requestId: string): void {
+  if (outcome.version !== undefined) res.setHeader('ETag', etagOf(outcome.version));
+  if (outcome.location !== undefined) res.setHeader('Location', outcome.location);
+  const meta: Record<string, unknown> = { request_id: requestId };
+  if ('page' in outcome) {
+    const { page } = outcome as Outcome & { page: { nextCursor: string | null; hasMore: boolean } };
+    meta.next_cursor = page.nextCursor;
+    meta.has_more = page.hasMore;
+  }
+  send(res, outcome.status, { data: outcome.data, meta });
+}
+
+/** An error in the common envelope, with the headers its code calls for. */
+export function sendError(res: ServerResponse, error: ScheduleError, requestId: string): number {
+  const status = HTTP_STATUS[error.code];
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="schedule"');
+  send(res, status, { error: { code: error.code, message: error.message, details: error.details, request_id: requestId } });
+  return status;
+}

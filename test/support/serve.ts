@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The real `schedule` binary, as built by `npm run build`. */
+export const SCHEDULE_BIN = resolve(here, '../../packages/cli/dist/bin.js');
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): { stdout: string; stderr: string };
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Writes a workspace object to a fresh temporary file and returns its path. */
+export function writeWorkspace(workspace: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-test-'));
+  const path = join(dir, 'workspace.json');
+  writeFileSync(path, JSON.stringify(workspace, null, 2));
+  return path;
+}
+
+/**
+ * Starts `schedule serve --port 0` and resolves once it prints its
+ * `listening on` line: the way workspace.md says black-box tests drive it.
+ */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [SCHEDULE_BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolvePromise, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m) {
+        resolvePromise({
+          url: m[1]!,
+          child,
+          output: () => ({ stdout, stderr }),
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`schedule serve exited with ${code} before listening:\n${stderr}`)));
+  });
+}
