@@ -1,6 +1,6 @@
 // The public surface of @schedule/core. Everything exported here is API.
 
-export { authenticate } from './auth/authenticate.js';
+export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator } from './auth/authenticate.js';
 export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
@@ -15,7 +15,16 @@ export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, Schedu
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
 export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
-export type { CoreDeps, ListOutcome, Operation, OperationContext, Outcome, RawCall, Requirement } from './operations/operation.js';
+export {
+  type CoreDeps,
+  defineOperation,
+  type ListOutcome,
+  type Operation,
+  type OperationContext,
+  type Outcome,
+  type RawCall,
+  type Requirement,
+} from './operations/operation.js';
 export { operations } from './operations/registry.js';
 export { loadLimits } from './organization.js';
 export type { EventName } from './outbox/record-event.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  authenticate,
+  type Authenticator,
   bucketFor,
   type ExecuteDeps,
   execute,
@@ -24,6 +24,7 @@ export interface RequestLogger {
 
 export interface AppDeps {
   readonly core: ExecuteDeps;
+  readonly authenticate: Authenticator;
   readonly operations: readonly Operation[];
   readonly rateLimiter: RateLimiter;
   readonly limits: Limits;
@@ -64,7 +65,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     const secret = bearerSecret(req.headers.authorization);
-    const principal: Principal | undefined = secret ? await authenticate(deps.core, secret) : undefined;
+    const principal: Principal | undefined = secret ? await deps.authenticate(secret) : undefined;
 
     const decision = await deps.rateLimiter.consume(bucketFor(principal, req.socket.remoteAddress ?? 'unknown', deps.limits));
     setRateLimitHeaders(res, decision);

@@ -1,4 +1,13 @@
-import { createRateLimiter, loadLimits, operations, purgeExpiredKeys, randomIds, redisRateLimitStore, systemClock } from '@schedule/core';
+import {
+  createAuthenticator,
+  createRateLimiter,
+  loadLimits,
+  operations,
+  purgeExpiredKeys,
+  randomIds,
+  redisRateLimitStore,
+  systemClock,
+} from '@schedule/core';
 import { buildApp, listen } from '@schedule/http';
 import { pino } from 'pino';
 import { resolveDatabase } from '../default-db.js';
@@ -27,11 +36,15 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
   });
   const app = buildApp({
     core: { store, clock, ids, idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000) },
+    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(process.env.TOKEN_CACHE_MS ?? 2000) }),
     operations,
     rateLimiter,
     limits: await loadLimits(store),
     logger,
   });
+  if (!(await rateLimiter.ready(2000))) {
+    logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
+  }
   const port = Number(options.port ?? process.env.PORT ?? 3000);
   const running = await listen(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port });
   out.write(`schedule: listening on ${running.url}\n`);

@@ -1,17 +1,28 @@
 import type { Clock } from '../clock.js';
-import type { Store } from '../storage/store.js';
-import { toTimestamp } from '../time.js';
+import { runPrepared } from '../storage/prepared-query.js';
+import type { Executor, Store } from '../storage/store.js';
 import type { Principal } from './principal.js';
 import { actsForOf, type Role } from './roles.js';
 import type { Scope } from './scopes.js';
 import { hashSecret } from './token-secret.js';
 
-/**
- * Finds the caller a bearer secret belongs to. Unknown, revoked and expired
- * tokens all give undefined: the front end answers `401 unauthorized` alike.
- */
-export async function authenticate(deps: { store: Store; clock: Clock }, secret: string): Promise<Principal | undefined> {
-  const row = await deps.store.db
+/** Finds the caller a bearer secret belongs to; undefined for any secret that must get `401`. */
+export type Authenticator = (secret: string) => Promise<Principal | undefined>;
+
+export interface AuthenticatorOptions {
+  /**
+   * How long a token lookup is reused. Every request authenticates, and the
+   * lookup would otherwise cost more than the rest of a small read; the price
+   * is that a token revoked in another process keeps working this long.
+   * 0 turns the cache off.
+   */
+  cacheTtlMs?: number;
+  /** Most lookups kept; the oldest goes first. */
+  cacheEntries?: number;
+}
+
+const tokenBySecretHash = (db: Executor, secretHash: string) =>
+  db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select([
@@ -28,16 +39,59 @@ export async function authenticate(deps: { store: Store; clock: Clock }, secret:
       'users.role',
       'users.manages_json',
     ])
-    .where('tokens.secret_hash', '=', hashSecret(secret))
-    .executeTakeFirst();
-  if (!row || row.revoked_at !== null) return undefined;
-  if (row.expires_at !== null && row.expires_at <= toTimestamp(deps.clock.now())) return undefined;
+    .where('tokens.secret_hash', '=', secretHash);
+
+interface Lookup {
+  principal: Principal | undefined;
+  /** Epoch ms at which the token stops being valid, if it expires. */
+  expiresAtMs: number | undefined;
+  cachedAtMs: number;
+}
+
+async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
+  const [row] = await runPrepared(store.db, tokenBySecretHash, [secretHash]);
+  if (!row || row.revoked_at !== null) return { principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs };
   const role = row.role as Role;
   return {
-    tokenId: row.token_id,
-    credential: row.oauth_client_id ? { kind: 'oauth', clientId: row.oauth_client_id } : { kind: 'pat' },
-    account: { id: row.id, username: row.username, email: row.email, name: row.name, timezone: row.timezone, role },
-    scopes: new Set(JSON.parse(row.scopes_json) as Scope[]),
-    actsFor: actsForOf(role, row.id, JSON.parse(row.manages_json) as string[]),
+    principal: {
+      tokenId: row.token_id,
+      credential: row.oauth_client_id ? { kind: 'oauth', clientId: row.oauth_client_id } : { kind: 'pat' },
+      account: { id: row.id, username: row.username, email: row.email, name: row.name, timezone: row.timezone, role },
+      scopes: new Set(JSON.parse(row.scopes_json) as Scope[]),
+      actsFor: actsForOf(role, row.id, JSON.parse(row.manages_json) as string[]),
+    },
+    expiresAtMs: row.expires_at === null ? undefined : Date.parse(row.expires_at),
+    cachedAtMs: nowMs,
   };
+}
+
+/**
+ * Authenticates bearer secrets against the tokens table. Unknown, revoked and
+ * expired tokens all give undefined: the front end answers `401` alike.
+ */
+export function createAuthenticator(deps: { store: Store; clock: Clock }, options: AuthenticatorOptions = {}): Authenticator {
+  const ttl = options.cacheTtlMs ?? 0;
+  const maxEntries = options.cacheEntries ?? 10_000;
+  const cache = new Map<string, Lookup>();
+  return async (secret) => {
+    const nowMs = deps.clock.now();
+    // Keyed by digest, so the cache never holds a secret in the clear.
+    const secretHash = hashSecret(secret);
+    let lookup = ttl > 0 ? cache.get(secretHash) : undefined;
+    if (!lookup || nowMs - lookup.cachedAtMs >= ttl) {
+      lookup = await lookUp(deps.store, secretHash, nowMs);
+      if (ttl > 0) {
+        cache.delete(secretHash);
+        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+        cache.set(secretHash, lookup);
+      }
+    }
+    if (lookup.expiresAtMs !== undefined && lookup.expiresAtMs <= nowMs) return undefined;
+    return lookup.principal;
+  };
+}
+
+/** Authenticates one secret without caching. */
+export function authenticate(deps: { store: Store; clock: Clock }, secret: string): Promise<Principal | undefined> {
+  return createAuthenticator(deps)(secret);
 }

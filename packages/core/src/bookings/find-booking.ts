@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { type BookingRow, selectBookings } from './booking-rows.js';
 
@@ -12,7 +13,9 @@ import { type BookingRow, selectBookings } from './booking-rows.js';
 export async function findVisibleBooking(db: Executor, principal: Principal, uid: string): Promise<BookingRow> {
   const notFound = () => new ScheduleError('booking_not_found', 'No booking with this uid.', { uid });
   if (!isUuid(uid)) throw notFound();
-  const row = await selectBookings(db).where('bookings.uid', '=', uid.toLowerCase()).executeTakeFirst();
+  const [row] = await runPrepared(db, bookingByUid, [uid.toLowerCase()]);
   if (!row || !mayActFor(principal.actsFor, row.host_user_id)) throw notFound();
   return row;
 }
+
+const bookingByUid = (db: Executor, uid: string) => selectBookings(db).where('bookings.uid', '=', uid);

@@ -19,7 +19,11 @@ export const limitParam = z
   .pipe(z.int().min(1).max(MAX_PAGE_SIZE))
   .default(DEFAULT_PAGE_SIZE);
 
-export const uuidParam = z.string().refine(isUuid, 'must be a UUID');
+/** A UUID, compared in lower case as ids are stored. */
+export const uuidParam = z
+  .string()
+  .refine(isUuid, 'must be a UUID')
+  .transform((id) => id.toLowerCase());
 
 /** An ISO 8601 instant or date, as epoch ms plus whether only a date was given. */
 export const instantParam = z.string().transform((text, ctx) => {

@@ -19,6 +19,7 @@ export function memoryRateLimitStore(): RateLimitStore {
       windows.set(bucketKey, { windowStartMs, count: 1 });
       return 1;
     },
+    ready: async () => true,
     async close() {
       windows.clear();
     },

@@ -52,6 +52,8 @@ export interface RateLimiterOptions {
 /** The limiter every front end asks before serving a request. */
 export interface RateLimiter {
   consume(bucket: Bucket): Promise<RateLimitDecision>;
+  /** Waits up to `timeoutMs` for the shared store; false means counting starts per process. */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         windowSeconds: WINDOW_SECONDS,
       };
     },
+    ready: async (timeoutMs) => (store ? store.ready(timeoutMs) : true),
     async close() {
       await store?.close();
       await fallback.close();

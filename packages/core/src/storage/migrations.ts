@@ -130,9 +130,13 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date. Safe to run from several processes at once. */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * Brings the schema up to date. Safe to run from several processes at once.
+ * On PostgreSQL, `schema` names the schema the store works in: the migration
+ * bookkeeping lives there too, so each schema migrates on its own.
+ */
+export async function migrateToLatest(db: Kysely<any>, options: { schema?: string | undefined } = {}): Promise<void> {
+  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -10,9 +10,10 @@ import type { Store } from './store.js';
  */
 export async function openStore(location: string): Promise<Store> {
   let store: Store;
+  let schema: string | undefined;
   if (/^postgres(ql)?:\/\//.test(location)) {
     const url = new URL(location);
-    const schema = url.searchParams.get('schema') ?? undefined;
+    schema = url.searchParams.get('schema') ?? undefined;
     url.searchParams.delete('schema');
     if (schema) await createPostgresSchema(url.toString(), schema);
     store = openPostgres(url.toString(), schema ? { schema } : {});
@@ -20,7 +21,7 @@ export async function openStore(location: string): Promise<Store> {
     store = openSqlite(location);
   }
   try {
-    await migrateToLatest(store.db);
+    await migrateToLatest(store.db, { schema });
   } catch (error) {
     await store.close();
     throw error;

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-secret.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { fingerprintOf } from '../canonical-json.js';
@@ -65,23 +66,18 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
     const bookingPlans = workspace.bookings.map((booking, i) => planBooking(booking, i, users, eventTypes, problems));
     if (problems.length > 0) throw new WorkspaceError(problems);
 
-    await trx
-      .insertInto('organization')
-      .values({
-        id: 1,
+    const stored = await trx.selectFrom('organization').select('limits_json').where('id', '=', 1).executeTakeFirst();
+    await upsertChanged(
+      trx,
+      'organization',
+      1,
+      {
         name: workspace.organization.name,
-        limits_json: JSON.stringify(workspace.limits ?? DEFAULT_LIMITS),
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({
-          name: workspace.organization.name,
-          // A file without `limits` keeps what an earlier file set.
-          ...(workspace.limits ? { limits_json: JSON.stringify(workspace.limits) } : {}),
-          updated_at: now,
-        }),
-      )
-      .execute();
+        // A file without `limits` keeps what an earlier file set.
+        limits_json: JSON.stringify(workspace.limits ?? (stored ? JSON.parse(stored.limits_json) : DEFAULT_LIMITS)),
+      },
+      now,
+    );
 
     for (const user of workspace.users) {
       const ref = users.get(user.username)!;
@@ -95,11 +91,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
         schedule_json: user.schedule ? JSON.stringify(user.schedule) : null,
         calendars_json: JSON.stringify(user.calendars),
       };
-      await trx
-        .insertInto('users')
-        .values({ id: ref.id, ...row, created_at: now, updated_at: now })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, updated_at: now }))
-        .execute();
+      await upsertChanged(trx, 'users', ref.id, row, now);
     }
 
     for (const eventType of workspace.event_types) {
@@ -120,11 +112,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
         slot_interval_minutes: eventType.slot_interval_minutes ?? eventType.duration_minutes,
         questions_json: JSON.stringify(eventType.questions),
       };
-      await trx
-        .insertInto('event_types')
-        .values({ id, ...row, created_at: now, updated_at: now })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, updated_at: now }))
-        .execute();
+      await upsertChanged(trx, 'event_types', id, row, now);
     }
 
     for (const token of workspace.tokens) {
@@ -135,18 +123,22 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
         oauth_client_id: token.oauth_client_id ?? null,
         expires_at: token.expires_at ? toTimestamp(parseInstant(token.expires_at)!.epochMs) : null,
       };
-      const revoked = token.revoked ? { revoked_at: now } : { revoked_at: null };
-      await trx
-        .insertInto('tokens')
-        .values({ id: deps.ids.uuid(), secret_hash: hashSecret(token.secret), ...row, ...revoked, created_at: now })
-        .onConflict((oc) =>
-          oc.column('secret_hash').doUpdateSet({
-            ...row,
-            // Reloading must not move an earlier revocation's time.
-            ...(token.revoked ? {} : revoked),
-          }),
-        )
-        .execute();
+      const secretHash = hashSecret(token.secret);
+      const existing = await trx.selectFrom('tokens').select('revoked_at').where('secret_hash', '=', secretHash).executeTakeFirst();
+      // A revocation keeps the time it first took effect; un-revoking clears it.
+      const revokedAt = token.revoked ? (existing?.revoked_at ?? now) : null;
+      if (existing) {
+        await trx
+          .updateTable('tokens')
+          .set({ ...row, revoked_at: revokedAt })
+          .where('secret_hash', '=', secretHash)
+          .execute();
+      } else {
+        await trx
+          .insertInto('tokens')
+          .values({ id: deps.ids.uuid(), secret_hash: secretHash, ...row, revoked_at: revokedAt, created_at: now })
+          .execute();
+      }
     }
 
     let bookingsWritten = 0;
@@ -162,6 +154,31 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
       bookingsUnchanged: bookingPlans.length - bookingsWritten,
     };
   });
+}
+
+type Stamped = 'organization' | 'users' | 'event_types';
+
+/**
+ * Inserts a row, or updates it only where a value differs, so that loading an
+ * unchanged file leaves every row (and its `updated_at`) exactly as it was.
+ */
+async function upsertChanged(trx: Executor, table: Stamped, id: string | number, row: Record<string, unknown>, now: string): Promise<void> {
+  // The three tables share the id / created_at / updated_at columns this needs.
+  const db = trx as unknown as Kysely<Record<Stamped, Record<string, unknown>>>;
+  const existing = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+  if (!existing) {
+    await db
+      .insertInto(table)
+      .values({ id, ...row, ...(table === 'organization' ? {} : { created_at: now }), updated_at: now })
+      .execute();
+    return;
+  }
+  if (Object.entries(row).every(([column, value]) => existing[column] === value)) return;
+  await db
+    .updateTable(table)
+    .set({ ...row, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Users named by the file, plus those already stored, by username and by id. */

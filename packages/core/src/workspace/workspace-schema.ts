@@ -9,7 +9,10 @@ import { isTimeZone, parseInstant } from '../time.js';
  * written for a later version still loads; every field named there is kept.
  */
 
-const uuid = z.string().refine(isUuid, 'must be a UUID');
+const uuid = z
+  .string()
+  .refine(isUuid, 'must be a UUID')
+  .transform((id) => id.toLowerCase());
 const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
 const instant = z.string().refine((s) => parseInstant(s) !== undefined, 'must be an ISO 8601 timestamp');
 const civilDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openStore } from '../../src/storage/open-store.js';
-import { dropPostgresSchema } from '../../src/storage/postgres/open-postgres.js';
+import { createPostgresSchema, dropPostgresSchema } from '../../src/storage/postgres/open-postgres.js';
 import type { Store } from '../../src/storage/store.js';
 
 /** The PostgreSQL the tests use; CI and the dev machine run one on loopback. */
@@ -29,21 +29,29 @@ function sqliteFixture(): StoreFixture {
   };
 }
 
+/** A fresh, empty schema name; `openStore(url?schema=NAME)` creates and migrates it. */
+export async function createTestSchema(): Promise<string> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await createPostgresSchema(TEST_DATABASE_URL, schema);
+  return schema;
+}
+
 function postgresFixture(): StoreFixture {
-  const opened: { store: Store; schema: string }[] = [];
+  const schemas: string[] = [];
+  const stores: Store[] = [];
   return {
     name: 'postgres',
     async open() {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const schema = await createTestSchema();
+      // Recorded before opening, so a failed open still has its schema dropped.
+      schemas.push(schema);
       const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}`);
-      opened.push({ store, schema });
+      stores.push(store);
       return store;
     },
     async cleanup() {
-      for (const { store, schema } of opened.splice(0)) {
-        await store.close();
-        await dropPostgresSchema(TEST_DATABASE_URL, schema);
-      }
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      for (const schema of schemas.splice(0)) await dropPostgresSchema(TEST_DATABASE_URL, schema);
     },
   };
 }

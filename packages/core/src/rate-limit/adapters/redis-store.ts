@@ -17,7 +17,9 @@ export interface RedisStoreOptions {
 /**
  * Shares the counts between every process on one Redis. It never queues
  * commands while disconnected and never retries one: a slow or absent Redis
- * must cost a request at most the command timeout (api.md: fail open).
+ * must cost a request at most the command timeout (api.md: fail open). A
+ * server awaits `ready` before it listens, so counting is shared from its
+ * first request whenever Redis is there.
  */
 export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
   const redis = new Redis(url, {
@@ -35,6 +37,19 @@ export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}
     async hit(bucketKey, windowStartMs, windowMs) {
       const count = await redis.eval(HIT_SCRIPT, 1, `${prefix}rl:${bucketKey}:${windowStartMs}`, String(windowMs + 1000));
       return Number(count);
+    },
+    async ready(timeoutMs) {
+      if (redis.status === 'ready') return true;
+      return new Promise<boolean>((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          redis.off('ready', onReady);
+          resolve(ok);
+        };
+        const onReady = () => done(true);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        redis.once('ready', onReady);
+      });
     },
     async close() {
       redis.disconnect();

@@ -1,0 +1,389 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import type { Booking } from '../src/bookings/booking-view.js';
+import { manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
+import { getBookingOperation, listBookingsOperation, updateBookingOperation } from '../src/operations/booking-operations.js';
+import { type ExecuteDeps, execute } from '../src/operations/execute.js';
+import type { ListOutcome } from '../src/operations/operation.js';
+import type { Store } from '../src/storage/store.js';
+import { scheduleErrorOf } from './support/errors.js';
+import {
+  ALICE,
+  type BookingEntry,
+  CONSULT,
+  EVENT_TYPE_OF,
+  HOST,
+  type Host,
+  INTRO,
+  loadOrganization,
+  OSCAR,
+  principalOf,
+  SECRET,
+  URSULA,
+} from './support/organization.js';
+import { storeFixtures } from './support/stores.js';
+
+const HOUR = 60 * 60_000;
+const T0 = Date.parse('2026-02-01T12:00:00.000Z');
+const at = (ms: number) => new Date(ms).toISOString();
+
+// 25 bookings: hosts rotate alice, ursula, oscar; bookings i, i+10 and i+20
+// share a start (ties the keyset breaks by uid); imported in three batches an
+// hour apart (distinct created_at); three are patched later (distinct updated_at).
+const uidOf = (i: number) => `40000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+const HOSTS: Host[] = ['alice', 'ursula', 'oscar'];
+const emailOf = (i: number) => (i === 3 ? 'Bob@Example.com' : i === 4 ? 'bob@example.com' : `guest${i}@example.com`);
+const ENTRIES: BookingEntry[] = Array.from({ length: 25 }, (_, i) => ({
+  uid: uidOf(i),
+  host: HOSTS[i % 3]!,
+  start: at(Date.parse('2026-03-01T09:00:00.000Z') + (i % 10) * 24 * HOUR),
+  email: emailOf(i),
+  status: i % 6 === 5 ? 'canceled' : 'confirmed',
+  ...(i === 0 ? { responses: { topic: 'pricing' } } : {}),
+}));
+const BATCH_ENDS = [10, 20, 25];
+const PATCHED = [
+  { index: 2, at: T0 + 3 * HOUR },
+  { index: 7, at: T0 + 4 * HOUR },
+  { index: 13, at: T0 + 5 * HOUR },
+];
+
+/** What the test expects of each booking, kept apart from the code under test. */
+interface Expected {
+  uid: string;
+  host: Host;
+  start_at: string;
+  status: string;
+  email: string;
+  created_at: string;
+  updated_at: string;
+}
+const EXPECTED: Expected[] = ENTRIES.map((e, i) => ({
+  uid: e.uid,
+  host: e.host,
+  start_at: e.start,
+  status: e.status ?? 'confirmed',
+  email: e.email ?? '',
+  created_at: at(T0 + BATCH_ENDS.findIndex((end) => i < end) * HOUR),
+  updated_at: at(PATCHED.find((p) => p.index === i)?.at ?? T0 + BATCH_ENDS.findIndex((end) => i < end) * HOUR),
+}));
+
+const SORTS = {
+  start_at_desc: ['start_at', -1],
+  start_at_asc: ['start_at', 1],
+  created_at_desc: ['created_at', -1],
+  updated_at_asc: ['updated_at', 1],
+  updated_at_desc: ['updated_at', -1],
+} as const;
+type Sort = keyof typeof SORTS;
+
+/** The uids of the expected bookings that pass `keep`, in the order of `sort` (ties by uid, same direction). */
+function expected(keep: (b: Expected) => boolean, sort: Sort = 'start_at_desc'): string[] {
+  const [column, direction] = SORTS[sort];
+  return EXPECTED.filter(keep)
+    .sort((a, b) => direction * (a[column] === b[column] ? (a.uid < b.uid ? -1 : 1) : a[column] < b[column] ? -1 : 1))
+    .map((b) => b.uid);
+}
+const all = () => true;
+
+describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
+  let store: Store;
+  let deps: ExecuteDeps;
+  let alice: Principal;
+  let mia: Principal;
+  let ursula: Principal;
+  let oscar: Principal;
+  let ada: Principal;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    const clock = manualClock(T0);
+    deps = { store, clock, ids: randomIds, idempotencyLeaseMs: 30_000 };
+    for (const end of BATCH_ENDS) {
+      await loadOrganization({ store, clock }, ENTRIES.slice(0, end));
+      clock.advance(HOUR);
+    }
+    alice = await principalOf({ store, clock }, SECRET.aliceAll);
+    mia = await principalOf({ store, clock }, SECRET.mia);
+    ursula = await principalOf({ store, clock }, SECRET.ursula);
+    oscar = await principalOf({ store, clock }, SECRET.oscar);
+    ada = await principalOf({ store, clock }, SECRET.ada);
+    for (const { index, at: when } of PATCHED) {
+      clock.set(when);
+      const call = {
+        params: { uid: uidOf(index) },
+        query: {},
+        body: { metadata: { patched: true } },
+        idempotencyKey: `k${index}`,
+        ifMatch: '1',
+      };
+      await execute(deps, updateBookingOperation, alice, call, `req-${index}`);
+    }
+  });
+  afterAll(() => fixture.cleanup());
+
+  async function list(principal: Principal, query: Record<string, unknown>) {
+    const { outcome } = await execute(deps, listBookingsOperation, principal, { params: {}, query, body: undefined }, 'req-list');
+    const { data, page } = outcome as ListOutcome;
+    return { status: outcome.status, data: data as Booking[], uids: (data as Booking[]).map((b) => b.uid), ...page };
+  }
+
+  async function uidsOf(principal: Principal, query: Record<string, unknown>) {
+    return (await list(principal, { limit: 100, ...query })).uids;
+  }
+
+  /** Follows next_cursor to the end; the uids in order, and the page count. */
+  async function walk(principal: Principal, query: Record<string, unknown>) {
+    const uids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await list(principal, cursor === undefined ? query : { ...query, cursor });
+      pages += 1;
+      uids.push(...page.uids);
+      if (!page.hasMore) {
+        expect(page.nextCursor).toBeNull();
+        return { uids, pages };
+      }
+      expect(typeof page.nextCursor).toBe('string');
+      cursor = page.nextCursor!;
+    }
+  }
+
+  const invalid = (param: string) => ({ code: 'invalid_query_param', details: { param }, retryAfterSeconds: undefined });
+
+  describe('sorting and pages', () => {
+    it('sorts by start_at descending and shows 20 by default', async () => {
+      const page = await list(alice, {});
+      expect({ status: page.status, uids: page.uids, hasMore: page.hasMore }).toEqual({
+        status: 200,
+        uids: expected(all).slice(0, 20),
+        hasMore: true,
+      });
+    });
+
+    it.each(Object.keys(SORTS) as Sort[])('sorts by %s, breaking ties by uid', async (sort) => {
+      expect(await uidsOf(alice, { sort })).toEqual(expected(all, sort));
+    });
+
+    it.each(Object.keys(SORTS) as Sort[])('walks every page of %s and shows each booking exactly once', async (sort) => {
+      expect(await walk(alice, { sort, limit: 7 })).toEqual({ uids: expected(all, sort), pages: 4 });
+    });
+
+    it('ends on a full last page without an empty extra one', async () => {
+      const page = await list(alice, { limit: 25 });
+      expect({ count: page.uids.length, hasMore: page.hasMore, nextCursor: page.nextCursor }).toEqual({
+        count: 25,
+        hasMore: false,
+        nextCursor: null,
+      });
+    });
+
+    it('accepts limit as text or number up to 100', async () => {
+      expect((await list(alice, { limit: '3' })).uids).toEqual(expected(all).slice(0, 3));
+      expect((await list(alice, { limit: 100 })).uids).toHaveLength(25);
+    });
+
+    it('keeps a cursor valid when only the page size changes', async () => {
+      const first = await list(alice, { limit: 5 });
+      const second = await list(alice, { limit: 10, cursor: first.nextCursor });
+      expect(second.uids).toEqual(expected(all).slice(5, 15));
+    });
+
+    it.each([
+      ['another status filter', { status: 'confirmed' }],
+      ['another sort', { sort: 'start_at_asc' }],
+      ['another host filter', { host_user_id: ALICE }],
+    ])('refuses a cursor reused with %s', async (_, change) => {
+      const first = await list(alice, { limit: 5 });
+      expect(await scheduleErrorOf(list(alice, { limit: 5, cursor: first.nextCursor, ...change }))).toEqual(invalid('cursor'));
+    });
+
+    it('refuses a cursor that does not parse', async () => {
+      expect(await scheduleErrorOf(list(alice, { cursor: 'bm90LWEtY3Vyc29y' }))).toEqual(invalid('cursor'));
+    });
+  });
+
+  describe('malformed queries', () => {
+    it.each([['0'], ['101'], ['abc'], ['-1'], ['1.5'], [0], [101]])('refuses limit %j', async (limit) => {
+      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual(invalid('limit'));
+    });
+
+    it.each([
+      ['sort', 'start_desc'],
+      ['status', 'pending'],
+      ['status', 'confirmed,bogus'],
+      ['event_type_id', 'not-a-uuid'],
+      ['host_user_id', '1234'],
+      ['start_date', 'yesterday'],
+      ['end_date', '2026-02-30'],
+      ['updated_since', 'soon'],
+      ['include_cancelled', 'maybe'],
+    ])('refuses %s=%j naming the parameter', async (param, value) => {
+      expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual(invalid(param));
+    });
+  });
+
+  describe('filters', () => {
+    it('filters by status', async () => {
+      expect(await uidsOf(alice, { status: 'canceled' })).toEqual(expected((b) => b.status === 'canceled'));
+      expect(await uidsOf(alice, { status: 'confirmed,canceled' })).toEqual(expected(all));
+    });
+
+    it('excludes canceled bookings with include_cancelled=false and includes them by default or when true', async () => {
+      expect(await uidsOf(alice, { include_cancelled: 'false' })).toEqual(expected((b) => b.status !== 'canceled'));
+      expect(await uidsOf(alice, { include_cancelled: 'true' })).toEqual(expected(all));
+      expect(await uidsOf(alice, {})).toEqual(expected(all));
+    });
+
+    it('ignores include_cancelled when status is given', async () => {
+      expect(await uidsOf(alice, { status: 'canceled', include_cancelled: 'false' })).toEqual(expected((b) => b.status === 'canceled'));
+    });
+
+    it('matches attendee_email exactly and case-sensitively', async () => {
+      expect(await uidsOf(alice, { attendee_email: 'bob@example.com' })).toEqual([uidOf(4)]);
+      expect(await uidsOf(alice, { attendee_email: 'Bob@Example.com' })).toEqual([uidOf(3)]);
+      expect(await uidsOf(alice, { attendee_email: 'BOB@EXAMPLE.COM' })).toEqual([]);
+      expect(await uidsOf(alice, { attendee_email: 'bob@example' })).toEqual([]);
+    });
+
+    it('filters by event type and by host', async () => {
+      expect(await uidsOf(alice, { event_type_id: CONSULT })).toEqual(expected((b) => b.host === 'ursula'));
+      expect(await uidsOf(alice, { host_user_id: OSCAR })).toEqual(expected((b) => b.host === 'oscar'));
+      expect(await uidsOf(alice, { event_type_id: INTRO, host_user_id: URSULA })).toEqual([]);
+    });
+
+    it('matches event_type_id and host_user_id given in upper case (UUIDs are case-insensitive, RFC 9562)', async () => {
+      expect(await uidsOf(alice, { event_type_id: CONSULT.toUpperCase() })).toEqual(expected((b) => b.host === 'ursula'));
+      expect(await uidsOf(alice, { host_user_id: OSCAR.toUpperCase() })).toEqual(expected((b) => b.host === 'oscar'));
+    });
+
+    it('finds no occurrences of a series among bookings made outside one', async () => {
+      expect(await uidsOf(alice, { series_id: '50000000-0000-4000-8000-000000000001' })).toEqual([]);
+    });
+
+    it('bounds start_at inclusively on both ends by instants', async () => {
+      const from = '2026-03-03T09:00:00.000Z';
+      const to = '2026-03-05T09:00:00.000Z';
+      const result = await uidsOf(alice, { start_date: from, end_date: to });
+      expect(result).toEqual(expected((b) => b.start_at >= from && b.start_at <= to));
+      expect(result).toHaveLength(9);
+    });
+
+    it('excludes a booking one millisecond past an end_date instant', async () => {
+      expect(await uidsOf(alice, { start_date: '2026-03-05T00:00:00Z', end_date: '2026-03-05T08:59:59.999Z' })).toEqual([]);
+    });
+
+    it('takes a start_date given as a date from midnight UTC and an end_date given as a date through the whole day', async () => {
+      const result = await uidsOf(alice, { start_date: '2026-03-05', end_date: '2026-03-06' });
+      expect(result).toEqual(expected((b) => b.start_at.startsWith('2026-03-05') || b.start_at.startsWith('2026-03-06')));
+      expect(result).toHaveLength(5);
+    });
+
+    it('keeps bookings updated at or after updated_since', async () => {
+      const since = at(T0 + 4 * HOUR);
+      expect(await uidsOf(alice, { updated_since: since, sort: 'updated_at_asc' })).toEqual([uidOf(7), uidOf(13)]);
+    });
+
+    it('serves the catch-up sweep: updated_since with updated_at_asc, followed to the end', async () => {
+      const since = at(T0 + 2 * HOUR);
+      expect(await walk(alice, { updated_since: since, sort: 'updated_at_asc', limit: 2 })).toEqual({
+        uids: expected((b) => b.updated_at >= since, 'updated_at_asc'),
+        pages: 4,
+      });
+    });
+  });
+
+  describe('visibility by role', () => {
+    it('shows a user only their own bookings', async () => {
+      expect(await uidsOf(ursula, {})).toEqual(expected((b) => b.host === 'ursula'));
+      expect(await uidsOf(oscar, {})).toEqual(expected((b) => b.host === 'oscar'));
+    });
+
+    it('shows a manager the bookings of the people they manage', async () => {
+      expect(await uidsOf(mia, {})).toEqual(expected((b) => b.host === 'ursula'));
+    });
+
+    it('shows an owner and an admin the whole organization', async () => {
+      expect(await uidsOf(alice, {})).toEqual(expected(all));
+      expect(await uidsOf(ada, {})).toEqual(expected(all));
+    });
+
+    it('answers a host_user_id outside the visible set with an empty page, not an error', async () => {
+      const page = await list(ursula, { host_user_id: ALICE });
+      expect({ status: page.status, uids: page.uids, hasMore: page.hasMore, nextCursor: page.nextCursor }).toEqual({
+        status: 200,
+        uids: [],
+        hasMore: false,
+        nextCursor: null,
+      });
+    });
+  });
+
+  describe('list items', () => {
+    it('show responses as null, although the single booking has them', async () => {
+      const items = (await list(alice, { limit: 100 })).data;
+      expect(items.map((b) => b.responses)).toEqual(Array(25).fill(null));
+      const single = await execute(deps, getBookingOperation, alice, { params: { uid: uidOf(0) }, query: {}, body: undefined }, 'req-get');
+      expect((single.outcome.data as Booking).responses).toEqual({ topic: 'pricing' });
+    });
+
+    it('show the full booking', async () => {
+      const { data } = await list(alice, { attendee_email: 'bob@example.com' });
+      const { id, slug, name, minutes } = EVENT_TYPE_OF.ursula;
+      const { name: hostName, ...host } = HOST.ursula;
+      expect(data).toEqual([
+        {
+          uid: uidOf(4),
+          version: 1,
+          event_type_id: id,
+          event_type_slug: slug,
+          title: `${name} between ${hostName} and Bob`,
+          status: 'confirmed',
+          start_at: '2026-03-05T09:00:00.000Z',
+          end_at: at(Date.parse('2026-03-05T09:00:00.000Z') + minutes * 60_000),
+          timezone: 'UTC',
+          host,
+          attendees: [{ email: 'bob@example.com', name: 'Bob', timezone: 'UTC' }],
+          guests: [],
+          location: { type: 'conference', url: null, value: null },
+          metadata: {},
+          responses: null,
+          calendar_sync_status: 'not_applicable',
+          calendar_event_id: '',
+          rescheduled_from_uid: null,
+          cancelled_at: null,
+          cancellation_reason: null,
+          no_show_at: null,
+          no_show_reason: null,
+          created_at: at(T0),
+          updated_at: at(T0),
+        },
+      ]);
+    });
+  });
+});
+
+describe.each(storeFixtures())('GET /v1/bookings cursors under inserts on $name', (fixture) => {
+  afterAll(() => fixture.cleanup());
+
+  it('continues after the cursor when a booking that sorts before it is added between pages', async () => {
+    const store = await fixture.open();
+    const clock = manualClock(T0);
+    const deps: ExecuteDeps = { store, clock, ids: randomIds, idempotencyLeaseMs: 30_000 };
+    const first6 = ENTRIES.slice(0, 6);
+    await loadOrganization({ store, clock }, first6);
+    const alice = await principalOf({ store, clock }, SECRET.aliceAll);
+    const list = async (query: Record<string, unknown>) =>
+      (await execute(deps, listBookingsOperation, alice, { params: {}, query, body: undefined }, 'req')).outcome as ListOutcome;
+
+    const page1 = await list({ sort: 'start_at_asc', limit: 3 });
+    const early = { uid: uidOf(99), host: 'alice' as const, start: '2026-02-20T09:00:00.000Z' };
+    await loadOrganization({ store, clock }, [...first6, early]);
+    const page2 = await list({ sort: 'start_at_asc', limit: 3, cursor: page1.page.nextCursor });
+
+    expect([...(page1.data as Booking[]), ...(page2.data as Booking[])].map((b) => b.uid)).toEqual(first6.map((e) => e.uid));
+    expect(page2.page).toEqual({ nextCursor: null, hasMore: false });
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/storage/open-store.js';
+import { dropPostgresSchema } from '../src/storage/postgres/open-postgres.js';
+import type { Store } from '../src/storage/store.js';
+import { sharedDatabases } from './support/shared-database.js';
+import { storeFixtures, TEST_DATABASE_URL } from './support/stores.js';
+
+describe.each(sharedDatabases())('openStore twice on one $name database', (shared) => {
+  afterAll(() => shared.cleanup());
+
+  it('migrates nothing the second time and both stores see the same rows', async () => {
+    const [first, second] = await shared.open();
+    await first.db
+      .insertInto('organization')
+      .values({ id: 1, name: 'Acme', limits_json: '{}', updated_at: '2026-01-01T00:00:00.000Z' })
+      .execute();
+    expect(await second.db.selectFrom('organization').selectAll().execute()).toEqual([
+      { id: 1, name: 'Acme', limits_json: '{}', updated_at: '2026-01-01T00:00:00.000Z' },
+    ]);
+    expect(first.dialect).toBe(shared.name);
+  });
+});
+
+describe('openStore on a PostgreSQL schema', () => {
+  const fixture = storeFixtures().find((f) => f.name === 'postgres')!;
+  const schemas: string[] = [];
+  const stores: Store[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    for (const schema of schemas) await dropPostgresSchema(TEST_DATABASE_URL, schema);
+    await fixture.cleanup();
+  });
+
+  // Regression: the Migrator looked for kysely_migration_lock in every schema,
+  // found another schema's, and then failed to read it from the fresh one.
+  it('migrates a fresh schema while another schema of the same database is already migrated', async () => {
+    await fixture.open();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}`);
+    stores.push(store);
+    expect(await store.db.selectFrom('bookings').selectAll().execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+// Benchmark of issue 2: GET /v1/bookings/:uid on SQLite, with authentication
+// and rate limiting on (limits raised by the workspace), against a bare
+// node:http server answering a JSON body of the same size, in the same run.
+// Both servers are single processes on loopback; autocannon drives each in turn.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, startProcess } from './support.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = resolve(here, '../../cli/dist/bin.js');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const secret = 'pat_bench_secret_0123456789';
+const uid = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c5d';
+
+const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
+const workspacePath = join(dir, 'workspace.json');
+writeFileSync(
+  workspacePath,
+  JSON.stringify({
+    organization: { name: 'Bench' },
+    limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
+    users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'Europe/Berlin', role: 'owner' }],
+    event_types: [{ owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30 }],
+    tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:read'] }],
+    bookings: [
+      {
+        uid,
+        event_type: 'call',
+        start: '2030-01-07T09:00:00Z',
+        attendee: { email: 'guest@example.com', name: 'Guest', timezone: 'UTC' },
+        responses: { topic: 'Benchmarks' },
+        metadata: { utm_source: 'bench' },
+      },
+    ],
+  }),
+);
+
+const schedule = await startProcess([bin, 'serve', '--workspace', workspacePath, '--db', join(dir, 'bench.db'), '--port', '0']);
+const target = `${schedule.url}/v1/bookings/${uid}`;
+const headers = { authorization: `Bearer ${secret}` };
+const probe = await fetch(target, { headers });
+if (probe.status !== 200) throw new Error(`probe answered ${probe.status}: ${await probe.text()}`);
+const bodySize = (await probe.arrayBuffer()).byteLength;
+const bare = await startProcess([resolve(here, 'bare-server.mjs'), String(bodySize)]);
+
+// Warm both up (JIT, statement cache), then measure each in turn.
+await load(bare.url, { seconds: 2 });
+await load(target, { headers, seconds: 2 });
+const baseline = await load(bare.url, { seconds });
+const measured = await load(target, { headers, seconds });
+await schedule.stop();
+await bare.stop();
+
+const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
+const report = {
+  benchmark: 'GET /v1/bookings/:uid (SQLite, auth + rate limit) vs bare node:http',
+  body_bytes: bodySize,
+  seconds,
+  bare: baseline,
+  schedule: measured,
+  ratio: Math.round(ratio * 1000) / 1000,
+  target_ratio: 0.5,
+};
+mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
+writeFileSync(resolve(here, '../../../bench-results/get-booking.json'), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(
+  `GET /v1/bookings/:uid: ${measured.requestsPerSecond} req/s vs bare ${baseline.requestsPerSecond} req/s = ${(ratio * 100).toFixed(1)}% (target 50%)\n`,
+);
