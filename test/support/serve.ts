@@ -60,3 +60,37 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
     child.once('exit', (code) => reject(new Error(`schedule serve exited with ${code} before listening:\n${stderr}`)));
   });
 }
+
+/** How a `schedule serve` run that was expected to fail ended. */
+export interface FailedRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True when it started listening instead of exiting (it is then stopped). */
+  readonly listened: boolean;
+}
+
+/** Runs `schedule serve --port 0` expecting it to exit before it listens. */
+export function runServeToExit(args: string[], env: Record<string, string> = {}): Promise<FailedRun> {
+  const child = spawn(process.execPath, [SCHEDULE_BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let listened = false;
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+    if (!listened && stdout.includes('listening on')) {
+      listened = true;
+      child.kill('SIGTERM');
+    }
+  });
+  return new Promise((resolvePromise) => {
+    // 'close' comes after the output streams ended, so stderr is complete.
+    child.once('close', (code) => resolvePromise({ code, stdout, stderr, listened }));
+  });
+}

@@ -12,7 +12,7 @@ import {
   type RateLimiter,
   ScheduleError,
 } from '@schedule/core';
-import { readJsonBody } from './read-body.js';
+import { lingerAfterRefusal, readJsonBody } from './read-body.js';
 import { sendError, sendOutcome } from './respond.js';
 import { buildRouter } from './router.js';
 
@@ -127,7 +127,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
     handle(req, res, requestId)
       .catch((error: unknown) => {
         if (isScheduleError(error)) {
-          if (error.code === 'payload_too_large') res.setHeader('Connection', 'close');
+          if (error.code === 'payload_too_large') lingerAfterRefusal(req);
           return { status: sendError(res, error, requestId), route: req.url ?? '' };
         }
         deps.logger.error({ request_id: requestId, err: error }, 'unexpected fault');

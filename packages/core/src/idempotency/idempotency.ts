@@ -97,7 +97,9 @@ export async function reserveKey(deps: IdempotencyDeps, ref: KeyRef, fingerprint
         .set(fresh)
         .where('account_id', '=', ref.accountId)
         .where('key', '=', ref.key)
+        // Both: completing keeps the lease, so a holder that finished since our read must not be overwritten.
         .where('lease', '=', existing.lease)
+        .where('state', '=', existing.state)
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 1) return { kind: 'reserved', reservation: { ...ref, lease } };
       continue;

@@ -34,6 +34,10 @@ export async function createPostgresSchema(url: string, schema: string): Promise
   await client.connect();
   try {
     await client.query(`create schema if not exists ${schema}`);
+  } catch (error) {
+    // Two processes creating the same schema at once: one insert into the
+    // catalog wins, the other fails with a unique violation. Either way the schema exists.
+    if ((error as { code?: string }).code !== '23505') throw error;
   } finally {
     await client.end();
   }
