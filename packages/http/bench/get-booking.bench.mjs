@@ -37,21 +37,24 @@ writeFileSync(
   }),
 );
 
-const schedule = await startProcess([bin, 'serve', '--workspace', workspacePath, '--db', join(dir, 'bench.db'), '--port', '0']);
+const dbFile = join(dir, 'bench.db');
+const schedule = await startProcess([bin, 'serve', '--workspace', workspacePath, '--db', dbFile, '--port', '0']);
 const target = `${schedule.url}/v1/bookings/${uid}`;
 const headers = { authorization: `Bearer ${secret}` };
 const probe = await fetch(target, { headers });
 if (probe.status !== 200) throw new Error(`probe answered ${probe.status}: ${await probe.text()}`);
 const bodySize = (await probe.arrayBuffer()).byteLength;
 const bare = await startProcess([resolve(here, 'bare-server.mjs'), String(bodySize)]);
+const floor = await startProcess([resolve(here, 'sqlite-floor-server.mjs'), dbFile, uid]);
 
-// Warm both up (JIT, statement cache), then measure each in turn.
+// Warm each up (JIT, statement cache), then measure each in turn.
 await load(bare.url, { seconds: 2 });
+await load(floor.url, { seconds: 2 });
 await load(target, { headers, seconds: 2 });
 const baseline = await load(bare.url, { seconds });
+const sqliteFloor = await load(floor.url, { seconds });
 const measured = await load(target, { headers, seconds });
-await schedule.stop();
-await bare.stop();
+await Promise.all([schedule.stop(), bare.stop(), floor.stop()]);
 
 const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
 const report = {
@@ -59,13 +62,16 @@ const report = {
   body_bytes: bodySize,
   seconds,
   bare: baseline,
+  sqlite_point_read_over_bare_http: sqliteFloor,
   schedule: measured,
   ratio: Math.round(ratio * 1000) / 1000,
+  ratio_to_sqlite_floor: Math.round((measured.requestsPerSecond / sqliteFloor.requestsPerSecond) * 1000) / 1000,
   target_ratio: 0.5,
 };
 mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
 writeFileSync(resolve(here, '../../../bench-results/get-booking.json'), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(
-  `GET /v1/bookings/:uid: ${measured.requestsPerSecond} req/s vs bare ${baseline.requestsPerSecond} req/s = ${(ratio * 100).toFixed(1)}% (target 50%)\n`,
+  `GET /v1/bookings/:uid: ${measured.requestsPerSecond} req/s vs bare ${baseline.requestsPerSecond} req/s = ${(ratio * 100).toFixed(1)}% (target 50%); ` +
+    `the SQLite read alone over bare node:http: ${sqliteFloor.requestsPerSecond} req/s\n`,
 );

@@ -1,0 +1,110 @@
+import { Mutex } from 'async-mutex';
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type Kysely,
+  type Dialect as KyselyDialect,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+
+/**
+ * One better-sqlite3 connection, handed to one user at a time.
+ *
+ * Why not Kysely's own SqliteDriver: its lock wakes every waiter on each
+ * release, and under a few dozen concurrent requests that herd cost more than
+ * the queries; a FIFO mutex hands the connection straight to the next waiter.
+ * Why BEGIN IMMEDIATE: a write transaction takes the file's write lock when
+ * it begins, so two processes on one file never both read, then both try to
+ * upgrade and fail with SQLITE_BUSY halfway through.
+ */
+class SqliteDriver implements Driver {
+  readonly #mutex = new Mutex();
+  readonly #connection: SqliteConnection;
+  #release: (() => void) | undefined;
+
+  constructor(readonly database: BetterSqlite3.Database) {
+    this.#connection = new SqliteConnection(database);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    this.#release = await this.#mutex.acquire();
+    return this.#connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    this.database.close();
+  }
+}
+
+class SqliteConnection implements DatabaseConnection {
+  // Kysely would prepare every statement afresh; the hot reads repeat the same SQL.
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(readonly database: BetterSqlite3.Database) {}
+
+  #prepare(sql: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      if (this.#statements.size >= 500) this.#statements.clear();
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = this.#prepare(compiledQuery.sql);
+    const parameters = compiledQuery.parameters as unknown[];
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not used; Kysely's interface requires the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported by this SQLite driver');
+  }
+}
+
+/** The Kysely dialect for one better-sqlite3 database. */
+export class SqliteDialect implements KyselyDialect {
+  constructor(readonly database: BetterSqlite3.Database) {}
+  createDriver(): Driver {
+    return new SqliteDriver(this.database);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
