@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, expectData, expectError } from './support/http.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
 // Two `schedule serve` processes on one database (a PostgreSQL schema, and a
@@ -29,7 +27,7 @@ describe.each([
       schema = testSchema();
       db = schema.dbUrl;
     } else {
-      db = join(mkdtempSync(join(tmpdir(), 'schedule-db-')), 'shared.db');
+      db = join(tempDir('schedule-db-'), 'shared.db');
     }
     const file = writeWorkspace(fx.workspace);
     // One after the other: the first creates and migrates the database, the second finds it ready.

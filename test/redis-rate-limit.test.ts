@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, expectCommonHeaders, expectData } from './support/http.js';
 import { expectRateLimited } from './support/rate-limit.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
 // api.md "Rate limits": one counter per bucket and window, shared by every
@@ -25,7 +23,7 @@ beforeAll(async () => {
   redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   // Both processes share one SQLite file, so a token has the same id (and bucket) in both.
-  const db = join(mkdtempSync(join(tmpdir(), 'schedule-db-')), 'shared.db');
+  const db = join(tempDir('schedule-db-'), 'shared.db');
   const file = writeWorkspace(fx.workspace);
   const env = { REDIS_URL, REDIS_PREFIX: PREFIX };
   one = await startServer(['--workspace', file, '--db', db], env);

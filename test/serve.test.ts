@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sortedByStart, uids } from './support/booking-view.js';
 import { api, expectData, expectPage } from './support/http.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { openSocket, parseResponse, readUntil, requestHead } from './support/raw-http.js';
-import { runServeToExit, type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { runServeToExit, type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
 // workspace.md "Starting": `schedule serve --workspace FILE [--db URL] --port 0`.
@@ -24,7 +23,7 @@ afterAll(async () => {
 });
 
 function tempDbPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'schedule-db-')), 'schedule.db');
+  return join(tempDir('schedule-db-'), 'schedule.db');
 }
 
 function newSchema(): TestSchema {
@@ -182,7 +181,7 @@ describe('an invalid workspace file', () => {
   });
 
   it('a file that is not JSON: exit 2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'schedule-test-'));
+    const dir = tempDir('schedule-test-');
     const file = join(dir, 'workspace.json');
     writeFileSync(file, '{ "users": [');
     const run = await runServeToExit(['--workspace', file, '--db', ':memory:']);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,21 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed when the test process exits. */
+export function tempDir(prefix = 'schedule-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 /** Writes a workspace object to a fresh temporary file and returns its path. */
 export function writeWorkspace(workspace: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'schedule-test-'));
+  const dir = tempDir();
   const path = join(dir, 'workspace.json');
   writeFileSync(path, JSON.stringify(workspace, null, 2));
   return path;

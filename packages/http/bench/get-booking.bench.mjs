@@ -2,7 +2,7 @@
 // and rate limiting on (limits raised by the workspace), against a bare
 // node:http server answering a JSON body of the same size, in the same run.
 // Both servers are single processes on loopback; autocannon drives each in turn.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,7 @@ const baseline = await load(bare.url, { seconds });
 const sqliteFloor = await load(floor.url, { seconds });
 const measured = await load(target, { headers, seconds });
 await Promise.all([schedule.stop(), bare.stop(), floor.stop()]);
+rmSync(dir, { recursive: true, force: true });
 
 const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
 const report = {
