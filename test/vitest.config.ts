@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file starts real server processes; two at a time suits a 2-core machine.
     maxWorkers: 2,
+    setupFiles: ['./vitest.setup.ts'],
   },
 });

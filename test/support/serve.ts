@@ -18,11 +18,13 @@ export interface ServerProcess {
 }
 
 const made: string[] = [];
-process.once('exit', () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
 
-/** A fresh temporary directory, removed when the test process exits. */
+/** Removes every directory `tempDir` made; the setup file runs it after each test file. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh temporary directory, removed after the test file that made it. */
 export function tempDir(prefix = 'schedule-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
