@@ -73,7 +73,7 @@ function demoHint(url: string): string {
     '',
     'Demo workspace loaded. Try it with the demo token of Alice (owner):',
     '',
-    `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' ${url}/v1/bookings?limit=3`,
+    `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' '${url}/v1/bookings?limit=3'`,
     '',
     'Other demo tokens: pat_demo_bob_0123456789 (manager), pat_demo_carol_0123456789 (user). Ctrl-C stops the server.',
     '',
