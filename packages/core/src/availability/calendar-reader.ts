@@ -1,0 +1,41 @@
+import { parseInstant } from '../time.js';
+import type { Calendar } from '../workspace/workspace-schema.js';
+import type { Interval } from './busy.js';
+
+/**
+ * A conflict calendar could not be read. Availability is then unknown, and
+ * every operation that needs it answers `503 availability_unavailable`.
+ */
+export class CalendarUnreadable extends Error {
+  override readonly name = 'CalendarUnreadable';
+}
+
+/** Reads the busy times of one iCalendar feed that overlap a range. Throws CalendarUnreadable. */
+export type IcsFeedReader = (url: string, range: Interval) => Promise<Interval[]>;
+
+/** Reads a host's conflict calendars. Passed in, so tests and embedders choose how feeds are fetched. */
+export interface CalendarReader {
+  /** Busy times of every calendar that overlap `range`. Throws CalendarUnreadable if any cannot be read. */
+  busy(calendars: readonly Calendar[], range: Interval): Promise<Interval[]>;
+}
+
+/** Reads `static` calendars inline and `ics` calendars through the given feed reader. */
+export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
+  return {
+    async busy(calendars, range) {
+      const all = await Promise.all(
+        calendars.map(async (calendar): Promise<Interval[]> => {
+          switch (calendar.kind) {
+            case 'static':
+              return calendar.busy
+                .map((b) => ({ startMs: parseInstant(b.start)!.epochMs, endMs: parseInstant(b.end)!.epochMs }))
+                .filter((b) => b.startMs < range.endMs && range.startMs < b.endMs);
+            case 'ics':
+              return readIcs(calendar.url, range);
+          }
+        }),
+      );
+      return all.flat();
+    },
+  };
+}
