@@ -5,6 +5,7 @@ import { randomIds } from '../src/ids.js';
 import { getBookingOperation, updateBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
+import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { ALICE, INTRO, loadOrganization, principalOf, SECRET } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
@@ -62,7 +63,7 @@ describe.each(storeFixtures())('execute on $name', (fixture) => {
   beforeEach(async () => {
     store = await fixture.open();
     clock = manualClock(T0);
-    deps = { store, clock, ids: randomIds, idempotencyLeaseMs: 30_000 };
+    deps = testDeps(store, clock);
     await loadOrganization({ store, clock }, [
       { uid: B_ALICE, host: 'alice', start: '2026-03-02T09:00:00Z', metadata: ALICE_METADATA, responses: ALICE_RESPONSES },
       { uid: B_URSULA, host: 'ursula', start: '2026-03-03T10:00:00Z' },

@@ -7,6 +7,7 @@ import { getBookingOperation, listBookingsOperation, updateBookingOperation } fr
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
 import type { Store } from '../src/storage/store.js';
+import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import {
   ALICE,
@@ -99,7 +100,7 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
   beforeAll(async () => {
     store = await fixture.open();
     const clock = manualClock(T0);
-    deps = { store, clock, ids: randomIds, idempotencyLeaseMs: 30_000 };
+    deps = testDeps(store, clock);
     for (const end of BATCH_ENDS) {
       await loadOrganization({ store, clock }, ENTRIES.slice(0, end));
       clock.advance(HOUR);
@@ -371,7 +372,7 @@ describe.each(storeFixtures())('GET /v1/bookings cursors under inserts on $name'
   it('continues after the cursor when a booking that sorts before it is added between pages', async () => {
     const store = await fixture.open();
     const clock = manualClock(T0);
-    const deps: ExecuteDeps = { store, clock, ids: randomIds, idempotencyLeaseMs: 30_000 };
+    const deps: ExecuteDeps = testDeps(store, clock);
     const first6 = ENTRIES.slice(0, 6);
     await loadOrganization({ store, clock }, first6);
     const alice = await principalOf({ store, clock }, SECRET.aliceAll);

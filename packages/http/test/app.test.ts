@@ -1,5 +1,7 @@
 import {
+  conferenceLinksAt,
   createAuthenticator,
+  createCalendarReader,
   createRateLimiter,
   defineOperation,
   loadLimits,
@@ -55,7 +57,14 @@ describe('the HTTP app in process', () => {
     const ids = sequentialIds();
     await loadWorkspace({ store, clock, ids }, workspace);
     const app = buildApp({
-      core: { store, clock, ids, idempotencyLeaseMs: 60_000 },
+      core: {
+        store,
+        clock,
+        ids,
+        idempotencyLeaseMs: 60_000,
+        calendars: createCalendarReader(async () => []),
+        conferenceLinks: conferenceLinksAt('https://meet.test'),
+      },
       authenticate: createAuthenticator({ store, clock }),
       operations: [...operations, faulty],
       rateLimiter: createRateLimiter({ clock }),

@@ -12,3 +12,8 @@ export function displayName(attendee: {
   const built = [attendee.first_name, attendee.last_name].filter((p) => p && p.trim() !== '').join(' ');
   return built !== '' ? built : attendee.email;
 }
+
+/** The title a booking gets: the event type, then who meets whom. */
+export function bookingTitle(eventTypeName: string, hostName: string, attendeeName: string): string {
+  return `${eventTypeName} between ${hostName} and ${attendeeName}`;
+}

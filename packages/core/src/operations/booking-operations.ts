@@ -1,10 +1,15 @@
+import { cancelBookingBodySchema, createBookingBodySchema, parseBody, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
+import { cancelBooking } from '../bookings/cancel-booking.js';
+import { insertBooking, prepareBooking } from '../bookings/create-booking.js';
 import { findVisibleBooking } from '../bookings/find-booking.js';
 import { listBookings, listBookingsQuerySchema } from '../bookings/list-bookings.js';
+import { moveBooking, prepareMove } from '../bookings/reschedule-booking.js';
 import { parseUpdateBookingBody, updateBooking } from '../bookings/update-booking.js';
 import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
-import { defineOperation, type ListOutcome } from './operation.js';
+import { mapLockTimeout } from '../storage/host-lock.js';
+import { defineOperation, type ListOutcome, type OperationContext } from './operation.js';
 
 export const listBookingsOperation = defineOperation({
   name: 'list_bookings',
@@ -51,5 +56,67 @@ export const updateBookingOperation = defineOperation({
       const booking = await updateBooking(trx, ctx.deps, ctx.principal, uid, ifMatch, patch);
       return { status: 200, data: booking, version: booking.version };
     });
+  },
+});
+
+/** The booking-write dependencies of an operation's deps. */
+function writeDeps(ctx: OperationContext) {
+  const { store, clock, ids, calendars, conferenceLinks } = ctx.deps;
+  return { db: store.db, dialect: store.dialect, clock, ids, calendars, conferenceLinks };
+}
+
+export const createBookingOperation = defineOperation({
+  name: 'create_booking',
+  method: 'POST',
+  path: '/v1/bookings',
+  scope: 'bookings:create',
+  idempotencyKey: 'required',
+  ifMatch: 'none',
+  parse: (call) => parseBody(createBookingBodySchema, call.body),
+  async run(ctx, body) {
+    const deps = writeDeps(ctx);
+    const prepared = await prepareBooking(deps, ctx.principal, body);
+    return mapLockTimeout(() =>
+      ctx.write(async (trx) => {
+        const booking = await insertBooking(trx, deps, body, prepared);
+        return { status: 201, data: booking, version: booking.version, location: `/v1/bookings/${booking.uid}` };
+      }),
+    );
+  },
+});
+
+export const cancelBookingOperation = defineOperation({
+  name: 'cancel_booking',
+  method: 'POST',
+  path: '/v1/bookings/:uid/cancel',
+  scope: 'bookings:cancel',
+  idempotencyKey: 'required',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(cancelBookingBodySchema, call.body) }),
+  async run(ctx, { uid, body }) {
+    return ctx.write(async (trx) => {
+      const booking = await cancelBooking(trx, ctx.deps, ctx.principal, uid, body);
+      return { status: 200, data: booking, version: booking.version };
+    });
+  },
+});
+
+export const rescheduleBookingOperation = defineOperation({
+  name: 'reschedule_booking',
+  method: 'POST',
+  path: '/v1/bookings/:uid/reschedule',
+  scope: 'bookings:reschedule',
+  idempotencyKey: 'required',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(rescheduleBookingBodySchema, call.body) }),
+  async run(ctx, { uid, body }) {
+    const deps = writeDeps(ctx);
+    const move = await prepareMove(deps, ctx.principal, uid, body);
+    return mapLockTimeout(() =>
+      ctx.write(async (trx) => {
+        const booking = await moveBooking(trx, deps, ctx.principal, move, body);
+        return { status: 200, data: booking, version: booking.version };
+      }),
+    );
   },
 });

@@ -1,6 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
+import type { CalendarReader } from '../availability/calendar-reader.js';
 import type { Clock } from '../clock.js';
+import type { ConferenceLinks } from '../conference-links.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor, Store } from '../storage/store.js';
 
@@ -9,6 +11,10 @@ export interface CoreDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Reads hosts' conflict calendars. */
+  readonly calendars: CalendarReader;
+  /** Makes the conference link of a new booking. */
+  readonly conferenceLinks: ConferenceLinks;
 }
 
 /**

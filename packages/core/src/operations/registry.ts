@@ -1,5 +1,22 @@
-import { getBookingOperation, listBookingsOperation, updateBookingOperation } from './booking-operations.js';
+import {
+  cancelBookingOperation,
+  createBookingOperation,
+  getBookingOperation,
+  listBookingsOperation,
+  rescheduleBookingOperation,
+  updateBookingOperation,
+} from './booking-operations.js';
 import type { Operation } from './operation.js';
+import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
 
 /** Every operation of the API, in the order api.md lists them. */
-export const operations: readonly Operation<any>[] = [listBookingsOperation, getBookingOperation, updateBookingOperation];
+export const operations: readonly Operation<any>[] = [
+  listBookingsOperation,
+  getBookingOperation,
+  createBookingOperation,
+  cancelBookingOperation,
+  rescheduleBookingOperation,
+  updateBookingOperation,
+  listSlotsOperation,
+  checkSlotOperation,
+];

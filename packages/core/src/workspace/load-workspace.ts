@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-secret.js';
-import { displayName } from '../bookings/attendee-name.js';
+import { bookingTitle, displayName } from '../bookings/attendee-name.js';
 import { fingerprintOf } from '../canonical-json.js';
 import type { Clock } from '../clock.js';
 import { type IdGenerator, isUuid, stableUuid } from '../ids.js';
@@ -262,7 +262,7 @@ function planBooking(
     row: {
       event_type_id: eventType.id,
       host_user_id: host.id,
-      title: `${eventType.name} between ${host.name} and ${attendeeName}`,
+      title: bookingTitle(eventType.name, host.name, attendeeName),
       status: booking.status,
       start_at: toTimestamp(startMs),
       end_at: toTimestamp(startMs + eventType.durationMinutes * 60_000),

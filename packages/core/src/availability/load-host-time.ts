@@ -1,0 +1,85 @@
+import type { Clock } from '../clock.js';
+import { ScheduleError } from '../errors.js';
+import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
+import type { Executor } from '../storage/store.js';
+import { MINUTE_MS, toTimestamp } from '../time.js';
+import type { Interval } from './busy.js';
+import { type CalendarReader, CalendarUnreadable } from './calendar-reader.js';
+import { busyOf, type HostTime, type SlotPolicy } from './slot-rules.js';
+
+/** How long a caller should wait after a conflict calendar could not be read. */
+export const CALENDAR_RETRY_AFTER_SECONDS = 30;
+
+export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
+  return {
+    status: eventType.status,
+    durationMinutes: eventType.durationMinutes,
+    slotIntervalMinutes: eventType.slotIntervalMinutes,
+    minimumNoticeMinutes: eventType.minimumNoticeMinutes,
+    futureLimitDays: eventType.futureLimitDays,
+    bufferBeforeMinutes: eventType.bufferBeforeMinutes,
+    bufferAfterMinutes: eventType.bufferAfterMinutes,
+  };
+}
+
+/** The host's confirmed bookings that overlap `window`, except one being moved. */
+export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
+  let q = db
+    .selectFrom('bookings')
+    .select(['start_at', 'end_at'])
+    .where('host_user_id', '=', hostId)
+    .where('status', '=', 'confirmed')
+    .where('start_at', '<', toTimestamp(window.endMs))
+    .where('end_at', '>', toTimestamp(window.startMs));
+  if (exceptUid) q = q.where('uid', '<>', exceptUid);
+  const rows = await q.execute();
+  return rows.map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) }));
+}
+
+/**
+ * Reads the host's conflict calendars. One that cannot be read makes
+ * availability unknown: `503 availability_unavailable` with `Retry-After`,
+ * and nothing is booked (workspace.md).
+ */
+export async function calendarBusy(calendars: CalendarReader, host: HostRecord, window: Interval): Promise<Interval[]> {
+  try {
+    return await calendars.busy(host.calendars, window);
+  } catch (error) {
+    if (error instanceof CalendarUnreadable) {
+      throw new ScheduleError(
+        'availability_unavailable',
+        "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
+        {},
+        CALENDAR_RETRY_AFTER_SECONDS,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Everything needed to decide a host's free time across `range` for a slot
+ * policy. `reachMinutes` widens the read so that bookings just outside the
+ * range still count against slots at its edges.
+ */
+export async function loadHostTime(
+  deps: { db: Executor; clock: Clock; calendars: CalendarReader },
+  policy: SlotPolicy,
+  host: HostRecord,
+  range: Interval,
+  options: { exceptBookingUid?: string | undefined } = {},
+): Promise<HostTime> {
+  const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
+  const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
+  const [bookings, calendar] = await Promise.all([
+    confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
+    calendarBusy(deps.calendars, host, window),
+  ]);
+  return {
+    policy,
+    schedule: host.schedule,
+    zone: host.timezone,
+    busy: busyOf(bookings, calendar),
+    nowMs: deps.clock.now(),
+  };
+}

@@ -1,0 +1,109 @@
+import { DAY_MS, MINUTE_MS } from '../time.js';
+import type { Schedule } from '../workspace/workspace-schema.js';
+import { type Interval, mergeIntervals } from './busy.js';
+import { workingIntervals } from './working-hours.js';
+
+/** What the rules of a slot read from an event type. */
+export interface SlotPolicy {
+  readonly status: string;
+  readonly durationMinutes: number;
+  readonly slotIntervalMinutes: number;
+  readonly minimumNoticeMinutes: number;
+  readonly futureLimitDays: number;
+  readonly bufferBeforeMinutes: number;
+  readonly bufferAfterMinutes: number;
+}
+
+/** Everything that decides whether a host is free: pure data, loaded once per call. */
+export interface HostTime {
+  readonly policy: SlotPolicy;
+  readonly schedule: Schedule | null;
+  readonly zone: string;
+  /** Confirmed bookings of the host and busy times of their calendars, merged. */
+  readonly busy: readonly Interval[];
+  readonly nowMs: number;
+}
+
+/** Why a start is not bookable, in api.md's order of precedence. */
+export type Unavailable = 'event_type_inactive' | 'in_past' | 'outside_minimum_notice' | 'outside_future_limit' | 'slot_busy';
+
+/** Merges bookings and calendar busy times into one sorted list. */
+export function busyOf(bookings: readonly Interval[], calendarBusy: readonly Interval[]): Interval[] {
+  return mergeIntervals([...bookings, ...calendarBusy]);
+}
+
+/** The first index whose interval ends after `t`; binary search over merged, sorted intervals. */
+function firstEndingAfter(busy: readonly Interval[], t: number): number {
+  let lo = 0;
+  let hi = busy.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (busy[mid]!.endMs <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * True when nothing busy touches the slot widened by the event type's
+ * buffers: a buffer keeps the time around a meeting free, whether the
+ * neighbour is a booking or a calendar event.
+ */
+function isClear(time: HostTime, startMs: number, endMs: number): boolean {
+  const from = startMs - time.policy.bufferBeforeMinutes * MINUTE_MS;
+  const to = endMs + time.policy.bufferAfterMinutes * MINUTE_MS;
+  const next = time.busy[firstEndingAfter(time.busy, from)];
+  return next === undefined || next.startMs >= to;
+}
+
+function withinNotice(time: HostTime, startMs: number): boolean {
+  return startMs >= time.nowMs + time.policy.minimumNoticeMinutes * MINUTE_MS;
+}
+
+function withinHorizon(time: HostTime, startMs: number): boolean {
+  return startMs <= time.nowMs + time.policy.futureLimitDays * DAY_MS;
+}
+
+/**
+ * The free slots whose start lies in `range`: on the grid of each working
+ * interval (every `slot_interval_minutes` from its start, the whole duration
+ * inside it), within notice and horizon, and clear of busy time.
+ */
+export function freeSlots(time: HostTime, range: Interval): Interval[] {
+  if (time.policy.status !== 'on') return [];
+  const duration = time.policy.durationMinutes * MINUTE_MS;
+  const step = time.policy.slotIntervalMinutes * MINUTE_MS;
+  const slots: Interval[] = [];
+  for (const working of workingIntervals(time.schedule, time.zone, range)) {
+    for (let start = working.startMs; start + duration <= working.endMs; start += step) {
+      if (start < range.startMs || start >= range.endMs) continue;
+      if (!withinNotice(time, start) || !withinHorizon(time, start)) continue;
+      if (isClear(time, start, start + duration)) slots.push({ startMs: start, endMs: start + duration });
+    }
+  }
+  return slots;
+}
+
+/**
+ * Whether one exact start (and end, by default start + duration) can be
+ * booked. A start off the grid or outside working hours is `slot_busy`
+ * (decisions.md "Bookings").
+ */
+export function checkStart(
+  time: HostTime,
+  startMs: number,
+  endMs?: number,
+): { available: true } | { available: false; reason: Unavailable } {
+  if (time.policy.status !== 'on') return { available: false, reason: 'event_type_inactive' };
+  if (startMs < time.nowMs) return { available: false, reason: 'in_past' };
+  if (!withinNotice(time, startMs)) return { available: false, reason: 'outside_minimum_notice' };
+  if (!withinHorizon(time, startMs)) return { available: false, reason: 'outside_future_limit' };
+  const duration = time.policy.durationMinutes * MINUTE_MS;
+  const step = time.policy.slotIntervalMinutes * MINUTE_MS;
+  const end = Math.max(endMs ?? startMs + duration, startMs + duration);
+  const onGrid = workingIntervals(time.schedule, time.zone, { startMs, endMs: startMs + 1 }).some(
+    (w) => startMs >= w.startMs && (startMs - w.startMs) % step === 0 && end <= w.endMs,
+  );
+  if (!onGrid || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
+  return { available: true };
+}

@@ -1,0 +1,120 @@
+import type { Principal } from '../auth/principal.js';
+import { mayActFor } from '../auth/roles.js';
+import { ScheduleError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { Executor } from '../storage/store.js';
+import type { Calendar, Schedule } from '../workspace/workspace-schema.js';
+
+/** An event type with its owner (the host `POST /v1/bookings` books), as availability reads them. */
+export interface EventTypeWithHost {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly durationMinutes: number;
+  readonly status: string;
+  readonly minimumNoticeMinutes: number;
+  readonly futureLimitDays: number;
+  readonly recurring: string;
+  readonly allowReschedule: boolean;
+  readonly bufferBeforeMinutes: number;
+  readonly bufferAfterMinutes: number;
+  readonly slotIntervalMinutes: number;
+  readonly questions: readonly { id: string; label: string; required: boolean }[];
+  readonly host: HostRecord;
+}
+
+/** A user as a host: whose time is booked. */
+export interface HostRecord {
+  readonly id: string;
+  readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly timezone: string;
+  readonly schedule: Schedule | null;
+  readonly calendars: readonly Calendar[];
+}
+
+/** How a request names an event type: by id, or by its owner's username and its slug. */
+export type EventTypeRef = { readonly eventTypeId: string } | { readonly username: string; readonly eventSlug: string };
+
+function query(db: Executor) {
+  return db
+    .selectFrom('event_types')
+    .innerJoin('users', 'users.id', 'event_types.owner_user_id')
+    .selectAll('event_types')
+    .select([
+      'users.username',
+      'users.email',
+      'users.name as host_name',
+      'users.timezone as host_timezone',
+      'users.schedule_json',
+      'users.calendars_json',
+    ]);
+}
+
+/** Loads a host by id. */
+export async function findHost(db: Executor, userId: string): Promise<HostRecord | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    name: row.name,
+    timezone: row.timezone,
+    schedule: row.schedule_json === null ? null : JSON.parse(row.schedule_json),
+    calendars: JSON.parse(row.calendars_json),
+  };
+}
+
+function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTakeFirstOrThrow']>>): EventTypeWithHost {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    durationMinutes: row.duration_minutes,
+    status: row.status,
+    minimumNoticeMinutes: row.minimum_notice_minutes,
+    futureLimitDays: row.future_limit_days,
+    recurring: row.recurring,
+    allowReschedule: row.allow_reschedule === 1,
+    bufferBeforeMinutes: row.buffer_before_minutes,
+    bufferAfterMinutes: row.buffer_after_minutes,
+    slotIntervalMinutes: row.slot_interval_minutes,
+    questions: JSON.parse(row.questions_json),
+    host: {
+      id: row.owner_user_id,
+      username: row.username,
+      email: row.email,
+      name: row.host_name,
+      timezone: row.host_timezone,
+      schedule: row.schedule_json === null ? null : JSON.parse(row.schedule_json),
+      calendars: JSON.parse(row.calendars_json),
+    },
+  };
+}
+
+/** An event type by id, whoever asks; for an existing booking's own event type. */
+export async function eventTypeById(db: Executor, id: string): Promise<EventTypeWithHost | undefined> {
+  const row = await query(db).where('event_types.id', '=', id).executeTakeFirst();
+  return row ? toEventType(row) : undefined;
+}
+
+/**
+ * The event type a request names, if the caller may act for its owner.
+ * Unknown, malformed and invisible answer `404 event_type_not_found` alike
+ * (decisions.md "Identity, roles, visibility").
+ */
+export async function resolveEventType(db: Executor, principal: Principal, ref: EventTypeRef): Promise<EventTypeWithHost> {
+  const notFound = () => new ScheduleError('event_type_not_found', 'No such event type.', {});
+  let q = query(db);
+  if ('eventTypeId' in ref) {
+    if (!isUuid(ref.eventTypeId)) throw notFound();
+    q = q.where('event_types.id', '=', ref.eventTypeId.toLowerCase());
+  } else {
+    q = q.where('users.username', '=', ref.username).where('event_types.slug', '=', ref.eventSlug);
+  }
+  const row = await q.executeTakeFirst();
+  if (!row || !mayActFor(principal.actsFor, row.owner_user_id)) throw notFound();
+  return toEventType(row);
+}

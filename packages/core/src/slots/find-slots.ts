@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import type { CalendarReader } from '../availability/calendar-reader.js';
+import { loadHostTime, policyOf } from '../availability/load-host-time.js';
+import { checkStart, freeSlots, type Unavailable } from '../availability/slot-rules.js';
+import type { Clock } from '../clock.js';
+import { resolveEventType } from '../event-types/resolve-event-type.js';
+import type { Executor } from '../storage/store.js';
+import { DAY_MS, MINUTE_MS, toTimestamp } from '../time.js';
+import type { checkSlotQuerySchema, listSlotsQuerySchema } from './slot-queries.js';
+import { checkWindow, eventTypeOfQuery, MAX_SLOT_WINDOW_DAYS, NEXT_AVAILABLE_SEARCH_DAYS } from './slot-queries.js';
+
+export interface SlotDeps {
+  readonly db: Executor;
+  readonly clock: Clock;
+  readonly calendars: CalendarReader;
+}
+
+export interface SlotList {
+  event_type_id: string;
+  timezone: string;
+  computed_at: string;
+  slots: { start: string; end: string; available: true }[];
+}
+
+/** `GET /v1/slots`: the free slots of an event type whose start lies in [start, end). */
+export async function listSlots(deps: SlotDeps, principal: Principal, query: z.output<typeof listSlotsQuerySchema>): Promise<SlotList> {
+  const ref = eventTypeOfQuery(query);
+  checkWindow(query.start.epochMs, query.end.epochMs, MAX_SLOT_WINDOW_DAYS);
+  const eventType = await resolveEventType(deps.db, principal, ref);
+  const range = { startMs: query.start.epochMs, endMs: query.end.epochMs };
+  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, range);
+  return {
+    event_type_id: eventType.id,
+    timezone: query.timezone ?? eventType.host.schedule?.timezone ?? 'UTC',
+    computed_at: toTimestamp(time.nowMs),
+    slots: freeSlots(time, range).map((s) => ({ start: toTimestamp(s.startMs), end: toTimestamp(s.endMs), available: true })),
+  };
+}
+
+export type SlotCheck =
+  | { available: true; duration_minutes: number }
+  | { available: false; reason: Unavailable; next_available: string | null };
+
+/**
+ * `GET /v1/slots/check`: whether one exact time can be booked, and if not,
+ * why (in api.md's order of precedence) and the next free start within 7
+ * days after the requested end.
+ */
+export async function checkSlot(deps: SlotDeps, principal: Principal, query: z.output<typeof checkSlotQuerySchema>): Promise<SlotCheck> {
+  const ref = eventTypeOfQuery(query);
+  if (query.end) checkWindow(query.start.epochMs, query.end.epochMs);
+  const eventType = await resolveEventType(deps.db, principal, ref);
+  const startMs = query.start.epochMs;
+  const endMs = query.end?.epochMs ?? startMs + eventType.durationMinutes * MINUTE_MS;
+  const search = { startMs: endMs, endMs: endMs + NEXT_AVAILABLE_SEARCH_DAYS * DAY_MS };
+  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs: search.endMs });
+  const check = checkStart(time, startMs, endMs);
+  if (check.available) return { available: true, duration_minutes: eventType.durationMinutes };
+  const next = freeSlots(time, search)[0];
+  return { available: false, reason: check.reason, next_available: next ? toTimestamp(next.startMs) : null };
+}

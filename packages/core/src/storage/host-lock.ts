@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import { ScheduleError } from '../errors.js';
+import type { Dialect, Executor } from './store.js';
+
+/** How long a booking write waits for the host's lock before answering `503 slot_lock_timeout`. */
+export const HOST_LOCK_TIMEOUT_MS = 2000;
+
+/**
+ * Takes the host's lock inside a write transaction, so that checking the
+ * host's bookings for overlap and inserting one happen as one step: two
+ * writers for one host run one after the other, in this process or another.
+ * On PostgreSQL it is the host's row lock; SQLite transactions already hold
+ * the whole database from `BEGIN IMMEDIATE`.
+ */
+export async function lockHost(trx: Executor, dialect: Dialect, hostId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`set local lock_timeout = ${sql.lit(`${HOST_LOCK_TIMEOUT_MS}ms`)}`.execute(trx);
+  await trx.selectFrom('users').select('id').where('id', '=', hostId).forUpdate().execute();
+}
+
+/** True for the errors both engines raise when a lock was not had in time. */
+function isLockTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // PostgreSQL lock_not_available; SQLite busy after its busy timeout.
+  return code === '55P03' || code === 'SQLITE_BUSY';
+}
+
+/** Runs a write, answering `503 slot_lock_timeout` with `Retry-After: 1` when its lock was not had in time. */
+export async function mapLockTimeout<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isLockTimeout(error)) {
+      throw new ScheduleError('slot_lock_timeout', 'The slot could not be locked in time; retry shortly.', {}, 1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import { DateTime } from 'luxon';
+
+/** A civil date: what a calendar on the wall shows, with no zone. */
+export interface CivilDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+function offsetMinutesAt(epochMs: number, zone: string): number {
+  return DateTime.fromMillis(epochMs, { zone }).offset;
+}
+
+/**
+ * The instant a wall-clock time on a civil date names in an IANA zone,
+ * by decisions.md "Series expansion" (RFC 5545 section 3.3.5 for a single
+ * date-time): a time inside a spring-forward gap moves forward by the length
+ * of the gap; a time that occurs twice in a fall-back overlap takes the first
+ * (earlier) instant. luxon on its own would take the later one.
+ */
+export function wallClockToInstant(date: CivilDate, hour: number, minute: number, zone: string): number {
+  const asUtc = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
+  // Offsets a day either side bracket any single transition.
+  const before = offsetMinutesAt(asUtc - 86_400_000, zone);
+  const after = offsetMinutesAt(asUtc + 86_400_000, zone);
+  const readings = [...new Set([before, after])]
+    .map((offset) => asUtc - offset * 60_000)
+    .filter((instant) => offsetMinutesAt(instant, zone) * 60_000 === asUtc - instant);
+  if (readings.length > 0) return Math.min(...readings);
+  // In a gap: read the time with the offset in force before it, which lands
+  // the length of the gap later on the new side.
+  return asUtc - before * 60_000;
+}
+
+/** The civil date an instant falls on in a zone. */
+export function civilDateOf(epochMs: number, zone: string): CivilDate {
+  const dt = DateTime.fromMillis(epochMs, { zone });
+  return { year: dt.year, month: dt.month, day: dt.day };
+}
+
+/** The civil date `days` after `date` (negative for before). */
+export function addDays(date: CivilDate, days: number): CivilDate {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** `YYYY-MM-DD` of a civil date. */
+export function formatCivilDate(date: CivilDate): string {
+  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+const WEEKDAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** `mon` … `sun` of a civil date. */
+export function weekdayOf(date: CivilDate): (typeof WEEKDAY_KEYS)[number] {
+  // 1970-01-05 was a Monday.
+  const days = Math.floor(Date.UTC(date.year, date.month - 1, date.day) / 86_400_000);
+  return WEEKDAY_KEYS[(((days - 4) % 7) + 7) % 7]!;
+}
