@@ -1,7 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
-import { randomIds } from '../src/ids.js';
 import { getBookingOperation, updateBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';

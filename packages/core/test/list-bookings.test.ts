@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import type { Booking } from '../src/bookings/booking-view.js';
 import { manualClock } from '../src/clock.js';
-import { randomIds } from '../src/ids.js';
 import { getBookingOperation, listBookingsOperation, updateBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
