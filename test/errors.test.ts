@@ -151,16 +151,19 @@ describe('routing', () => {
 
   it('405 method_not_allowed with an Allow header', async () => {
     const list = await call('/v1/bookings', { method: 'DELETE', token: SECRETS.owner });
-    expectError(list, 405, 'method_not_allowed', { allow: ['GET'] }, 'DELETE is not allowed here; use GET.');
-    expect(list.headers.get('allow')).toBe('GET');
+    expectError(list, 405, 'method_not_allowed', { allow: ['GET', 'POST'] }, 'DELETE is not allowed here; use GET or POST.');
+    expect(list.headers.get('allow')).toBe('GET, POST');
 
     const one = await call(`/v1/bookings/${b.ownerSoon.uid}`, { method: 'PUT', token: SECRETS.owner, json: {} });
     expectError(one, 405, 'method_not_allowed', { allow: ['GET', 'PATCH'] }, 'PUT is not allowed here; use GET or PATCH.');
     expect(one.headers.get('allow')).toBe('GET, PATCH');
 
     const patchList = await call('/v1/bookings', { method: 'PATCH', token: SECRETS.owner, json: {} });
-    expectError(patchList, 405, 'method_not_allowed', { allow: ['GET'] });
-    expect(patchList.headers.get('allow')).toBe('GET');
+    expectError(patchList, 405, 'method_not_allowed', { allow: ['GET', 'POST'] });
+    expect(patchList.headers.get('allow')).toBe('GET, POST');
+
+    const cancel = await call(`/v1/bookings/${b.ownerSoon.uid}/cancel`, { method: 'GET', token: SECRETS.owner });
+    expectError(cancel, 405, 'method_not_allowed', { allow: ['POST'] }, 'GET is not allowed here; use POST.');
   });
 });
 

@@ -5,6 +5,7 @@ export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export { hashSecret, newSecret } from './auth/token-secret.js';
+export { icsFeedReader } from './availability/adapters/ics-feed.js';
 export type { Interval } from './availability/busy.js';
 export { type CalendarReader, CalendarUnreadable, createCalendarReader, type IcsFeedReader } from './availability/calendar-reader.js';
 export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from './bookings/booking-input.js';

@@ -3,6 +3,7 @@ import autocannon from 'autocannon';
 
 /** Starts a process and resolves with its URL once it prints `listening on`. */
 export function startProcess(args, env = {}) {
+  // Request logs go nowhere, as on a server whose stderr is collected elsewhere.
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';

@@ -1,5 +1,8 @@
 import {
+  conferenceLinksAt,
   createAuthenticator,
+  createCalendarReader,
+  icsFeedReader,
   createRateLimiter,
   loadLimits,
   operations,
@@ -35,7 +38,14 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: process.env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
   });
   const app = buildApp({
-    core: { store, clock, ids, idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000) },
+    core: {
+      store,
+      clock,
+      ids,
+      idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
+      calendars: createCalendarReader(icsFeedReader({ clock })),
+      conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
+    },
     authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(process.env.TOKEN_CACHE_MS ?? 2000) }),
     operations,
     rateLimiter,

@@ -1,4 +1,3 @@
-import { parseInstant } from '../time.js';
 import type { Calendar } from '../workspace/workspace-schema.js';
 import type { Interval } from './busy.js';
 
@@ -27,8 +26,9 @@ export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
         calendars.map(async (calendar): Promise<Interval[]> => {
           switch (calendar.kind) {
             case 'static':
+              // The workspace loader stored these as canonical ISO instants.
               return calendar.busy
-                .map((b) => ({ startMs: parseInstant(b.start)!.epochMs, endMs: parseInstant(b.end)!.epochMs }))
+                .map((b) => ({ startMs: Date.parse(b.start), endMs: Date.parse(b.end) }))
                 .filter((b) => b.startMs < range.endMs && range.startMs < b.endMs);
             case 'ics':
               return readIcs(calendar.url, range);

@@ -22,6 +22,12 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
   };
 }
 
+/**
+ * No booking lasts longer than this (event types are at most a day long),
+ * which bounds how far back an overlapping booking can start.
+ */
+export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
+
 /** The host's confirmed bookings that overlap `window`, except one being moved. */
 export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
   let q = db
@@ -29,6 +35,8 @@ export async function confirmedBookings(db: Executor, hostId: string, window: In
     .select(['start_at', 'end_at'])
     .where('host_user_id', '=', hostId)
     .where('status', '=', 'confirmed')
+    // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
+    .where('start_at', '>', toTimestamp(window.startMs - MAX_BOOKING_MS))
     .where('start_at', '<', toTimestamp(window.endMs))
     .where('end_at', '>', toTimestamp(window.startMs));
   if (exceptUid) q = q.where('uid', '<>', exceptUid);

@@ -101,7 +101,7 @@ export function checkStart(
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
   const end = Math.max(endMs ?? startMs + duration, startMs + duration);
-  const onGrid = workingIntervals(time.schedule, time.zone, { startMs, endMs: startMs + 1 }).some(
+  const onGrid = workingIntervals(time.schedule, time.zone, { startMs, endMs: end }).some(
     (w) => startMs >= w.startMs && (startMs - w.startMs) % step === 0 && end <= w.endMs,
   );
   if (!onGrid || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };

@@ -9,14 +9,24 @@ function instantOf(date: CivilDate, hhmm: string, zone: string): number {
 }
 
 /**
+ * A host without a schedule is free around the clock (workspace.md): every
+ * local day from 00:00 to 24:00 in the host's zone, so the slot grid is
+ * anchored at local midnight rather than wherever a query happens to start.
+ */
+const AROUND_THE_CLOCK: Schedule = {
+  weekly: Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((day) => [day, [['00:00', '24:00']]])),
+  overrides: [],
+};
+
+/**
  * The host's working intervals that overlap `range`, as instants. Intervals
  * are wall-clock times in the schedule's zone, so a 09:00–17:00 day stays
  * 09:00–17:00 local on both sides of a DST change; a date override replaces
- * that date's weekly intervals. No schedule means free around the clock.
+ * that date's weekly intervals.
  * Intervals are not clipped to the range: the slot grid is anchored at their start.
  */
-export function workingIntervals(schedule: Schedule | null, fallbackZone: string, range: Interval): Interval[] {
-  if (!schedule) return [range];
+export function workingIntervals(given: Schedule | null, fallbackZone: string, range: Interval): Interval[] {
+  const schedule = given ?? AROUND_THE_CLOCK;
   const zone = schedule.timezone ?? fallbackZone;
   const overrides = new Map(schedule.overrides.map((o) => [o.date, o.intervals]));
   const out: Interval[] = [];

@@ -13,7 +13,7 @@ import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
 import { bookingTitle, displayName } from './attendee-name.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
-import { selectBookings, toBooking } from './booking-rows.js';
+import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 
 export interface BookingWriteDeps {
@@ -103,51 +103,52 @@ export async function insertBooking(
   const utm = Object.fromEntries(
     (['utm_source', 'utm_medium', 'utm_campaign'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]),
   );
-  await trx
-    .insertInto('bookings')
-    .values({
-      uid,
-      version: 1,
-      event_type_id: eventType.id,
-      host_user_id: eventType.host.id,
-      title: bookingTitle(eventType.name, eventType.host.name, attendeeName),
-      status: 'confirmed',
-      start_at: toTimestamp(startMs),
-      end_at: toTimestamp(endMs),
-      timezone,
-      attendee_email: body.attendee.email,
-      // Phone and SMS consent are kept with the attendee, though the Booking view does not show them.
-      attendees_json: JSON.stringify([
-        {
-          email: body.attendee.email,
-          name: attendeeName,
-          timezone: body.attendee.timezone ?? timezone,
-          ...(body.attendee.phone !== undefined ? { phone: body.attendee.phone } : {}),
-          sms_opt_in: body.attendee.sms_opt_in,
-        },
-      ]),
-      guests_json: JSON.stringify(body.guests.map((g) => (typeof g === 'string' ? { email: g } : g))),
-      location_json: JSON.stringify({ type: 'conference', url: deps.conferenceLinks.linkFor(uid), value: null }),
-      metadata_json: JSON.stringify({ ...body.metadata, ...utm }),
-      responses_json: body.responses ? JSON.stringify(body.responses) : null,
-      // No calendar writer exists yet: with conflict calendars the event waits to be written.
-      calendar_sync_status: eventType.host.calendars.length > 0 ? 'pending' : 'not_applicable',
-      calendar_event_id: '',
-      rescheduled_from_uid: null,
-      cancelled_at: null,
-      cancellation_reason: null,
-      no_show_at: null,
-      no_show_reason: null,
-      series_uid: null,
-      pattern_instant: null,
-      moved_by_invitee: 0,
-      import_hash: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const row = await selectBookings(trx).where('bookings.uid', '=', uid).executeTakeFirstOrThrow();
-  const booking = toBooking(row, 'single');
+  const row = {
+    uid,
+    version: 1,
+    event_type_id: eventType.id,
+    host_user_id: eventType.host.id,
+    title: bookingTitle(eventType.name, eventType.host.name, attendeeName),
+    status: 'confirmed',
+    start_at: toTimestamp(startMs),
+    end_at: toTimestamp(endMs),
+    timezone,
+    attendee_email: body.attendee.email,
+    // Phone and SMS consent are kept with the attendee, though the Booking view does not show them.
+    attendees_json: JSON.stringify([
+      {
+        email: body.attendee.email,
+        name: attendeeName,
+        timezone: body.attendee.timezone ?? timezone,
+        ...(body.attendee.phone !== undefined ? { phone: body.attendee.phone } : {}),
+        sms_opt_in: body.attendee.sms_opt_in,
+      },
+    ]),
+    guests_json: JSON.stringify(body.guests.map((g) => (typeof g === 'string' ? { email: g } : g))),
+    location_json: JSON.stringify({ type: 'conference', url: deps.conferenceLinks.linkFor(uid), value: null }),
+    metadata_json: JSON.stringify({ ...body.metadata, ...utm }),
+    responses_json: body.responses ? JSON.stringify(body.responses) : null,
+    // No calendar writer exists yet: with conflict calendars the event waits to be written.
+    calendar_sync_status: eventType.host.calendars.length > 0 ? 'pending' : 'not_applicable',
+    calendar_event_id: '',
+    rescheduled_from_uid: null,
+    cancelled_at: null,
+    cancellation_reason: null,
+    no_show_at: null,
+    no_show_reason: null,
+    series_uid: null,
+    pattern_instant: null,
+    moved_by_invitee: 0,
+    import_hash: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('bookings').values(row).execute();
+  // The view is built from what was written; reading the row back would only repeat it.
+  const booking = toBooking(
+    { ...row, host_username: eventType.host.username, host_email: eventType.host.email, event_type_slug: eventType.slug },
+    'single',
+  );
   await recordEvent(trx, deps, 'booking.created', uid, booking);
   return booking;
 }

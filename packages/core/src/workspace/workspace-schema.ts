@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
 import { isUuid } from '../ids.js';
-import { isTimeZone, parseInstant } from '../time.js';
+import { isTimeZone, parseInstant, toTimestamp } from '../time.js';
 
 /**
  * The workspace file of workspace.md. Unknown fields are ignored, so a file
@@ -40,7 +40,9 @@ export const calendarSchema = z.discriminatedUnion('kind', [
     busy: z.array(
       z
         .object({ start: instant, end: instant })
-        .refine((b) => parseInstant(b.start)!.epochMs < parseInstant(b.end)!.epochMs, 'busy time must end after it starts'),
+        .refine((b) => parseInstant(b.start)!.epochMs < parseInstant(b.end)!.epochMs, 'busy time must end after it starts')
+        // Stored in the canonical form, so that reading availability is a cheap Date.parse.
+        .transform((b) => ({ start: toTimestamp(parseInstant(b.start)!.epochMs), end: toTimestamp(parseInstant(b.end)!.epochMs) })),
     ),
   }),
   z.object({ kind: z.literal('ics'), url: z.url({ protocol: /^https?$/ }) }),

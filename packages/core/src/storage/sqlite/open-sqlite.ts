@@ -15,6 +15,12 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Store {
   database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   if (path !== ':memory:') database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
+  // Checkpoints are where WAL mode syncs to disk; every 4 MB (the default)
+  // that is many times a second under a stream of bookings. 32 MB between
+  // checkpoints keeps the same durability with far fewer syncs.
+  database.pragma('wal_autocheckpoint = 8000');
+  // A 64 MB page cache holds the hot index pages of the bookings table.
+  database.pragma('cache_size = -65536');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect(database) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -1,0 +1,376 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { icsFeedReader } from '../src/availability/adapters/ics-feed.js';
+import type { Interval } from '../src/availability/busy.js';
+import { CalendarUnreadable } from '../src/availability/calendar-reader.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+
+const fixtures = new URL('./fixtures/', import.meta.url);
+const span = (start: string, end: string): Interval => ({ startMs: Date.parse(start), endMs: Date.parse(end) });
+const JANUARY_2026 = span('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z');
+const SIMPLE_BUSY = [span('2026-01-05T10:00:00Z', '2026-01-05T11:30:00Z')];
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+// A real feed server: fixtures by name, plus routes that misbehave in the ways a calendar host can.
+let server: Server;
+let base: string;
+let closedPortBase: string;
+const hits = new Map<string, number>();
+let gate = { arrived: deferred(), release: deferred() };
+let flakyFailed = false;
+let seenAuthorization: string | undefined;
+
+type Route = (req: IncomingMessage, res: ServerResponse) => unknown;
+const special: Record<string, Route> = {
+  '/error.ics': (_req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error'),
+  '/never-answers.ics': () => {}, // keeps the socket open and says nothing
+  '/stalls-mid-body.ics': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/calendar' }).write('BEGIN:VCALENDAR\r\n');
+  },
+  '/big.ics': (_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end('X'.repeat(2048)),
+  '/big-chunked.ics': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/calendar' }); // no content-length: sent chunked
+    res.write('X'.repeat(800));
+    res.end('X'.repeat(800));
+  },
+  '/moved.ics': (_req, res) => res.writeHead(302, { location: '/simple.ics' }).end(),
+  '/gated.ics': async (_req, res) => {
+    gate.arrived.resolve();
+    await gate.release.promise;
+    await serveFixture('simple.ics', res);
+  },
+  '/flaky.ics': async (_req, res) => {
+    if (!flakyFailed) {
+      flakyFailed = true;
+      res.writeHead(503).end();
+      return;
+    }
+    await serveFixture('simple.ics', res);
+  },
+  '/private.ics': async (req, res) => {
+    seenAuthorization = req.headers.authorization;
+    if (req.headers.authorization !== `Basic ${Buffer.from('alice:s3cret').toString('base64')}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    await serveFixture('simple.ics', res);
+  },
+};
+
+const garbage: Record<string, string> = {
+  '/prose.ics': 'this is not a calendar\n',
+  '/html.ics': '<!doctype html><html><body>Sign in to see this calendar</body></html>\n',
+  '/empty.ics': '',
+  '/unterminated.ics': 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\n',
+  '/vcard.ics': 'BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Alice\r\nEND:VCARD\r\n',
+  '/bad-date.ics': 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:tomorrow-ish\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+};
+
+async function serveFixture(name: string, res: ServerResponse) {
+  const body = await readFile(new URL(name, fixtures));
+  res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8', 'content-length': body.length }).end(body);
+}
+
+function listen(s: Server): Promise<string> {
+  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
+}
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    // /hops-N.ics redirects N times before it reaches simple.ics.
+    const hops = /^\/hops-(\d+)\.ics$/.exec(path)?.[1];
+    const route: Route | undefined = hops
+      ? (_req, res) => res.writeHead(302, { location: hops === '1' ? '/simple.ics' : `/hops-${Number(hops) - 1}.ics` }).end()
+      : special[path];
+    const text = garbage[path];
+    try {
+      if (route) await route(req, res);
+      else if (text !== undefined) res.writeHead(200, { 'content-type': 'text/calendar' }).end(text);
+      else await serveFixture(path.slice(1), res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  base = await listen(server);
+  // A port that was just free: connecting to it is refused.
+  const closed = createServer();
+  closedPortBase = await listen(closed);
+  await new Promise((resolve) => closed.close(resolve));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let clock: ManualClock;
+beforeEach(() => {
+  clock = manualClock('2026-01-01T00:00:00Z');
+  hits.clear();
+});
+
+const feed = (name: string) => `${base}/${name}`;
+
+describe('reading busy times from an iCalendar feed', () => {
+  it('reads a single event', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('simple.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+  });
+
+  it('ignores an event marked TRANSP:TRANSPARENT and keeps an opaque one', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('transparent.ics'), JANUARY_2026)).toEqual([span('2026-01-05T12:00:00Z', '2026-01-05T13:00:00Z')]);
+  });
+
+  it('ignores a STATUS:CANCELLED event and keeps a tentative one', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('cancelled.ics'), JANUARY_2026)).toEqual([span('2026-01-05T14:00:00Z', '2026-01-05T15:00:00Z')]);
+  });
+
+  it('returns only events that overlap the half-open range, unclipped', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('range.ics'), span('2026-03-10T10:00:00Z', '2026-03-10T12:00:00Z'))).toEqual([
+      span('2026-03-10T08:00:00Z', '2026-03-10T14:00:00Z'),
+      span('2026-03-10T10:00:00Z', '2026-03-10T11:00:00Z'),
+      span('2026-03-10T11:00:00Z', '2026-03-10T12:00:00Z'),
+    ]);
+  });
+
+  it('follows up to five redirects', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('moved.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+    expect(await read(feed('hops-5.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+  });
+
+  it('sends credentials in the URL as Basic authorization', async () => {
+    const read = icsFeedReader({ clock });
+    const url = `http://alice:s3cret@${base.slice('http://'.length)}/private.ics`;
+    expect(await read(url, JANUARY_2026)).toEqual(SIMPLE_BUSY);
+    expect(seenAuthorization).toBe('Basic YWxpY2U6czNjcmV0');
+  });
+});
+
+describe('recurring events', () => {
+  it('expands a weekly rule with an RDATE, an EXDATE, a moved and a cancelled instance', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('weekly.ics'), span('2026-01-01T00:00:00Z', '2026-02-17T00:00:00Z'))).toEqual([
+      span('2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z'),
+      span('2026-01-08T15:00:00Z', '2026-01-08T16:00:00Z'), // RDATE
+      span('2026-01-12T10:00:00Z', '2026-01-12T11:00:00Z'),
+      // 2026-01-19 is an EXDATE
+      span('2026-01-27T14:00:00Z', '2026-01-27T15:30:00Z'), // 2026-01-26 moved to Tuesday
+      span('2026-02-02T10:00:00Z', '2026-02-02T11:00:00Z'),
+      // 2026-02-09 is cancelled by its override
+      span('2026-02-16T10:00:00Z', '2026-02-16T11:00:00Z'),
+    ]);
+  });
+
+  it('does not report a moved occurrence at its original time', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('weekly.ics'), span('2026-01-26T00:00:00Z', '2026-01-27T00:00:00Z'))).toEqual([]);
+  });
+
+  it('finds an occurrence moved into the range from after it', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('weekly.ics'), span('2026-02-24T00:00:00Z', '2026-02-25T00:00:00Z'))).toEqual([
+      span('2026-02-24T08:00:00Z', '2026-02-24T09:00:00Z'),
+    ]);
+  });
+
+  it('expands an endless rule only within the range', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('weekly.ics'), span('2030-01-07T10:30:00Z', '2030-01-14T10:30:00Z'))).toEqual([
+      span('2030-01-07T10:00:00Z', '2030-01-07T11:00:00Z'),
+      span('2030-01-14T10:00:00Z', '2030-01-14T11:00:00Z'),
+    ]);
+  });
+
+  // ical.js, left to relate overrides itself, lets one series' RECURRENCE-ID replace another series' occurrence.
+  it('an override replaces only an occurrence of its own series', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('two-series.ics'), JANUARY_2026)).toEqual([
+      span('2026-01-12T10:00:00Z', '2026-01-12T11:00:00Z'), // planning
+      span('2026-01-12T16:00:00Z', '2026-01-12T17:00:00Z'), // standup, moved
+      span('2026-01-13T10:00:00Z', '2026-01-13T10:30:00Z'), // standup
+      span('2026-01-19T10:00:00Z', '2026-01-19T11:00:00Z'), // planning
+    ]);
+  });
+
+  it('makes the calendar unreadable when a rule recurs too densely to expand', async () => {
+    const read = icsFeedReader({ clock });
+    const url = feed('too-dense.ics');
+    await expect(read(url, span('2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'))).rejects.toThrow(
+      new CalendarUnreadable(
+        `calendar ${url} is unreadable: event every-second@schedule.test recurs more than 10000 times before the range ends`,
+      ),
+    );
+  });
+});
+
+describe('times and zones', () => {
+  it('reads TZID=Europe/Berlin times through the feed VTIMEZONE across the March change', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('berlin.ics'), span('2026-03-27T00:00:00Z', '2026-03-29T00:00:00Z'))).toEqual([
+      span('2026-03-27T08:00:00Z', '2026-03-27T08:30:00Z'), // 09:00 CET
+      span('2026-03-28T08:00:00Z', '2026-03-28T08:30:00Z'), // 09:00 CET
+    ]);
+    expect(await read(feed('berlin.ics'), span('2026-03-29T02:00:00Z', '2026-03-31T00:00:00Z'))).toEqual([
+      span('2026-03-29T07:00:00Z', '2026-03-29T07:30:00Z'), // 09:00 CEST
+      span('2026-03-30T07:00:00Z', '2026-03-30T07:30:00Z'), // 09:00 CEST
+    ]);
+  });
+
+  // RFC 5545 §3.3.5: a local time the change skips takes the offset from before it, 02:30 CET = 03:30 CEST.
+  it('spring-forward gap moves forward', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('berlin.ics'), span('2026-03-29T00:00:00Z', '2026-03-29T02:00:00Z'))).toEqual([
+      span('2026-03-29T01:30:00Z', '2026-03-29T02:00:00Z'),
+    ]);
+  });
+
+  // RFC 5545 §3.3.5: a local time that happens twice means the first, 02:30 CEST.
+  it('fall-back takes the first instant', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('berlin.ics'), span('2026-10-24T00:00:00Z', '2026-10-26T00:00:00Z'))).toEqual([
+      span('2026-10-25T00:30:00Z', '2026-10-25T02:30:00Z'),
+    ]);
+  });
+
+  it('covers all-day events as whole UTC days, one day when DTEND is missing', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('all-day.ics'), span('2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z'))).toEqual([
+      span('2026-02-10T00:00:00Z', '2026-02-12T00:00:00Z'),
+      span('2026-02-15T00:00:00Z', '2026-02-16T00:00:00Z'),
+      span('2026-02-20T00:00:00Z', '2026-02-21T00:00:00Z'), // yearly since 1999
+    ]);
+  });
+
+  it('reads DURATION, ignores an instant, and reads floating and undefined-zone times as UTC', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('times.ics'), span('2026-03-02T00:00:00Z', '2026-03-03T00:00:00Z'))).toEqual([
+      span('2026-03-02T09:00:00Z', '2026-03-02T09:45:00Z'), // DURATION:PT45M
+      span('2026-03-02T12:30:00Z', '2026-03-02T13:30:00Z'), // 18:00 in the feed's own +05:30 zone
+      span('2026-03-02T14:00:00Z', '2026-03-02T15:00:00Z'), // floating
+      span('2026-03-02T16:00:00Z', '2026-03-02T16:30:00Z'), // TZID with no VTIMEZONE
+    ]);
+  });
+});
+
+describe('the feed cache', () => {
+  it('fetches once within the time to live and again once it runs out', async () => {
+    const read = icsFeedReader({ clock });
+    await read(feed('simple.ics'), JANUARY_2026);
+    clock.advance(59_999);
+    expect(await read(feed('simple.ics'), span('2026-01-05T11:00:00Z', '2026-01-06T00:00:00Z'))).toEqual(SIMPLE_BUSY);
+    expect(hits.get('/simple.ics')).toBe(1);
+    clock.advance(1);
+    expect(await read(feed('simple.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+    expect(hits.get('/simple.ics')).toBe(2);
+  });
+
+  it('fetches every time with a time to live of zero', async () => {
+    const read = icsFeedReader({ clock, cacheTtlMs: 0 });
+    await read(feed('simple.ics'), JANUARY_2026);
+    await read(feed('simple.ics'), JANUARY_2026);
+    expect(hits.get('/simple.ics')).toBe(2);
+  });
+
+  it('shares one fetch among reads made while it is in flight', async () => {
+    gate = { arrived: deferred(), release: deferred() };
+    const read = icsFeedReader({ clock, cacheTtlMs: 0 });
+    const first = read(feed('gated.ics'), JANUARY_2026);
+    const second = read(feed('gated.ics'), JANUARY_2026);
+    await gate.arrived.promise; // the server holds the one request it has seen
+    const third = read(feed('gated.ics'), JANUARY_2026);
+    gate.release.resolve();
+    expect(await Promise.all([first, second, third])).toEqual([SIMPLE_BUSY, SIMPLE_BUSY, SIMPLE_BUSY]);
+    expect(hits.get('/gated.ics')).toBe(1);
+  });
+
+  it('does not remember a failed fetch', async () => {
+    flakyFailed = false;
+    const read = icsFeedReader({ clock });
+    await expect(read(feed('flaky.ics'), JANUARY_2026)).rejects.toThrow(CalendarUnreadable);
+    expect(await read(feed('flaky.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+    expect(hits.get('/flaky.ics')).toBe(2);
+  });
+
+  it('keeps feeds apart by URL', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('simple.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
+    expect(await read(feed('cancelled.ics'), JANUARY_2026)).toEqual([span('2026-01-05T14:00:00Z', '2026-01-05T15:00:00Z')]);
+  });
+});
+
+describe('an unreadable feed throws CalendarUnreadable', () => {
+  const unreadable = (url: string, reason: string) => new CalendarUnreadable(`calendar ${url} is unreadable: ${reason}`);
+
+  it('when the connection is refused', async () => {
+    const read = icsFeedReader({ clock });
+    const url = `${closedPortBase}/cal.ics`;
+    await expect(read(url, JANUARY_2026)).rejects.toThrow(
+      unreadable(url, `connect ECONNREFUSED ${closedPortBase.slice('http://'.length)}`),
+    );
+  });
+
+  it('when the server answers HTTP 500', async () => {
+    const read = icsFeedReader({ clock });
+    await expect(read(feed('error.ics'), JANUARY_2026)).rejects.toThrow(unreadable(feed('error.ics'), 'HTTP 500'));
+  });
+
+  it('when it takes more than five redirects', async () => {
+    const read = icsFeedReader({ clock });
+    await expect(read(feed('hops-6.ics'), JANUARY_2026)).rejects.toThrow(unreadable(feed('hops-6.ics'), 'HTTP 302'));
+  });
+
+  it.each(['never-answers.ics', 'stalls-mid-body.ics'])('when %s: within the timeout', async (name) => {
+    const read = icsFeedReader({ clock, timeoutMs: 200 });
+    const started = performance.now();
+    await expect(read(feed(name), JANUARY_2026)).rejects.toThrow(unreadable(feed(name), 'no complete answer within 200 ms'));
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it.each(['big.ics', 'big-chunked.ics'])('when %s is over maxBytes', async (name) => {
+    const read = icsFeedReader({ clock, maxBytes: 1024 });
+    await expect(read(feed(name), JANUARY_2026)).rejects.toThrow(unreadable(feed(name), 'body is larger than 1024 bytes'));
+  });
+
+  it.each([
+    ['prose.ics', 'invalid line (no token ";" or ":") "this is not a calendar"'],
+    ['html.ics', 'invalid line (no token ";" or ":") "<!doctype html><html><body>Sign in to see this calendar</body></html>"'],
+    ['empty.ics', 'no VCALENDAR'],
+    ['unterminated.ics', 'invalid ical body. component began but did not end'],
+    ['vcard.ics', 'no VCALENDAR'],
+    ['bad-date.ics', 'invalid date-time value: "tomo-rr-owTis:h:"'],
+  ])('when the body of %s is not a calendar', async (name, detail) => {
+    const read = icsFeedReader({ clock });
+    await expect(read(feed(name), JANUARY_2026)).rejects.toThrow(unreadable(feed(name), `not a valid iCalendar feed (${detail})`));
+  });
+
+  it('without the credentials of the URL in the message', async () => {
+    const read = icsFeedReader({ clock });
+    const url = `http://alice:wrong@${base.slice('http://'.length)}/private.ics`;
+    const error = await read(url, JANUARY_2026).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarUnreadable);
+    expect((error as Error).message).toBe(`calendar ${base}/private.ics is unreadable: HTTP 401`);
+  });
+
+  it('when the URL is not an http(s) URL', async () => {
+    const read = icsFeedReader({ clock });
+    await expect(read('not a url', JANUARY_2026)).rejects.toThrow(new CalendarUnreadable('calendar URL is not a valid URL'));
+    await expect(read('ftp://127.0.0.1/cal.ics', JANUARY_2026)).rejects.toThrow(
+      unreadable('ftp://127.0.0.1/cal.ics', 'unsupported protocol ftp:'),
+    );
+  });
+});
