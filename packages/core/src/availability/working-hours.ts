@@ -40,5 +40,20 @@ export function workingIntervals(given: Schedule | null, fallbackZone: string, r
     }
     if (formatCivilDate(date) === formatCivilDate(last)) break;
   }
-  return out.sort((a, b) => a.startMs - b.startMs);
+  return joinOverlapping(out.sort((a, b) => a.startMs - b.startMs));
+}
+
+/**
+ * Overlapping intervals of a day (09–11 and 10–12) are one stretch of work
+ * (09–12), so no start is offered twice. Intervals that only touch stay
+ * apart: each keeps the grid anchored at its own start.
+ */
+function joinOverlapping(sorted: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const next of sorted) {
+    const last = out.at(-1);
+    if (last && next.startMs < last.endMs) out[out.length - 1] = { startMs: last.startMs, endMs: Math.max(last.endMs, next.endMs) };
+    else out.push(next);
+  }
+  return out;
 }

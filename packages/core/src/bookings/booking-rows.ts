@@ -29,7 +29,8 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
     end_at: row.end_at,
     timezone: row.timezone,
     host: { user_id: row.host_user_id, username: row.host_username, email: row.host_email },
-    attendees: JSON.parse(row.attendees_json),
+    // Stored attendees may carry more (phone, SMS consent); the view shows what api.md names.
+    attendees: (JSON.parse(row.attendees_json) as Booking['attendees']).map(({ email, name, timezone }) => ({ email, name, timezone })),
     guests: JSON.parse(row.guests_json),
     location: JSON.parse(row.location_json),
     metadata: JSON.parse(row.metadata_json),

@@ -32,7 +32,8 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
   const time = await loadHostTime(deps, policyOf(eventType), eventType.host, range);
   return {
     event_type_id: eventType.id,
-    timezone: query.timezone ?? eventType.host.schedule?.timezone ?? 'UTC',
+    // The zone the host's schedule is read in; UTC for a host without one.
+    timezone: query.timezone ?? (eventType.host.schedule ? (eventType.host.schedule.timezone ?? eventType.host.timezone) : 'UTC'),
     computed_at: toTimestamp(time.nowMs),
     slots: freeSlots(time, range).map((s) => ({ start: toTimestamp(s.startMs), end: toTimestamp(s.endMs), available: true })),
   };
