@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 /** A civil date: what a calendar on the wall shows, with no zone. */
 export interface CivilDate {
@@ -7,8 +7,27 @@ export interface CivilDate {
   readonly day: number;
 }
 
+const QUARTER_HOUR_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+
+/**
+ * The zone's UTC offset at an instant, in minutes. Asking Intl costs
+ * microseconds and availability asks thousands of times, so an answer is kept
+ * per zone and quarter hour whenever the offset is the same at both ends of
+ * that quarter (true of all but the quarter holding a change, which is asked
+ * afresh each time).
+ */
 function offsetMinutesAt(epochMs: number, zone: string): number {
-  return DateTime.fromMillis(epochMs, { zone }).offset;
+  const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+  const key = `${zone}|${quarter}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const tz = IANAZone.create(zone);
+  const atStart = tz.offset(quarter * QUARTER_HOUR_MS);
+  if (atStart !== tz.offset((quarter + 1) * QUARTER_HOUR_MS - 1)) return tz.offset(epochMs);
+  if (offsets.size >= 50_000) offsets.clear();
+  offsets.set(key, atStart);
+  return atStart;
 }
 
 /**
