@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
+import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import type { Interval } from './busy.js';
@@ -28,20 +29,28 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
  */
 export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
 
-/** The host's confirmed bookings that overlap `window`, except one being moved. */
-export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
-  let q = db
+const overlapping = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
+  db
     .selectFrom('bookings')
-    .select(['start_at', 'end_at'])
+    .select(['start_at', 'end_at', 'uid'])
     .where('host_user_id', '=', hostId)
     .where('status', '=', 'confirmed')
     // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
-    .where('start_at', '>', toTimestamp(window.startMs - MAX_BOOKING_MS))
-    .where('start_at', '<', toTimestamp(window.endMs))
-    .where('end_at', '>', toTimestamp(window.startMs));
-  if (exceptUid) q = q.where('uid', '<>', exceptUid);
-  const rows = await q.execute();
-  return rows.map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) }));
+    .where('start_at', '>', lowest)
+    .where('start_at', '<', before)
+    .where('end_at', '>', after);
+
+/** The host's confirmed bookings that overlap `window`, except one being moved. */
+export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
+  const rows = await runPrepared(db, overlapping, [
+    hostId,
+    toTimestamp(window.startMs - MAX_BOOKING_MS),
+    toTimestamp(window.endMs),
+    toTimestamp(window.startMs),
+  ]);
+  const out: Interval[] = [];
+  for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
+  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar, Schedule } from '../workspace/workspace-schema.js';
 
@@ -94,9 +95,13 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
   };
 }
 
+const byId = (db: Executor, id: string) => query(db).where('event_types.id', '=', id);
+const bySlug = (db: Executor, username: string, slug: string) =>
+  query(db).where('users.username', '=', username).where('event_types.slug', '=', slug);
+
 /** An event type by id, whoever asks; for an existing booking's own event type. */
 export async function eventTypeById(db: Executor, id: string): Promise<EventTypeWithHost | undefined> {
-  const row = await query(db).where('event_types.id', '=', id).executeTakeFirst();
+  const [row] = await runPrepared(db, byId, [id]);
   return row ? toEventType(row) : undefined;
 }
 
@@ -107,14 +112,11 @@ export async function eventTypeById(db: Executor, id: string): Promise<EventType
  */
 export async function resolveEventType(db: Executor, principal: Principal, ref: EventTypeRef): Promise<EventTypeWithHost> {
   const notFound = () => new ScheduleError('event_type_not_found', 'No such event type.', {});
-  let q = query(db);
-  if ('eventTypeId' in ref) {
-    if (!isUuid(ref.eventTypeId)) throw notFound();
-    q = q.where('event_types.id', '=', ref.eventTypeId.toLowerCase());
-  } else {
-    q = q.where('users.username', '=', ref.username).where('event_types.slug', '=', ref.eventSlug);
-  }
-  const row = await q.executeTakeFirst();
+  if ('eventTypeId' in ref && !isUuid(ref.eventTypeId)) throw notFound();
+  const [row] =
+    'eventTypeId' in ref
+      ? await runPrepared(db, byId, [ref.eventTypeId.toLowerCase()])
+      : await runPrepared(db, bySlug, [ref.username, ref.eventSlug]);
   if (!row || !mayActFor(principal.actsFor, row.owner_user_id)) throw notFound();
   return toEventType(row);
 }
