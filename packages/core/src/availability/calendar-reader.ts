@@ -9,19 +9,22 @@ export class CalendarUnreadable extends Error {
   override readonly name = 'CalendarUnreadable';
 }
 
-/** Reads the busy times of one iCalendar feed that overlap a range. Throws CalendarUnreadable. */
-export type IcsFeedReader = (url: string, range: Interval) => Promise<Interval[]>;
+/**
+ * Reads the busy times of one iCalendar feed that overlap a range; dates and
+ * floating times are read in `hostZone` (UTC when not given). Throws CalendarUnreadable.
+ */
+export type IcsFeedReader = (url: string, range: Interval, hostZone?: string) => Promise<Interval[]>;
 
 /** Reads a host's conflict calendars. Passed in, so tests and embedders choose how feeds are fetched. */
 export interface CalendarReader {
-  /** Busy times of every calendar that overlap `range`. Throws CalendarUnreadable if any cannot be read. */
-  busy(calendars: readonly Calendar[], range: Interval): Promise<Interval[]>;
+  /** Busy times of every calendar that overlap `range`, feeds read in the host's zone. Throws CalendarUnreadable if any cannot be read. */
+  busy(calendars: readonly Calendar[], range: Interval, hostZone: string): Promise<Interval[]>;
 }
 
 /** Reads `static` calendars inline and `ics` calendars through the given feed reader. */
 export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
   return {
-    async busy(calendars, range) {
+    async busy(calendars, range, hostZone) {
       const all = await Promise.all(
         calendars.map(async (calendar): Promise<Interval[]> => {
           switch (calendar.kind) {
@@ -31,7 +34,7 @@ export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
                 .map((b) => ({ startMs: Date.parse(b.start), endMs: Date.parse(b.end) }))
                 .filter((b) => b.startMs < range.endMs && range.startMs < b.endMs);
             case 'ics':
-              return readIcs(calendar.url, range);
+              return readIcs(calendar.url, range, hostZone);
           }
         }),
       );

@@ -60,7 +60,7 @@ export async function confirmedBookings(db: Executor, hostId: string, window: In
  */
 export async function calendarBusy(calendars: CalendarReader, host: HostRecord, window: Interval): Promise<Interval[]> {
   try {
-    return await calendars.busy(host.calendars, window);
+    return await calendars.busy(host.calendars, window, host.timezone);
   } catch (error) {
     if (error instanceof CalendarUnreadable) {
       throw new ScheduleError(

@@ -1,6 +1,8 @@
 import ICAL from 'ical.js';
 import { getGlobalDispatcher, interceptors, request } from 'undici';
 import type { Clock } from '../../clock.js';
+import { isTimeZone } from '../../time.js';
+import { wallClockToInstant } from '../../wall-clock.js';
 import { type Interval, overlaps } from '../busy.js';
 import { CalendarUnreadable, type IcsFeedReader } from '../calendar-reader.js';
 
@@ -106,10 +108,10 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
     }
   }
 
-  return async (url, range) => {
+  return async (url, range, hostZone = 'UTC') => {
     const feed = await load(url);
     try {
-      return busyWithin(feed, range);
+      return busyWithin(feed, range, hostZone);
     } catch (error) {
       // ical.js gives up on rules it cannot satisfy; availability is then unknown, not free.
       const reason = error instanceof Error ? error.message : String(error);
@@ -143,7 +145,7 @@ function parseFeed(text: string): Series[] {
   // Each root is a VCALENDAR with no parent, so ical.js resolves a TZID against that calendar's own
   // VTIMEZONEs (Component#getTimeZoneByID): the feed's definitions are used without registering them in
   // the process-wide TimezoneService, where feeds would overwrite each other's zones. A TZID the feed does
-  // not define, and a floating time (no TZID, no Z), are read as UTC: a feed has no zone to float in.
+  // not define, and a floating time (no TZID, no Z), are read in the host's zone (see epochMs).
   const byUid = new Map<string, { masters: ICAL.Component[]; overrides: ICAL.Component[] }>();
   roots.forEach((root, r) => {
     root.getAllSubcomponents('vevent').forEach((vevent, v) => {
@@ -170,13 +172,13 @@ function parseFeed(text: string): Series[] {
   return series;
 }
 
-function busyWithin(feed: readonly Series[], range: Interval): Interval[] {
+function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
   const busy: Interval[] = [];
   const add = (event: ICAL.Event, start: ICAL.Time) => {
     if (!isBusy(event)) return;
-    const startMs = epochMs(start);
+    const startMs = epochMs(start, hostZone);
     // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event that defines it.
-    const interval = { startMs, endMs: startMs + epochMs(event.endDate) - epochMs(event.startDate) };
+    const interval = { startMs, endMs: startMs + epochMs(event.endDate, hostZone) - epochMs(event.startDate, hostZone) };
     // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
     if (interval.endMs > interval.startMs && overlaps(interval, range)) busy.push(interval);
   };
@@ -191,7 +193,7 @@ function busyWithin(feed: readonly Series[], range: Interval): Interval[] {
     let count = 0;
     for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
       // Occurrences come in start order, so nothing later can overlap the range.
-      if (epochMs(next) >= range.endMs) break;
+      if (epochMs(next, hostZone) >= range.endMs) break;
       if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the range ends`);
       const details = event.getOccurrenceDetails(next);
       // An override replaces its occurrence and was counted above at its own time.
@@ -209,22 +211,27 @@ function isBusy(event: ICAL.Event): boolean {
 }
 
 /**
- * The instant a time names. DATE values are whole days in UTC; floating and UTC times are read as UTC.
+ * The instant a time names: in the feed's own zone, in UTC, or (dates, floating times) in the host's zone.
  * RFC 5545 §3.3.5: a local time skipped by a DST change takes the offset from before the change, and one
  * that happens twice means its first instant. ical.js takes the offset after the change in both cases,
  * so when the time lies within one change's width after it, the earlier offset is used instead.
  */
-function epochMs(time: ICAL.Time): number {
-  const wallMs = Date.UTC(
-    time.year,
-    time.month - 1,
-    time.day,
-    time.isDate ? 0 : time.hour,
-    time.isDate ? 0 : time.minute,
-    time.isDate ? 0 : time.second,
-  );
+function epochMs(time: ICAL.Time, hostZone: string): number {
   const zone = time.zone;
-  if (time.isDate || !zone || zone === ICAL.Timezone.utcTimezone || zone === ICAL.Timezone.localTimezone) return wallMs;
+  if (time.isDate || !zone || zone === ICAL.Timezone.localTimezone) {
+    // RFC 5545 3.3.4/3.3.5: a date or a floating time means that wall clock
+    // wherever it is seen, here the host's zone; so does a TZID the feed names
+    // without defining, when it is an IANA name we know.
+    // ical.js keeps an unresolved TZID on the time, outside its typings.
+    const tzid = (time as ICAL.Time & { timezone?: string }).timezone;
+    const named = tzid && isTimeZone(tzid) ? tzid : hostZone;
+    const date = { year: time.year, month: time.month, day: time.day };
+    return time.isDate
+      ? wallClockToInstant(date, 0, 0, named)
+      : wallClockToInstant(date, time.hour, time.minute, named) + time.second * 1000;
+  }
+  const wallMs = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  if (zone === ICAL.Timezone.utcTimezone) return wallMs;
   const offsetShiftedBy = (seconds: number) => zone.utcOffset(time.clone().adjust(0, 0, 0, seconds));
   const offset = zone.utcOffset(time);
   // A day earlier is taken to lie before any change near this time; zones change at most twice a year.
