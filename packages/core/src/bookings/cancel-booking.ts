@@ -2,9 +2,9 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { recordEvent } from '../outbox/record-event.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import { applyBookingChange } from './apply-change.js';
 import type { CancelBookingBody } from './booking-input.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
@@ -28,26 +28,12 @@ export async function cancelBooking(
   if (Date.parse(row.start_at) <= nowMs) {
     throw new ScheduleError('booking_in_past', 'The booking has already started or finished.', { start_at: row.start_at });
   }
-  const now = toTimestamp(nowMs);
-  const change = {
-    status: 'canceled',
-    cancelled_at: now,
-    cancellation_reason: body.reason ?? null,
-    version: row.version + 1,
-    updated_at: now,
-  };
-  const result = await trx
-    .updateTable('bookings')
-    .set(change)
-    .where('uid', '=', row.uid)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
-    throw new ScheduleError('version_conflict', 'The booking changed while this request ran; read it and retry.', {
-      current_version: row.version + 1,
-    });
-  }
-  const booking = toBooking({ ...row, ...change }, 'single');
-  await recordEvent(trx, deps, 'booking.canceled', booking.uid, { ...booking, reason: body.reason ?? null });
-  return booking;
+  return applyBookingChange(
+    trx,
+    deps,
+    row,
+    { status: 'canceled', cancelled_at: toTimestamp(nowMs), cancellation_reason: body.reason ?? null },
+    'booking.canceled',
+    (booking) => ({ ...booking, reason: body.reason ?? null }),
+  );
 }

@@ -3,11 +3,11 @@ import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart } from '../availability/slot-rules.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
-import { recordEvent } from '../outbox/record-event.js';
 import type { Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
+import { applyBookingChange } from './apply-change.js';
 import type { RescheduleBookingBody } from './booking-input.js';
-import { type BookingRow, toBooking } from './booking-rows.js';
+import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
 import { findVisibleBooking } from './find-booking.js';
@@ -63,33 +63,17 @@ export async function moveBooking(
   // Read again under the lock: a cancel or another move may have landed since the checks.
   const row = await findVisibleBooking(trx, principal, move.row.uid);
   if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});
-  const now = toTimestamp(deps.clock.now());
   const change = {
     start_at: toTimestamp(move.startMs),
     end_at: toTimestamp(move.endMs),
     timezone: body.timezone ?? row.timezone,
     // An occurrence the invitee moves stays in its series as "moved" (decisions.md "what is owed").
     moved_by_invitee: row.series_uid !== null ? 1 : row.moved_by_invitee,
-    version: row.version + 1,
-    updated_at: now,
   };
-  const result = await trx
-    .updateTable('bookings')
-    .set(change)
-    .where('uid', '=', row.uid)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
-    throw new ScheduleError('version_conflict', 'The booking changed while this request ran; read it and retry.', {
-      current_version: row.version + 1,
-    });
-  }
-  const booking = toBooking({ ...row, ...change }, 'single');
-  await recordEvent(trx, deps, 'booking.rescheduled', booking.uid, {
+  return applyBookingChange(trx, deps, row, change, 'booking.rescheduled', (booking) => ({
     ...booking,
     previous_start_at: row.start_at,
     previous_end_at: row.end_at,
     reason: body.reason ?? null,
-  });
-  return booking;
+  }));
 }

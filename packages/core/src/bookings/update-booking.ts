@@ -5,10 +5,8 @@ import type { Clock } from '../clock.js';
 import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import { recordEvent } from '../outbox/record-event.js';
 import type { Executor } from '../storage/store.js';
-import { toTimestamp } from '../time.js';
-import { toBooking } from './booking-rows.js';
+import { applyBookingChange } from './apply-change.js';
 import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
 
@@ -93,18 +91,5 @@ export async function updateBooking(
   }
   if (patch.attendee_name !== undefined && next.attendees_json !== row.attendees_json) changed.push('attendee_name');
 
-  const updatedAt = toTimestamp(deps.clock.now());
-  const result = await trx
-    .updateTable('bookings')
-    .set({ ...next, version: row.version + 1, updated_at: updatedAt })
-    .where('uid', '=', row.uid)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
-    throw new ScheduleError('version_conflict', 'The booking changed while this request ran.', { current_version: row.version + 1 });
-  }
-
-  const booking = toBooking({ ...row, ...next, version: row.version + 1, updated_at: updatedAt }, 'single');
-  await recordEvent(trx, deps, 'booking.updated', booking.uid, { ...booking, changed_fields: changed });
-  return booking;
+  return applyBookingChange(trx, deps, row, next, 'booking.updated', (booking) => ({ ...booking, changed_fields: changed }));
 }

@@ -1,0 +1,40 @@
+import type { Clock } from '../clock.js';
+import { ScheduleError } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import { type EventName, recordEvent } from '../outbox/record-event.js';
+import type { BookingsTable } from '../storage/schema.js';
+import type { Executor } from '../storage/store.js';
+import { toTimestamp } from '../time.js';
+import { type BookingRow, toBooking } from './booking-rows.js';
+import type { Booking } from './booking-view.js';
+
+/**
+ * Writes a change to a booking read earlier in the same transaction: version
+ * bumped, `updated_at` stamped, and the event recorded beside it. The UPDATE
+ * names the version it read, so a writer that got there first is never
+ * overwritten (no lost update): this one fails with `409 version_conflict`.
+ */
+export async function applyBookingChange(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  row: BookingRow,
+  change: Partial<Omit<BookingsTable, 'uid' | 'version' | 'updated_at'>>,
+  event: EventName,
+  payload: (booking: Booking) => Record<string, unknown> = (booking) => ({ ...booking }),
+): Promise<Booking> {
+  const stamped = { ...change, version: row.version + 1, updated_at: toTimestamp(deps.clock.now()) };
+  const result = await trx
+    .updateTable('bookings')
+    .set(stamped)
+    .where('uid', '=', row.uid)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    throw new ScheduleError('version_conflict', 'The booking changed while this request ran; read it and retry.', {
+      current_version: row.version + 1,
+    });
+  }
+  const booking = toBooking({ ...row, ...stamped }, 'single');
+  await recordEvent(trx, deps, event, booking.uid, payload(booking));
+  return booking;
+}
