@@ -22,7 +22,10 @@ const windowEnd = windowStart + 31 * DAY;
 
 // 2,000 bookings and 500 busy intervals spread over the window, deterministically.
 let seed = 42;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const bookings = [];
 for (let i = 0; i < 2000; i++) {
   const day = Math.floor(random() * 31);
