@@ -126,6 +126,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('outbox_pending').on('outbox').columns(['dispatched_at', 'created_at']).execute();
     },
   },
+  '0002_availability_index': {
+    async up(db: Kysely<any>) {
+      // Availability reads a host's confirmed bookings by start: with every
+      // column that read needs in the index, it never visits the table rows.
+      await db.schema
+        .createIndex('bookings_availability')
+        .on('bookings')
+        .columns(['host_user_id', 'status', 'start_at', 'end_at', 'uid'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
