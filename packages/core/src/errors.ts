@@ -52,8 +52,12 @@ export class ScheduleError extends Error {
   /** Seconds the caller should wait before retrying, where the spec asks for `Retry-After`. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, retryAfterSeconds?: number) {
-    super(message);
+  /**
+   * `cause` keeps what went wrong underneath (an unreadable feed, say) for the
+   * operator's log; it never reaches the caller.
+   */
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, retryAfterSeconds?: number, options?: { cause?: unknown }) {
+    super(message, options);
     this.code = code;
     this.details = details;
     this.retryAfterSeconds = retryAfterSeconds;

@@ -19,6 +19,7 @@ import { buildRouter } from './router.js';
 /** The structured logger the app writes one line per request to (pino fits). */
 export interface RequestLogger {
   info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -127,6 +128,10 @@ export function buildApp(deps: AppDeps): RequestHandler {
     handle(req, res, requestId)
       .catch((error: unknown) => {
         if (isScheduleError(error)) {
+          if (error.cause !== undefined) {
+            const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+            deps.logger.warn({ request_id: requestId, code: error.code, cause }, 'request refused');
+          }
           if (error.code === 'payload_too_large') lingerAfterRefusal(req);
           return { status: sendError(res, error, requestId), route: req.url ?? '' };
         }

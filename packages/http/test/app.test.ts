@@ -69,7 +69,7 @@ describe('the HTTP app in process', () => {
       operations: [...operations, faulty],
       rateLimiter: createRateLimiter({ clock }),
       limits: await loadLimits(store),
-      logger: { info: (fields) => logged.push(fields), error: (fields) => logged.push(fields) },
+      logger: { info: (fields) => logged.push(fields), warn: (fields) => logged.push(fields), error: (fields) => logged.push(fields) },
     });
     server = await listen(app, { host: '127.0.0.1', port: 0 });
   });

@@ -68,6 +68,7 @@ export async function calendarBusy(calendars: CalendarReader, host: HostRecord, 
         "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
         {},
         CALENDAR_RETRY_AFTER_SECONDS,
+        { cause: error },
       );
     }
     throw error;
