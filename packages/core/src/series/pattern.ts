@@ -1,0 +1,30 @@
+/** A day of the week as api.md spells it in a series' `weekdays`. */
+export type PatternWeekday = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
+
+/** How a series repeats (api.md "Series": `frequency`). */
+export type PatternFrequency = 'weekly' | 'monthly_same_day';
+
+/**
+ * The repeating part of a series: the fields of api.md's Series that decide
+ * which instants it generates, already validated (decisions.md "Series
+ * expansion" rejects empty or duplicate `weekdays` for weekly before here).
+ */
+export interface Pattern {
+  readonly frequency: PatternFrequency;
+  /** 1 to 8; weekly only. */
+  readonly intervalWeeks: number;
+  /** Ignored for `monthly_same_day`. */
+  readonly weekdays: readonly PatternWeekday[];
+  /** `HH:MM`, 24-hour wall clock in `timezone`. */
+  readonly time: string;
+  /** IANA time zone name. */
+  readonly timezone: string;
+  /** `YYYY-MM-DD`, the first civil day the pattern is walked from. */
+  readonly startsOn: string;
+}
+
+/** One instant a pattern generates: its civil date in the series zone and the instant itself. */
+export interface PatternInstant {
+  readonly date: string;
+  readonly instantMs: number;
+}
