@@ -130,11 +130,14 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       // Availability reads a host's confirmed bookings by start: with every
       // column that read needs in the index, it never visits the table rows.
+      // It also serves a host's bookings in start order, so the narrower
+      // index it replaces is one less tree to write on every booking.
       await db.schema
-        .createIndex('bookings_availability')
+        .createIndex('bookings_host_start_covering')
         .on('bookings')
-        .columns(['host_user_id', 'status', 'start_at', 'end_at', 'uid'])
+        .columns(['host_user_id', 'start_at', 'end_at', 'status', 'uid'])
         .execute();
+      await db.schema.dropIndex('bookings_host_start').execute();
     },
   },
 };
