@@ -9,6 +9,8 @@ import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { lockHost } from '../storage/host-lock.js';
+import { executePrepared } from '../storage/prepared-query.js';
+import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
 import { bookingTitle, displayName } from './attendee-name.js';
@@ -87,6 +89,41 @@ export async function prepareBooking(
   return { eventType, startMs, endMs };
 }
 
+const BOOKING_COLUMNS = [
+  'uid',
+  'version',
+  'event_type_id',
+  'host_user_id',
+  'title',
+  'status',
+  'start_at',
+  'end_at',
+  'timezone',
+  'attendee_email',
+  'attendees_json',
+  'guests_json',
+  'location_json',
+  'metadata_json',
+  'responses_json',
+  'calendar_sync_status',
+  'calendar_event_id',
+  'rescheduled_from_uid',
+  'cancelled_at',
+  'cancellation_reason',
+  'no_show_at',
+  'no_show_reason',
+  'series_uid',
+  'pattern_instant',
+  'moved_by_invitee',
+  'import_hash',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof BookingsTable)[];
+
+// Compiled once: every value is a parameter in BOOKING_COLUMNS order.
+const insertRow = (db: Executor, ...values: unknown[]) =>
+  db.insertInto('bookings').values(Object.fromEntries(BOOKING_COLUMNS.map((column, i) => [column, values[i]])) as unknown as BookingsTable);
+
 /** Inserts the booking, with its `booking.created` event, once the slot is confirmed free. */
 export async function insertBooking(
   trx: Executor,
@@ -103,7 +140,7 @@ export async function insertBooking(
   const utm = Object.fromEntries(
     (['utm_source', 'utm_medium', 'utm_campaign'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]),
   );
-  const row = {
+  const row: BookingsTable = {
     uid,
     version: 1,
     event_type_id: eventType.id,
@@ -143,7 +180,11 @@ export async function insertBooking(
     created_at: now,
     updated_at: now,
   };
-  await trx.insertInto('bookings').values(row).execute();
+  await executePrepared(
+    trx,
+    insertRow,
+    BOOKING_COLUMNS.map((column) => row[column]),
+  );
   // The view is built from what was written; reading the row back would only repeat it.
   const booking = toBooking(
     { ...row, host_username: eventType.host.username, host_email: eventType.host.email, event_type_slug: eventType.slug },

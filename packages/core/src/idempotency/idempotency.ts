@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
+import { executePrepared } from '../storage/prepared-query.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -45,6 +46,40 @@ export interface IdempotencyDeps {
   leaseMs: number;
 }
 
+// The two statements every keyed write runs, compiled once (storage/prepared-query.ts).
+const claim = (
+  db: Executor,
+  accountId: string,
+  key: string,
+  fingerprint: string,
+  lease: string,
+  lockedUntil: string,
+  createdAt: string,
+  expiresAt: string,
+) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      account_id: accountId,
+      key,
+      fingerprint,
+      state: 'in_flight',
+      lease,
+      locked_until: lockedUntil,
+      response_json: null,
+      created_at: createdAt,
+      expires_at: expiresAt,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing());
+
+const complete = (db: Executor, responseJson: string, accountId: string, key: string, lease: string) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'completed', response_json: responseJson })
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('lease', '=', lease);
+
 /** Refuses a key the spec does not allow: empty or longer than 255 characters. */
 export function checkKeyShape(key: string): void {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
@@ -74,12 +109,16 @@ export async function reserveKey(deps: IdempotencyDeps, ref: KeyRef, fingerprint
       created_at: now,
       expires_at: toTimestamp(nowMs + KEY_LIFETIME_MS),
     };
-    const inserted = await deps.store.db
-      .insertInto('idempotency_keys')
-      .values({ account_id: ref.accountId, key: ref.key, ...fresh })
-      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'reserved', reservation: { ...ref, lease } };
+    const inserted = await executePrepared(deps.store.db, claim, [
+      ref.accountId,
+      ref.key,
+      fingerprint,
+      lease,
+      fresh.locked_until,
+      fresh.created_at,
+      fresh.expires_at,
+    ]);
+    if (Number(inserted.numAffectedRows ?? 0n) === 1) return { kind: 'reserved', reservation: { ...ref, lease } };
 
     const existing = await deps.store.db
       .selectFrom('idempotency_keys')
@@ -124,14 +163,13 @@ export async function reserveKey(deps: IdempotencyDeps, ref: KeyRef, fingerprint
  * request took the key over meanwhile, this throws and the work rolls back.
  */
 export async function completeKey(trx: Executor, reservation: Reservation, response: StoredResponse): Promise<void> {
-  const result = await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_json: JSON.stringify(response) })
-    .where('account_id', '=', reservation.accountId)
-    .where('key', '=', reservation.key)
-    .where('lease', '=', reservation.lease)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) {
+  const result = await executePrepared(trx, complete, [
+    JSON.stringify(response),
+    reservation.accountId,
+    reservation.key,
+    reservation.lease,
+  ]);
+  if (Number(result.numAffectedRows ?? 0n) !== 1) {
     throw new ScheduleError('idempotency_in_progress', 'Another request took over this Idempotency-Key.', {}, 1);
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import { executePrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -28,15 +29,10 @@ export async function recordEvent(
   subjectUid: string,
   payload: unknown,
 ): Promise<void> {
-  await trx
-    .insertInto('outbox')
-    .values({
-      id: deps.ids.uuid(),
-      event_type: event,
-      subject_uid: subjectUid,
-      payload_json: JSON.stringify(payload),
-      created_at: toTimestamp(deps.clock.now()),
-      dispatched_at: null,
-    })
-    .execute();
+  await executePrepared(trx, insertEvent, [deps.ids.uuid(), event, subjectUid, JSON.stringify(payload), toTimestamp(deps.clock.now())]);
 }
+
+const insertEvent = (db: Executor, id: string, event: string, subjectUid: string, payloadJson: string, createdAt: string) =>
+  db
+    .insertInto('outbox')
+    .values({ id, event_type: event, subject_uid: subjectUid, payload_json: payloadJson, created_at: createdAt, dispatched_at: null });

@@ -1,38 +1,55 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Executor } from './store.js';
 
-/** Builds the query on a handle from string arguments; a module-level function, since it is the cache key. */
-export type BuildQuery<Row> = (db: Executor, ...args: string[]) => Compilable<Row>;
+/**
+ * Builds a query from its arguments; a module-level function, since it is the
+ * cache key. It must pass each argument through unchanged as one query
+ * parameter, as `where(col, '=', arg)` and `values({ col: arg })` do.
+ */
+// `any`: the arguments are placeholder strings while compiling and values of any column type when run.
+export type BuildQuery<Row> = (db: Executor, ...args: any[]) => Compilable<Row>;
 
-const compiledByDb = new WeakMap<Executor, Map<BuildQuery<unknown>, { compiled: CompiledQuery; positions: number[] }>>();
+interface Prepared {
+  compiled: CompiledQuery;
+  /** For each compiled parameter, the argument it takes, or -1 for a constant of the query. */
+  positions: number[];
+}
+
+// Keyed by the database's adapter, which a transaction shares with its
+// database: the compiled text fits every handle of one dialect.
+const preparedByAdapter = new WeakMap<object, Map<BuildQuery<unknown>, Prepared>>();
 
 /**
- * Runs a query that is built and compiled once per database handle, then
- * re-run with new arguments. Building a Kysely query costs more than a point
- * lookup on SQLite, so the hottest reads (token, booking by uid) use this.
- *
- * `build` must pass each argument through unchanged as a query parameter, as
- * `where(col, '=', arg)` does. Inside a transaction the query is built as usual.
+ * Runs a query that is built and compiled once per database, then re-run
+ * with new arguments, inside a transaction or not. Building and compiling a
+ * Kysely query costs about as much as running a point lookup on SQLite, so
+ * the hot reads and writes (token, booking, availability, idempotency, outbox)
+ * use this.
  */
-export async function runPrepared<Row>(db: Executor, build: BuildQuery<Row>, args: string[]): Promise<Row[]> {
-  if (db.isTransaction) return (await db.executeQuery(build(db, ...args).compile())).rows;
-  let perDb = compiledByDb.get(db);
+export async function executePrepared<Row>(db: Executor, build: BuildQuery<Row>, args: readonly unknown[]): Promise<QueryResult<Row>> {
+  const adapter = db.getExecutor().adapter;
+  let perDb = preparedByAdapter.get(adapter);
   if (!perDb) {
     perDb = new Map();
-    compiledByDb.set(db, perDb);
+    preparedByAdapter.set(adapter, perDb);
   }
-  let entry = perDb.get(build as BuildQuery<unknown>);
-  if (!entry) {
+  let prepared = perDb.get(build as BuildQuery<unknown>);
+  if (!prepared) {
     const placeholders = args.map((_, i) => `\u0000prepared-argument-${i}\u0000`);
     const compiled = build(db, ...placeholders).compile();
     const positions = compiled.parameters.map((p) => placeholders.indexOf(p as string));
     if (positions.filter((p) => p >= 0).length !== args.length) {
-      throw new Error('runPrepared: every argument must appear exactly once as a query parameter');
+      throw new Error('executePrepared: every argument must appear exactly once as a query parameter');
     }
-    entry = { compiled, positions };
-    perDb.set(build as BuildQuery<unknown>, entry);
+    prepared = { compiled, positions };
+    perDb.set(build as BuildQuery<unknown>, prepared);
   }
-  const { compiled, positions } = entry;
+  const { compiled, positions } = prepared;
   const parameters = compiled.parameters.map((p, i) => (positions[i]! >= 0 ? args[positions[i]!] : p));
-  return (await db.executeQuery<Row>({ ...compiled, parameters } as CompiledQuery<Row>)).rows;
+  return db.executeQuery<Row>({ ...compiled, parameters } as CompiledQuery<Row>);
+}
+
+/** The rows of a prepared query (see executePrepared). */
+export async function runPrepared<Row>(db: Executor, build: BuildQuery<Row>, args: readonly unknown[]): Promise<Row[]> {
+  return (await executePrepared(db, build, args)).rows;
 }
