@@ -145,14 +145,28 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
+ * Kysely's migrator looks for its bookkeeping tables by listing every table
+ * of the database, and that listing resolves each table's schema by name: a
+ * schema dropped by someone else at that moment (another tenant, another test
+ * run) fails the listing with "schema does not exist". Nothing was changed by
+ * then, so the migration is simply tried again.
+ */
+function isConcurrentDrop(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '3F000' || code === '42P01';
+}
+
+/**
  * Brings the schema up to date. Safe to run from several processes at once.
  * On PostgreSQL, `schema` names the schema the store works in: the migration
  * bookkeeping lives there too, so each schema migrates on its own.
  */
 export async function migrateToLatest(db: Kysely<any>, options: { schema?: string | undefined } = {}): Promise<void> {
   const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt < 5 && isConcurrentDrop(error)) continue;
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
