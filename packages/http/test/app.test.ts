@@ -1,34 +1,18 @@
-import {
-  conferenceLinksAt,
-  createAuthenticator,
-  createCalendarReader,
-  createRateLimiter,
-  defineOperation,
-  loadLimits,
-  loadWorkspace,
-  type ManualClock,
-  manualClock,
-  openStore,
-  operations,
-  parseWorkspace,
-  type Store,
-  sequentialIds,
-} from '@schedule/core';
+import { defineOperation, type ManualClock, manualClock } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, listen, type RunningServer } from '../src/index.js';
+import type { RunningServer } from '../src/index.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
 const SECRET = 'pat_inprocess_secret_0001';
 const BOOKING = '7b0e4a52-1111-4c3d-9e8f-000000000001';
 
-const workspace = parseWorkspace(
-  JSON.stringify({
-    limits: { pat_per_minute: 3, oauth_per_minute: 3, anonymous_per_minute: 2 },
-    users: [{ username: 'ann', email: 'ann@example.test', role: 'owner' }],
-    event_types: [{ owner: 'ann', slug: 'chat', name: 'Chat', duration_minutes: 20 }],
-    tokens: [{ name: 't', user: 'ann', secret: SECRET, scopes: ['bookings:read', 'bookings:update'] }],
-    bookings: [{ uid: BOOKING, event_type: 'chat', start: '2027-03-01T10:00:00Z', attendee: { email: 'zed@example.test' } }],
-  }),
-);
+const workspace = {
+  limits: { pat_per_minute: 3, oauth_per_minute: 3, anonymous_per_minute: 2 },
+  users: [{ username: 'ann', email: 'ann@example.test', role: 'owner' }],
+  event_types: [{ owner: 'ann', slug: 'chat', name: 'Chat', duration_minutes: 20 }],
+  tokens: [{ name: 't', user: 'ann', secret: SECRET, scopes: ['bookings:read', 'bookings:update'] }],
+  bookings: [{ uid: BOOKING, event_type: 'chat', start: '2027-03-01T10:00:00Z', attendee: { email: 'zed@example.test' } }],
+};
 
 /** An operation that fails the way a bug would: not with a ScheduleError. */
 const faulty = defineOperation({
@@ -45,39 +29,19 @@ const faulty = defineOperation({
 });
 
 describe('the HTTP app in process', () => {
-  let store: Store;
   let clock: ManualClock;
+  let app: TestApp;
   let server: RunningServer;
-  const logged: Record<string, unknown>[] = [];
+  let logged: Record<string, unknown>[];
 
   beforeAll(async () => {
     // 10 seconds before a window boundary, so the test can cross it on purpose.
     clock = manualClock('2026-11-22T10:00:50.000Z');
-    store = await openStore(':memory:');
-    const ids = sequentialIds();
-    await loadWorkspace({ store, clock, ids }, workspace);
-    const app = buildApp({
-      core: {
-        store,
-        clock,
-        ids,
-        idempotencyLeaseMs: 60_000,
-        calendars: createCalendarReader(async () => []),
-        conferenceLinks: conferenceLinksAt('https://meet.test'),
-      },
-      authenticate: createAuthenticator({ store, clock }),
-      operations: [...operations, faulty],
-      rateLimiter: createRateLimiter({ clock }),
-      limits: await loadLimits(store),
-      logger: { info: (fields) => logged.push(fields), warn: (fields) => logged.push(fields), error: (fields) => logged.push(fields) },
-    });
-    server = await listen(app, { host: '127.0.0.1', port: 0 });
+    app = await startTestApp({ workspace, clock, extraOperations: [faulty] });
+    ({ server, logged } = app);
   });
 
-  afterAll(async () => {
-    await server.close();
-    await store.close();
-  });
+  afterAll(() => app.close());
 
   const get = (path: string, secret: string | null = SECRET) =>
     fetch(`${server.url}${path}`, secret ? { headers: { authorization: `Bearer ${secret}` } } : {});

@@ -1,72 +1,33 @@
-import {
-  CalendarUnreadable,
-  conferenceLinksAt,
-  createAuthenticator,
-  createCalendarReader,
-  createRateLimiter,
-  loadLimits,
-  loadWorkspace,
-  manualClock,
-  openStore,
-  operations,
-  parseWorkspace,
-  type Store,
-  sequentialIds,
-} from '@schedule/core';
+import { CalendarUnreadable, createCalendarReader, manualClock } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, listen, type RunningServer } from '../src/index.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
 const SECRET = 'pat_calendar_fault_0001';
 const EVENT_TYPE = '7b0e4a52-2222-4c3d-9e8f-000000000001';
 
 describe('a conflict calendar that cannot be read', () => {
-  let store: Store;
-  let server: RunningServer;
-  const logged: Record<string, unknown>[] = [];
+  let app: TestApp;
 
   beforeAll(async () => {
-    const clock = manualClock('2026-11-22T10:00:00.000Z');
-    store = await openStore(':memory:');
-    const ids = sequentialIds();
-    await loadWorkspace(
-      { store, clock, ids },
-      parseWorkspace(
-        JSON.stringify({
-          users: [
-            { username: 'ann', email: 'ann@example.test', role: 'owner', calendars: [{ kind: 'ics', url: 'http://127.0.0.1:9/ann.ics' }] },
-          ],
-          event_types: [{ id: EVENT_TYPE, owner: 'ann', slug: 'chat', name: 'Chat', duration_minutes: 30 }],
-          tokens: [{ name: 't', user: 'ann', secret: SECRET, scopes: ['slots:read'] }],
-        }),
-      ),
-    );
-    const app = buildApp({
-      core: {
-        store,
-        clock,
-        ids,
-        idempotencyLeaseMs: 60_000,
-        calendars: createCalendarReader(async (url) => {
-          throw new CalendarUnreadable(`calendar ${url} is unreadable: connection refused`);
-        }),
-        conferenceLinks: conferenceLinksAt('https://meet.test'),
+    app = await startTestApp({
+      clock: manualClock('2026-11-22T10:00:00.000Z'),
+      workspace: {
+        users: [
+          { username: 'ann', email: 'ann@example.test', role: 'owner', calendars: [{ kind: 'ics', url: 'http://127.0.0.1:9/ann.ics' }] },
+        ],
+        event_types: [{ id: EVENT_TYPE, owner: 'ann', slug: 'chat', name: 'Chat', duration_minutes: 30 }],
+        tokens: [{ name: 't', user: 'ann', secret: SECRET, scopes: ['slots:read'] }],
       },
-      authenticate: createAuthenticator({ store, clock }),
-      operations,
-      rateLimiter: createRateLimiter({ clock }),
-      limits: await loadLimits(store),
-      logger: { info: (f) => logged.push(f), warn: (f) => logged.push(f), error: (f) => logged.push(f) },
+      calendars: createCalendarReader(async (url) => {
+        throw new CalendarUnreadable(`calendar ${url} is unreadable: connection refused`);
+      }),
     });
-    server = await listen(app, { host: '127.0.0.1', port: 0 });
   });
 
-  afterAll(async () => {
-    await server.close();
-    await store.close();
-  });
+  afterAll(() => app.close());
 
   it('answers 503 availability_unavailable with Retry-After, and logs the cause for the operator only', async () => {
-    const res = await fetch(`${server.url}/v1/slots?event_type_id=${EVENT_TYPE}&start=2026-11-23T00:00:00Z&end=2026-11-24T00:00:00Z`, {
+    const res = await fetch(`${app.server.url}/v1/slots?event_type_id=${EVENT_TYPE}&start=2026-11-23T00:00:00Z&end=2026-11-24T00:00:00Z`, {
       headers: { authorization: `Bearer ${SECRET}` },
     });
     expect(res.status).toBe(503);
@@ -81,7 +42,7 @@ describe('a conflict calendar that cannot be read', () => {
         request_id: res.headers.get('x-request-id'),
       },
     });
-    expect(logged).toContainEqual({
+    expect(app.logged).toContainEqual({
       request_id: res.headers.get('x-request-id'),
       code: 'availability_unavailable',
       cause: 'calendar http://127.0.0.1:9/ann.ics is unreadable: connection refused',
