@@ -19,6 +19,13 @@ export { type ConferenceLinks, conferenceLinksAt } from './conference-links.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
+export {
+  type DispatchDeps,
+  type DispatchReport,
+  dispatchNotifications,
+  MAX_SEND_ATTEMPTS,
+} from './notifications/dispatch-notifications.js';
+export { loggingMailer, type Mail, type Mailer, type NotificationKind } from './notifications/mailer.js';
 export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
 export {
   type CoreDeps,
@@ -45,6 +52,35 @@ export {
   type RateLimiter,
   WINDOW_SECONDS,
 } from './rate-limit/rate-limiter.js';
+export { expandPattern, patternInstants } from './series/expand-pattern.js';
+export { listSeriesQuerySchema } from './series/list-series.js';
+export type { Pattern, PatternInstant, PatternWeekday } from './series/pattern.js';
+export { HOLD_LEASE_MS } from './series/series-hold.js';
+export {
+  changeHostBodySchema,
+  createSeriesBodySchema,
+  MAX_COUNT,
+  MIN_COUNT,
+  updateSeriesBodySchema,
+} from './series/series-input.js';
+export type { SeriesStep, StepHook } from './series/series-steps.js';
+export {
+  createSeriesResultSchema,
+  endResultSchema,
+  HOST_STOPS,
+  hostChangeResultSchema,
+  occurrenceSchema,
+  pauseResultSchema,
+  resumeResultSchema,
+  SERIES_SOURCES,
+  SERIES_STATUSES,
+  type Series,
+  type SeriesSource,
+  type SeriesStatus,
+  seriesSchema,
+  skippedSchema,
+  updateSeriesResultSchema,
+} from './series/series-view.js';
 export { checkSlotQuerySchema, listSlotsQuerySchema } from './slots/slot-queries.js';
 export { migrateToLatest } from './storage/migrations.js';
 export { openStore } from './storage/open-store.js';

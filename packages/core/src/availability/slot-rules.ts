@@ -85,6 +85,19 @@ export function freeSlots(time: HostTime, range: Interval): Interval[] {
 }
 
 /**
+ * Which of the booking rules a start is held to. A booking made by
+ * `POST /v1/bookings` meets them all; a series occurrence's time comes from
+ * its pattern, not the grid; moving an existing occurrence to another host
+ * only needs that host working and free.
+ */
+export interface StartRules {
+  /** The start must lie on the slot grid of a working interval (default true). */
+  readonly grid?: boolean;
+  /** Minimum notice and the future limit apply (default true). */
+  readonly bookingWindow?: boolean;
+}
+
+/**
  * Whether one exact start (and end, by default start + duration) can be
  * booked. A start off the grid or outside working hours is `slot_busy`
  * (decisions.md "Bookings").
@@ -93,17 +106,19 @@ export function checkStart(
   time: HostTime,
   startMs: number,
   endMs?: number,
+  rules: StartRules = {},
 ): { available: true } | { available: false; reason: Unavailable } {
+  const { grid = true, bookingWindow = true } = rules;
   if (time.policy.status !== 'on') return { available: false, reason: 'event_type_inactive' };
   if (startMs < time.nowMs) return { available: false, reason: 'in_past' };
-  if (!withinNotice(time, startMs)) return { available: false, reason: 'outside_minimum_notice' };
-  if (!withinHorizon(time, startMs)) return { available: false, reason: 'outside_future_limit' };
+  if (bookingWindow && !withinNotice(time, startMs)) return { available: false, reason: 'outside_minimum_notice' };
+  if (bookingWindow && !withinHorizon(time, startMs)) return { available: false, reason: 'outside_future_limit' };
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
   const end = Math.max(endMs ?? startMs + duration, startMs + duration);
-  const onGrid = workingIntervals(time.schedule, time.zone, { startMs, endMs: end }).some(
-    (w) => startMs >= w.startMs && (startMs - w.startMs) % step === 0 && end <= w.endMs,
+  const working = workingIntervals(time.schedule, time.zone, { startMs, endMs: end }).some(
+    (w) => startMs >= w.startMs && (!grid || (startMs - w.startMs) % step === 0) && end <= w.endMs,
   );
-  if (!onGrid || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
+  if (!working || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
   return { available: true };
 }

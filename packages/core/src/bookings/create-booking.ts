@@ -9,7 +9,6 @@ import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { lockHost } from '../storage/host-lock.js';
-import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
@@ -17,6 +16,7 @@ import { bookingTitle, displayName } from './attendee-name.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
+import { insertBookingRow } from './insert-booking-row.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -50,11 +50,29 @@ export function unavailable(reason: string): ScheduleError {
 }
 
 /**
- * Checks, inside the write transaction and under the host's lock, that no
- * confirmed booking of the host overlaps the slot widened by its buffers.
- * This is the check that makes double booking impossible; the earlier read
- * only gives the caller a precise reason.
+ * True when no confirmed booking of the host overlaps the slot widened by its
+ * buffers. Run inside the write transaction: it takes the host's lock first,
+ * so that this check and the write that follows are one step. This is the
+ * check that makes double booking impossible; earlier reads only give the
+ * caller a precise reason.
  */
+export async function isStillFree(
+  trx: Executor,
+  dialect: Dialect,
+  hostId: string,
+  eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
+  slot: { startMs: number; endMs: number },
+  exceptUid?: string,
+): Promise<boolean> {
+  await lockHost(trx, dialect, hostId);
+  const widened = {
+    startMs: slot.startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
+    endMs: slot.endMs + eventType.bufferAfterMinutes * MINUTE_MS,
+  };
+  return (await confirmedBookings(trx, hostId, widened, exceptUid)).length === 0;
+}
+
+/** isStillFree, refusing with `409 slot_unavailable` when the slot was taken. */
 export async function assertStillFree(
   trx: Executor,
   dialect: Dialect,
@@ -63,12 +81,7 @@ export async function assertStillFree(
   slot: { startMs: number; endMs: number },
   exceptUid?: string,
 ): Promise<void> {
-  await lockHost(trx, dialect, hostId);
-  const widened = {
-    startMs: slot.startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
-    endMs: slot.endMs + eventType.bufferAfterMinutes * MINUTE_MS,
-  };
-  if ((await confirmedBookings(trx, hostId, widened, exceptUid)).length > 0) throw unavailable('slot_busy');
+  if (!(await isStillFree(trx, dialect, hostId, eventType, slot, exceptUid))) throw unavailable('slot_busy');
 }
 
 /** Validates a create against the event type and the host's time, before any write. */
@@ -88,41 +101,6 @@ export async function prepareBooking(
   if (!check.available) throw unavailable(check.reason);
   return { eventType, startMs, endMs };
 }
-
-const BOOKING_COLUMNS = [
-  'uid',
-  'version',
-  'event_type_id',
-  'host_user_id',
-  'title',
-  'status',
-  'start_at',
-  'end_at',
-  'timezone',
-  'attendee_email',
-  'attendees_json',
-  'guests_json',
-  'location_json',
-  'metadata_json',
-  'responses_json',
-  'calendar_sync_status',
-  'calendar_event_id',
-  'rescheduled_from_uid',
-  'cancelled_at',
-  'cancellation_reason',
-  'no_show_at',
-  'no_show_reason',
-  'series_uid',
-  'pattern_instant',
-  'moved_by_invitee',
-  'import_hash',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof BookingsTable)[];
-
-// Compiled once: every value is a parameter in BOOKING_COLUMNS order.
-const insertRow = (db: Executor, ...values: unknown[]) =>
-  db.insertInto('bookings').values(Object.fromEntries(BOOKING_COLUMNS.map((column, i) => [column, values[i]])) as unknown as BookingsTable);
 
 /** Inserts the booking, with its `booking.created` event, once the slot is confirmed free. */
 export async function insertBooking(
@@ -177,14 +155,11 @@ export async function insertBooking(
     pattern_instant: null,
     moved_by_invitee: 0,
     import_hash: null,
+    canceled_by: null,
     created_at: now,
     updated_at: now,
   };
-  await executePrepared(
-    trx,
-    insertRow,
-    BOOKING_COLUMNS.map((column) => row[column]),
-  );
+  await insertBookingRow(trx, row);
   // The view is built from what was written; reading the row back would only repeat it.
   const booking = toBooking(
     { ...row, host_username: eventType.host.username, host_email: eventType.host.email, event_type_slug: eventType.slug },

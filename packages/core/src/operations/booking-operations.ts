@@ -1,4 +1,4 @@
-import { cancelBookingBodySchema, createBookingBodySchema, parseBody, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
+import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
 import { insertBooking, prepareBooking } from '../bookings/create-booking.js';
@@ -9,6 +9,7 @@ import { parseUpdateBookingBody, updateBooking } from '../bookings/update-bookin
 import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
+import { parseBody } from '../validation/parse-body.js';
 import { defineOperation, type ListOutcome, type OperationContext } from './operation.js';
 
 export const listBookingsOperation = defineOperation({

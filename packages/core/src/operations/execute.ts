@@ -10,11 +10,14 @@ import {
   reserveKey,
   type StoredResponse,
 } from '../idempotency/idempotency.js';
+import type { SeriesSource } from '../series/series-view.js';
 import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
 
 export interface ExecuteDeps extends CoreDeps {
   /** See IdempotencyDeps.leaseMs. */
   readonly idempotencyLeaseMs: number;
+  /** The front end calling: `api` for HTTP (the default), `mcp` for the MCP server. */
+  readonly source?: SeriesSource | undefined;
 }
 
 /** A finished call: the outcome, and whether it is the replay of an earlier one. */
@@ -87,6 +90,7 @@ export async function execute(
         deps,
         principal,
         requestId,
+        source: deps.source ?? 'api',
         write: (work) =>
           deps.store.db.transaction().execute(async (trx) => {
             const outcome = await work(trx);

@@ -4,6 +4,8 @@ import type { CalendarReader } from '../availability/calendar-reader.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import type { IdGenerator } from '../ids.js';
+import type { StepHook } from '../series/series-steps.js';
+import type { SeriesSource } from '../series/series-view.js';
 import type { Executor, Store } from '../storage/store.js';
 
 /** What every operation may use; passed in, never imported. */
@@ -15,6 +17,8 @@ export interface CoreDeps {
   readonly calendars: CalendarReader;
   /** Makes the conference link of a new booking. */
   readonly conferenceLinks: ConferenceLinks;
+  /** Called at each step of a series action; tests interleave actions with it. Production passes none. */
+  readonly steps?: StepHook | undefined;
 }
 
 /**
@@ -47,6 +51,8 @@ export interface OperationContext {
   readonly deps: CoreDeps;
   readonly principal: Principal;
   readonly requestId: string;
+  /** Which front end the call came through; a series records it as its `source`. */
+  readonly source: SeriesSource;
   /**
    * Runs the operation's write in one transaction. When the call carries an
    * Idempotency-Key, the success is stored in that same transaction.

@@ -140,6 +140,66 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('bookings_host_start').execute();
     },
   },
+  '0003_series': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('series')
+        .addColumn('uid', 'text', (c) => c.primaryKey())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('epoch', 'integer', (c) => c.notNull())
+        .addColumn('event_type_id', 'text', (c) => c.notNull().references('event_types.id'))
+        .addColumn('host_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('attendee_json', 'text', (c) => c.notNull())
+        .addColumn('frequency', 'text', (c) => c.notNull())
+        .addColumn('interval_weeks', 'integer', (c) => c.notNull())
+        .addColumn('weekdays_json', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('starts_on', 'text', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('location_url', 'text')
+        .addColumn('notify_invitee', 'integer', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('ending', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('hold_token', 'text')
+        .addColumn('hold_until', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('ended_at', 'text')
+        .execute();
+      // Lists page newest first, optionally for one host.
+      await db.schema.createIndex('series_created').on('series').columns(['created_at', 'uid']).execute();
+      await db.schema.createIndex('series_host_created').on('series').columns(['host_user_id', 'created_at', 'uid']).execute();
+
+      await db.schema
+        .createTable('series_owed')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('series_uid', 'text', (c) => c.notNull().references('series.uid'))
+        .addColumn('pattern_instant', 'text', (c) => c.notNull())
+        .addColumn('held_booking_uid', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('series_owed_series').on('series_owed').columns(['series_uid', 'pattern_instant']).execute();
+
+      await db.schema.alterTable('bookings').addColumn('canceled_by', 'text').execute();
+
+      await db.schema
+        .createTable('notifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('series_uid', 'text')
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('payload_json', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('sent_at', 'text')
+        .execute();
+      await db.schema.createIndex('notifications_due').on('notifications').columns(['status', 'next_attempt_at']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

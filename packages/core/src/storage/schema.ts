@@ -88,8 +88,70 @@ export interface BookingsTable {
   moved_by_invitee: number;
   /** Fingerprint of the workspace entry that imported this booking, so a reload changes nothing. */
   import_hash: string | null;
+  /** Which series action canceled this occurrence (`pause`, `patch`, `end`); null otherwise. */
+  canceled_by: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface SeriesTable {
+  uid: string;
+  version: number;
+  /**
+   * The fencing token of the action that owns the series: every action's
+   * first write bumps it, and each later step of that action writes only
+   * while it is still the same (decisions.md "Busy and superseded").
+   */
+  epoch: number;
+  event_type_id: string;
+  host_user_id: string;
+  /** `{ name, email, phone }`. */
+  attendee_json: string;
+  frequency: string;
+  interval_weeks: number;
+  weekdays_json: string;
+  time: string;
+  timezone: string;
+  starts_on: string;
+  count: number;
+  status: string;
+  location_url: string | null;
+  notify_invitee: number;
+  source: string;
+  /** 1 while an end's cancellations are unfinished: a re-run of end may complete them. */
+  ending: number;
+  /** Who holds the series (an action's first write, a mail being sent) and until when. */
+  hold_token: string | null;
+  hold_until: string | null;
+  created_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+/** An occurrence a pause or pattern change canceled and the series still owes (decisions.md "what is owed"). */
+export interface SeriesOwedTable {
+  id: string;
+  series_uid: string;
+  /** The pattern instant of the held occurrence. */
+  pattern_instant: string;
+  /** The held booking; its replacement names it as `rescheduled_from_uid`. */
+  held_booking_uid: string;
+  created_at: string;
+}
+
+/** Mail to people, written beside the change it reports and sent later by a Mailer. */
+export interface NotificationsTable {
+  id: string;
+  kind: string;
+  series_uid: string | null;
+  recipient: string;
+  payload_json: string;
+  /** `pending`, `sent`, `suppressed` (the attendee opted out since), or `failed` after the last attempt. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  sent_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -123,4 +185,7 @@ export interface Database {
   bookings: BookingsTable;
   idempotency_keys: IdempotencyKeysTable;
   outbox: OutboxTable;
+  series: SeriesTable;
+  series_owed: SeriesOwedTable;
+  notifications: NotificationsTable;
 }

@@ -285,6 +285,7 @@ function planBooking(
       series_uid: null,
       pattern_instant: null,
       moved_by_invitee: 0,
+      canceled_by: null,
     },
   };
 }

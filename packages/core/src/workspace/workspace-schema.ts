@@ -37,6 +37,8 @@ export const scheduleSchema = z.object({
 export const calendarSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('static'),
+    /** Whether bookings may be written to it; a static calendar is kept by the service itself, so yes unless said. */
+    writable: z.boolean().default(true),
     busy: z.array(
       z
         .object({ start: instant, end: instant })
@@ -45,7 +47,8 @@ export const calendarSchema = z.discriminatedUnion('kind', [
         .transform((b) => ({ start: toTimestamp(parseInstant(b.start)!.epochMs), end: toTimestamp(parseInstant(b.end)!.epochMs) })),
     ),
   }),
-  z.object({ kind: z.literal('ics'), url: z.url({ protocol: /^https?$/ }) }),
+  // A feed is read, never written.
+  z.object({ kind: z.literal('ics'), url: z.url({ protocol: /^https?$/ }), writable: z.literal(false).default(false) }),
 ]);
 
 export const limitsSchema = z.object({

@@ -1,0 +1,118 @@
+import { parseIfMatch } from '../conditional.js';
+import { ScheduleError } from '../errors.js';
+import { parseQuery } from '../pagination/query-params.js';
+import { changeSeriesHost } from '../series/change-host.js';
+import { createSeries } from '../series/create-series.js';
+import { endSeries } from '../series/end-series.js';
+import { listSeries, listSeriesQuerySchema } from '../series/list-series.js';
+import { pauseSeries } from '../series/pause-series.js';
+import { resumeSeries } from '../series/resume-series.js';
+import { changeHostBodySchema, parseCreateSeriesBody, parseUpdateSeriesBody } from '../series/series-input.js';
+import { findVisibleSeries, toSeries } from '../series/series-rows.js';
+import { updateSeries } from '../series/update-series.js';
+import { mapLockTimeout } from '../storage/host-lock.js';
+import { parseBody } from '../validation/parse-body.js';
+import { defineOperation, type ListOutcome } from './operation.js';
+
+const uidOf = (params: Readonly<Record<string, string>>) => params.uid ?? '';
+
+export const listSeriesOperation = defineOperation({
+  name: 'list_series',
+  method: 'GET',
+  path: '/v1/series',
+  scope: 'series:read',
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  parse: (call) => parseQuery(listSeriesQuerySchema, call.query),
+  async run(ctx, query): Promise<ListOutcome> {
+    const page = await listSeries(ctx.deps.store.db, ctx.principal, query);
+    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+  },
+});
+
+export const getSeriesOperation = defineOperation({
+  name: 'get_series',
+  method: 'GET',
+  path: '/v1/series/:uid',
+  scope: 'series:read',
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: uidOf(call.params) }),
+  async run(ctx, { uid }) {
+    const series = toSeries(await findVisibleSeries(ctx.deps.store.db, ctx.principal, uid));
+    return { status: 200, data: series, version: series.version };
+  },
+});
+
+export const createSeriesOperation = defineOperation({
+  name: 'create_series',
+  method: 'POST',
+  path: '/v1/series',
+  scope: 'series:write',
+  idempotencyKey: 'required',
+  ifMatch: 'none',
+  parse: (call) => parseCreateSeriesBody(call.body),
+  run: (ctx, body) => createSeries(ctx.deps, ctx.principal, body, ctx.source, ctx.write),
+});
+
+export const pauseSeriesOperation = defineOperation({
+  name: 'pause_series',
+  method: 'POST',
+  path: '/v1/series/:uid/pause',
+  scope: 'series:write',
+  // decisions.md: optional on pause, honoured exactly when sent.
+  idempotencyKey: 'optional',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: uidOf(call.params) }),
+  run: (ctx, { uid }) => mapLockTimeout(() => pauseSeries(ctx.deps, ctx.principal, uid, ctx.write)),
+});
+
+export const resumeSeriesOperation = defineOperation({
+  name: 'resume_series',
+  method: 'POST',
+  path: '/v1/series/:uid/resume',
+  scope: 'series:write',
+  idempotencyKey: 'required',
+  ifMatch: 'optional',
+  parse: (call) => {
+    const ifMatch = call.ifMatch === undefined ? undefined : parseIfMatch(call.ifMatch);
+    if (ifMatch?.kind === 'invalid') {
+      throw new ScheduleError('invalid_if_match', 'If-Match must be a version, such as "3", 3 or *.', { if_match: call.ifMatch });
+    }
+    return { uid: uidOf(call.params), ifMatch };
+  },
+  run: (ctx, { uid, ifMatch }) => mapLockTimeout(() => resumeSeries(ctx.deps, ctx.principal, uid, ifMatch, ctx.write)),
+});
+
+export const endSeriesOperation = defineOperation({
+  name: 'end_series',
+  method: 'POST',
+  path: '/v1/series/:uid/end',
+  scope: 'series:write',
+  idempotencyKey: 'required',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: uidOf(call.params) }),
+  run: (ctx, { uid }) => endSeries(ctx.deps, ctx.principal, uid, ctx.write),
+});
+
+export const changeSeriesHostOperation = defineOperation({
+  name: 'change_series_host',
+  method: 'POST',
+  path: '/v1/series/:uid/host',
+  scope: 'series:write',
+  idempotencyKey: 'optional',
+  ifMatch: 'none',
+  parse: (call) => ({ uid: uidOf(call.params), body: parseBody(changeHostBodySchema, call.body) }),
+  run: (ctx, { uid, body }) => changeSeriesHost(ctx.deps, ctx.principal, uid, body.host_user_id, ctx.write),
+});
+
+export const updateSeriesOperation = defineOperation({
+  name: 'update_series',
+  method: 'PATCH',
+  path: '/v1/series/:uid',
+  scope: 'series:write',
+  idempotencyKey: 'optional',
+  ifMatch: 'required',
+  parse: (call) => ({ uid: uidOf(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), body: parseUpdateSeriesBody(call.body) }),
+  run: (ctx, { uid, ifMatch, body }) => mapLockTimeout(() => updateSeries(ctx.deps, ctx.principal, uid, ifMatch, body, ctx.write)),
+});

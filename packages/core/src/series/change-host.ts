@@ -1,0 +1,112 @@
+import type { Principal } from '../auth/principal.js';
+import { applyBookingChange } from '../bookings/apply-change.js';
+import { bookingTitle } from '../bookings/attendee-name.js';
+import { isStillFree } from '../bookings/create-booking.js';
+import type { HostRecord } from '../event-types/resolve-event-type.js';
+import type { CoreDeps, Outcome } from '../operations/operation.js';
+import { recordEvent } from '../outbox/record-event.js';
+import { mapLockTimeout } from '../storage/host-lock.js';
+import { toTimestamp } from '../time.js';
+import { allowedHost } from './create-series.js';
+import { currentOccurrence, futureOccurrences } from './occurrences.js';
+import { seriesBookingOf } from './replace-owed.js';
+import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import { HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
+import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
+import { statusOnStart } from './series-state.js';
+import type { HostChangeResult, HostStop, SeriesStatus } from './series-view.js';
+
+/**
+ * Whether bookings can be written to the host's calendars. A host with no
+ * calendars keeps bookings here only (`not_applicable`), which is fine; a
+ * host whose every calendar is read-only (an ics feed) cannot take them.
+ */
+export function acceptsBookings(host: HostRecord): boolean {
+  return host.calendars.length === 0 || host.calendars.some((c) => c.kind === 'static' && c.writable !== false);
+}
+
+/**
+ * `POST /v1/series/:uid/host`: moves each future confirmed occurrence to the
+ * new host, one committed step each, then the series itself; the status does
+ * not change. It stops early, saying why in `stopped_by`, when the new host
+ * has no writable calendar, is not free at an occurrence, or another action
+ * took the series over; what moved stays moved and the call can be repeated.
+ */
+export async function changeSeriesHost(
+  deps: CoreDeps,
+  principal: Principal,
+  uid: string,
+  newHostId: string,
+  finish: Finish,
+): Promise<Outcome> {
+  const db = deps.store.db;
+  const row = await findVisibleSeries(db, principal, uid);
+  statusOnStart('change_host', row.status as SeriesStatus, row.ending === 1);
+  const newHost = await allowedHost(db, principal, newHostId);
+  const { eventType } = await seriesBookingOf(db, row);
+  const needsMove = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.host_user_id !== newHost.id);
+  // Read before the first write, so an unreadable calendar changes nothing.
+  const read = await loadSeriesHostTime(
+    { ...deps, db },
+    eventType,
+    newHost,
+    needsMove.map((o) => Date.parse(o.start_at)),
+    HOST_MOVE_RULES,
+  );
+
+  const attendeeName = (JSON.parse(row.attendee_json) as SeriesAttendee).name;
+  const started = await startAction(deps, 'change_host', row.uid, () => ({}));
+  const occurrences = await futureOccurrences(db, row.uid, deps.clock.now());
+  const unchanged = occurrences.filter((o) => o.host_user_id === newHost.id).length;
+  const toMove = occurrences.filter((o) => o.host_user_id !== newHost.id);
+
+  let moved = 0;
+  let stoppedBy: HostStop | null = toMove.length > 0 && !acceptsBookings(newHost) ? 'no_writable_calendar' : null;
+  for (const [index, occurrence] of toMove.entries()) {
+    if (stoppedBy !== null) break;
+    const slot = { startMs: Date.parse(occurrence.start_at), endMs: Date.parse(occurrence.end_at) };
+    const free = isFreeFor(read.time, slot.startMs, HOST_MOVE_RULES);
+    const step = await runItem(deps, started, index, (trx) =>
+      mapLockTimeout(async () => {
+        const current = await currentOccurrence(trx, occurrence.uid);
+        if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
+        if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
+        await applyBookingChange(
+          trx,
+          deps,
+          current,
+          {
+            host_user_id: newHost.id,
+            title: bookingTitle(eventType.name, newHost.name, attendeeName),
+            calendar_sync_status: newHost.calendars.length > 0 ? 'pending' : 'not_applicable',
+          },
+          'booking.updated',
+          (booking) => ({
+            ...booking,
+            host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
+            series_uid: row.uid,
+            changed_fields: ['host'],
+          }),
+        );
+        return 'moved' as const;
+      }),
+    );
+    if (!step.ran) stoppedBy = 'superseded';
+    else if (step.value === 'busy') stoppedBy = 'slot_unavailable';
+    else if (step.value === 'moved') moved++;
+  }
+
+  return finishAction(deps, started, finish, async (trx, owns) => {
+    if (!owns) stoppedBy = 'superseded';
+    if (stoppedBy === null) {
+      await trx
+        .updateTable('series')
+        .set({ host_user_id: newHost.id, updated_at: toTimestamp(deps.clock.now()) })
+        .where('uid', '=', row.uid)
+        .execute();
+      await recordEvent(trx, deps, 'series.host_changed', row.uid, { ...toSeries(await loadSeries(trx, row.uid)), moved, unchanged });
+    }
+    const data: HostChangeResult = { moved, unchanged, stopped_by: stoppedBy, superseded: stoppedBy === 'superseded' };
+    return { status: 200, data };
+  });
+}

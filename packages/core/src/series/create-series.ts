@@ -1,0 +1,190 @@
+import type { Principal } from '../auth/principal.js';
+import { mayActFor } from '../auth/roles.js';
+import { confirmedBookings } from '../availability/load-host-time.js';
+import { displayName } from '../bookings/attendee-name.js';
+import { eventTypeRefOf } from '../bookings/booking-input.js';
+import { ScheduleError } from '../errors.js';
+import { type EventTypeWithHost, findHost, type HostRecord, resolveEventType } from '../event-types/resolve-event-type.js';
+import { recordNotification } from '../notifications/record-notification.js';
+import type { CoreDeps, Outcome } from '../operations/operation.js';
+import { recordEvent } from '../outbox/record-event.js';
+import { lockHost, mapLockTimeout } from '../storage/host-lock.js';
+import type { SeriesTable } from '../storage/schema.js';
+import type { Executor } from '../storage/store.js';
+import { MINUTE_MS, toTimestamp } from '../time.js';
+import { expandPattern } from './expand-pattern.js';
+import { bookOccurrence, type OccurrenceTemplate } from './occurrences.js';
+import type { Pattern, PatternInstant } from './pattern.js';
+import type { Finish } from './series-action.js';
+import { isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
+import type { CreateSeriesBody } from './series-input.js';
+import type { SeriesAttendee } from './series-rows.js';
+import { toSeries } from './series-rows.js';
+import type { CreateSeriesResult, Occurrence, SeriesSource, Skipped } from './series-view.js';
+import { createSkipped } from './skipped.js';
+
+function hostNotAllowed(): ScheduleError {
+  return new ScheduleError('host_not_allowed', 'host_user_id is not someone this caller may act for.', { fields: ['host_user_id'] });
+}
+
+/** The host a series write names, if the caller may act for them (else `403 host_not_allowed`, unknown users too). */
+export async function allowedHost(db: Executor, principal: Principal, hostUserId: string): Promise<HostRecord> {
+  if (!mayActFor(principal.actsFor, hostUserId)) throw hostNotAllowed();
+  const host = await findHost(db, hostUserId);
+  if (!host) throw hostNotAllowed();
+  return host;
+}
+
+interface PreparedSeries {
+  readonly host: HostRecord;
+  readonly eventType: EventTypeWithHost;
+  readonly pattern: Pattern;
+  readonly candidates: PatternInstant[];
+  readonly read: Awaited<ReturnType<typeof loadSeriesHostTime>>;
+}
+
+/**
+ * Everything a create checks before writing, in this order: the host
+ * (`403 host_not_allowed`), the event type (`404`), its recurring mode
+ * (`409 recurring_disabled`) and status (`409 event_type_inactive`), then the
+ * host's time across the candidates (`503 availability_unavailable`), and at
+ * least one free candidate (`409 no_dates_free`).
+ */
+async function prepareSeries(deps: CoreDeps, principal: Principal, body: CreateSeriesBody): Promise<PreparedSeries> {
+  const db = deps.store.db;
+  const host = await allowedHost(db, principal, body.host_user_id);
+  const eventType = await resolveEventType(db, principal, eventTypeRefOf(body));
+  if (eventType.recurring === 'off') {
+    throw new ScheduleError('recurring_disabled', 'This event type does not allow recurring series.', {});
+  }
+  if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
+  const pattern: Pattern = {
+    frequency: body.frequency,
+    intervalWeeks: body.interval_weeks,
+    weekdays: body.weekdays ?? [],
+    time: body.time,
+    timezone: body.timezone ?? host.timezone,
+    startsOn: body.starts_on,
+  };
+  const candidates = expandPattern(pattern, body.count, deps.clock.now());
+  const read = await loadSeriesHostTime(
+    { ...deps, db },
+    eventType,
+    host,
+    candidates.map((c) => c.instantMs),
+  );
+  if (!candidates.some((c) => isFreeFor(read.time, c.instantMs))) throw noDatesFree(candidates);
+  return { host, eventType, pattern, candidates, read };
+}
+
+function noDatesFree(candidates: readonly PatternInstant[]): ScheduleError {
+  return new ScheduleError('no_dates_free', 'The host is free on none of the pattern dates; nothing was created.', {
+    skipped: candidates.map(createSkipped),
+  });
+}
+
+/**
+ * `POST /v1/series`: the series and every free occurrence in one
+ * transaction, under the host's lock, with its answer for idempotent replay.
+ * Nothing is visible before it commits, so nothing can take a create over,
+ * and a create cut short (a crash) leaves nothing behind for its retry.
+ * Dates the host is not free at are skipped, never shifted.
+ */
+export async function createSeries(
+  deps: CoreDeps,
+  principal: Principal,
+  body: CreateSeriesBody,
+  source: SeriesSource,
+  finish: Finish,
+): Promise<Outcome> {
+  const { host, eventType, pattern, candidates, read } = await prepareSeries(deps, principal, body);
+  const uid = deps.ids.uuid();
+  const attendee: SeriesAttendee = { name: displayName(body.attendee), email: body.attendee.email, phone: body.attendee.phone ?? null };
+  const template: OccurrenceTemplate = {
+    seriesUid: uid,
+    eventType,
+    host,
+    attendee,
+    timezone: pattern.timezone,
+    locationUrl: body.location_url ?? null,
+  };
+  const durationMs = eventType.durationMinutes * MINUTE_MS;
+  const now = toTimestamp(deps.clock.now());
+  const row: SeriesTable = {
+    uid,
+    version: 1,
+    epoch: 1,
+    event_type_id: eventType.id,
+    host_user_id: host.id,
+    attendee_json: JSON.stringify(attendee),
+    frequency: pattern.frequency,
+    interval_weeks: pattern.intervalWeeks,
+    weekdays_json: JSON.stringify(pattern.weekdays),
+    time: pattern.time,
+    timezone: pattern.timezone,
+    starts_on: pattern.startsOn,
+    count: body.count,
+    status: 'active',
+    location_url: body.location_url ?? null,
+    notify_invitee: body.notify_invitee ? 1 : 0,
+    source,
+    ending: 0,
+    hold_token: null,
+    hold_until: null,
+    created_at: now,
+    updated_at: now,
+    ended_at: null,
+  };
+
+  return mapLockTimeout(() =>
+    finish(async (trx) => {
+      await lockHost(trx, deps.store.dialect, host.id);
+      // Bookings made since the read above count too: the lock keeps any more from landing until this commits.
+      const first = candidates[0]!.instantMs;
+      const last = candidates.at(-1)!.instantMs;
+      const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes) * MINUTE_MS + durationMs;
+      let time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
+      await trx.insertInto('series').values(row).execute();
+      const occurrences: Occurrence[] = [];
+      const skipped: Skipped[] = [];
+      for (const candidate of candidates) {
+        if (!isFreeFor(time, candidate.instantMs)) {
+          skipped.push(createSkipped(candidate));
+          continue;
+        }
+        await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
+        occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
+        // Two occurrences never overlap each other either (a 24-hour meeting across a short DST day would).
+        time = withBusy(time, [{ startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs }]);
+      }
+      if (occurrences.length === 0) throw noDatesFree(candidates);
+
+      const series = toSeries({
+        ...row,
+        host_username: host.username,
+        host_email: host.email,
+        event_type_slug: eventType.slug,
+        event_type_name: eventType.name,
+      });
+      await recordEvent(trx, deps, 'series.created', uid, { ...series, occurrences, skipped });
+      if (body.notify_invitee) {
+        await recordNotification(trx, deps, {
+          kind: 'series_confirmation',
+          seriesUid: uid,
+          recipient: attendee.email,
+          payload: {
+            attendee_name: attendee.name,
+            event_type_name: eventType.name,
+            host_name: host.name,
+            timezone: pattern.timezone,
+            occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
+            skipped: skipped.map(({ date, start_at }) => ({ date, start_at })),
+            location_url: row.location_url,
+          },
+        });
+      }
+      const data: CreateSeriesResult = { series, occurrences, skipped };
+      return { status: 201, data, version: series.version, location: `/v1/series/${uid}` };
+    }),
+  );
+}

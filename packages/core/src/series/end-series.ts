@@ -1,0 +1,75 @@
+import type { Principal } from '../auth/principal.js';
+import { recordNotification } from '../notifications/record-notification.js';
+import type { CoreDeps, Outcome } from '../operations/operation.js';
+import { recordEvent } from '../outbox/record-event.js';
+import { toTimestamp } from '../time.js';
+import { cancelOccurrence, currentOccurrence, endedOccurrences, futureOccurrences } from './occurrences.js';
+import { clearOwed } from './owed.js';
+import { seriesBookingOf } from './replace-owed.js';
+import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
+import { statusOnStart } from './series-state.js';
+import type { EndResult, SeriesStatus } from './series-view.js';
+
+export const ENDED_REASON = 'The series was ended.';
+
+/**
+ * `POST /v1/series/:uid/end`: the series is ended by its first write (owed
+ * entries cleared, `ended_at` set), then every future confirmed occurrence
+ * is canceled for good, one committed step each. The last step sends one
+ * notice listing every date the end canceled (unless the attendee is not
+ * notified). An end cut short is finished by running end again; a finished
+ * end is terminal like every ended series.
+ */
+export async function endSeries(deps: CoreDeps, principal: Principal, uid: string, finish: Finish): Promise<Outcome> {
+  const db = deps.store.db;
+  const row = await findVisibleSeries(db, principal, uid);
+  statusOnStart('end', row.status as SeriesStatus, row.ending === 1);
+  const started = await startAction(deps, 'end', row.uid, async (trx, current) => {
+    await clearOwed(trx, row.uid);
+    return { ending: 1, ended_at: current.ended_at ?? toTimestamp(deps.clock.now()) };
+  });
+
+  let canceled = 0;
+  let superseded = false;
+  for (const [index, occurrence] of (await futureOccurrences(db, row.uid, deps.clock.now())).entries()) {
+    const step = await runItem(deps, started, index, async (trx) => {
+      const current = await currentOccurrence(trx, occurrence.uid);
+      if (current?.status !== 'confirmed' || Date.parse(current.start_at) <= deps.clock.now()) return false;
+      await cancelOccurrence(trx, deps, current, 'end', ENDED_REASON);
+      return true;
+    });
+    if (!step.ran) {
+      superseded = true;
+      break;
+    }
+    if (step.value) canceled++;
+  }
+
+  return finishAction(deps, started, finish, async (trx, owns) => {
+    if (owns) {
+      await trx.updateTable('series').set({ ending: 0 }).where('uid', '=', row.uid).execute();
+      const series = await loadSeries(trx, row.uid);
+      await recordEvent(trx, deps, 'series.ended', row.uid, { ...toSeries(series), canceled });
+      const dates = await endedOccurrences(trx, row.uid);
+      if (series.notify_invitee === 1 && dates.length > 0) {
+        const { eventType, host } = await seriesBookingOf(trx, series);
+        const attendee = JSON.parse(series.attendee_json) as SeriesAttendee;
+        await recordNotification(trx, deps, {
+          kind: 'series_ended',
+          seriesUid: row.uid,
+          recipient: attendee.email,
+          payload: {
+            attendee_name: attendee.name,
+            event_type_name: eventType.name,
+            host_name: host.name,
+            timezone: series.timezone,
+            occurrences: dates,
+          },
+        });
+      }
+    }
+    const data: EndResult = { canceled, superseded: superseded || !owns };
+    return { status: 200, data };
+  });
+}

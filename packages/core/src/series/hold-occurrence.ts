@@ -1,0 +1,29 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import type { Executor } from '../storage/store.js';
+import { cancelOccurrence, currentOccurrence } from './occurrences.js';
+import { addOwed } from './owed.js';
+
+/** The reason a held occurrence shows: the series will replace it. */
+export const HELD_REASON = 'Held by the series; a replacement is owed.';
+
+/**
+ * Holds one occurrence (decisions.md "what is owed"): if it is still
+ * confirmed, has not started and was not moved by the invitee, it is
+ * canceled without mail to the attendee and one owed entry records its
+ * pattern instant. Read again in this step's transaction, so an invitee's
+ * move or cancel that landed first is respected. True when it was held.
+ */
+export async function holdOccurrence(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  bookingUid: string,
+  by: 'pause' | 'update',
+): Promise<boolean> {
+  const row = await currentOccurrence(trx, bookingUid);
+  if (!row || row.series_uid === null || row.pattern_instant === null) return false;
+  if (row.status !== 'confirmed' || row.moved_by_invitee === 1 || Date.parse(row.start_at) <= deps.clock.now()) return false;
+  await cancelOccurrence(trx, deps, row, by, HELD_REASON);
+  await addOwed(trx, deps, row.series_uid, { patternInstant: row.pattern_instant, bookingUid: row.uid });
+  return true;
+}

@@ -1,0 +1,169 @@
+import { applyBookingChange } from '../bookings/apply-change.js';
+import { bookingTitle } from '../bookings/attendee-name.js';
+import { type BookingRow, selectBookings, toBooking } from '../bookings/booking-rows.js';
+import { insertBookingRow } from '../bookings/insert-booking-row.js';
+import type { Clock } from '../clock.js';
+import type { ConferenceLinks } from '../conference-links.js';
+import type { HostRecord } from '../event-types/resolve-event-type.js';
+import type { IdGenerator } from '../ids.js';
+import { recordEvent } from '../outbox/record-event.js';
+import type { BookingsTable } from '../storage/schema.js';
+import type { Executor } from '../storage/store.js';
+import { MINUTE_MS, toTimestamp } from '../time.js';
+import type { SeriesAttendee } from './series-rows.js';
+import type { Occurrence } from './series-view.js';
+
+// Occurrences are ordinary bookings (api.md): these are the few things a
+// series does to its bookings, each in the caller's transaction.
+
+/** What every occurrence of one series shares. */
+export interface OccurrenceTemplate {
+  readonly seriesUid: string;
+  readonly eventType: { readonly id: string; readonly slug: string; readonly name: string; readonly durationMinutes: number };
+  readonly host: Pick<HostRecord, 'id' | 'username' | 'email' | 'name' | 'calendars'>;
+  readonly attendee: SeriesAttendee;
+  readonly timezone: string;
+  readonly locationUrl: string | null;
+}
+
+/** One occurrence to book: where the pattern put it, and the held one it replaces. */
+export interface OccurrenceSlot {
+  readonly patternInstantMs: number;
+  readonly rescheduledFromUid: string | null;
+}
+
+export interface OccurrenceDeps {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly conferenceLinks: ConferenceLinks;
+}
+
+/**
+ * decisions.md "Statuses": an occurrence carries the series' fixed link as
+ * `link`, else its own generated conference link.
+ */
+export function occurrenceLocation(links: ConferenceLinks, locationUrl: string | null, bookingUid: string) {
+  return locationUrl !== null
+    ? { type: 'link' as const, url: locationUrl, value: null }
+    : { type: 'conference' as const, url: links.linkFor(bookingUid), value: null };
+}
+
+/** Books one occurrence (already checked free under the host's lock) and records `booking.created`. */
+export async function bookOccurrence(
+  trx: Executor,
+  deps: OccurrenceDeps,
+  template: OccurrenceTemplate,
+  slot: OccurrenceSlot,
+): Promise<Occurrence> {
+  const uid = deps.ids.uuid();
+  const now = toTimestamp(deps.clock.now());
+  const startMs = slot.patternInstantMs;
+  const row: BookingsTable = {
+    uid,
+    version: 1,
+    event_type_id: template.eventType.id,
+    host_user_id: template.host.id,
+    title: bookingTitle(template.eventType.name, template.host.name, template.attendee.name),
+    status: 'confirmed',
+    start_at: toTimestamp(startMs),
+    end_at: toTimestamp(startMs + template.eventType.durationMinutes * MINUTE_MS),
+    timezone: template.timezone,
+    attendee_email: template.attendee.email,
+    attendees_json: JSON.stringify([
+      {
+        email: template.attendee.email,
+        name: template.attendee.name,
+        timezone: template.timezone,
+        ...(template.attendee.phone !== null ? { phone: template.attendee.phone } : {}),
+      },
+    ]),
+    guests_json: '[]',
+    location_json: JSON.stringify(occurrenceLocation(deps.conferenceLinks, template.locationUrl, uid)),
+    metadata_json: '{}',
+    responses_json: null,
+    calendar_sync_status: template.host.calendars.length > 0 ? 'pending' : 'not_applicable',
+    calendar_event_id: '',
+    rescheduled_from_uid: slot.rescheduledFromUid,
+    cancelled_at: null,
+    cancellation_reason: null,
+    no_show_at: null,
+    no_show_reason: null,
+    series_uid: template.seriesUid,
+    pattern_instant: toTimestamp(slot.patternInstantMs),
+    moved_by_invitee: 0,
+    import_hash: null,
+    canceled_by: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertBookingRow(trx, row);
+  const booking = toBooking(
+    { ...row, host_username: template.host.username, host_email: template.host.email, event_type_slug: template.eventType.slug },
+    'single',
+  );
+  await recordEvent(trx, deps, 'booking.created', uid, { ...booking, series_uid: template.seriesUid });
+  return { uid, start_at: row.start_at, end_at: row.end_at, status: 'confirmed' };
+}
+
+/** Which series action canceled an occurrence; kept on the booking so an end's notice lists exactly its own. */
+export type CanceledBy = 'pause' | 'update' | 'end';
+
+/** Cancels one occurrence for a series action, version bumped and `booking.canceled` recorded. */
+export async function cancelOccurrence(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  row: BookingRow,
+  canceledBy: CanceledBy,
+  reason: string,
+): Promise<void> {
+  await applyBookingChange(
+    trx,
+    deps,
+    row,
+    { status: 'canceled', cancelled_at: toTimestamp(deps.clock.now()), cancellation_reason: reason, canceled_by: canceledBy },
+    'booking.canceled',
+    (booking) => ({ ...booking, reason, series_uid: row.series_uid }),
+  );
+}
+
+/** The series' confirmed occurrences that have not started, in start order. */
+export async function futureOccurrences(db: Executor, seriesUid: string, nowMs: number): Promise<BookingRow[]> {
+  return selectBookings(db)
+    .where('bookings.series_uid', '=', seriesUid)
+    .where('bookings.status', '=', 'confirmed')
+    .where('bookings.start_at', '>', toTimestamp(nowMs))
+    .orderBy('bookings.start_at')
+    .orderBy('bookings.uid')
+    .execute();
+}
+
+/** One occurrence as it is now, read inside the step that changes it. */
+export async function currentOccurrence(trx: Executor, uid: string): Promise<BookingRow | undefined> {
+  return selectBookings(trx).where('bookings.uid', '=', uid).executeTakeFirst();
+}
+
+/**
+ * The pattern instants the series holds: those of its confirmed occurrences,
+ * past or future, moved by the invitee or not (decisions.md: "an occurrence
+ * holds the pattern instant it was booked for, even after the invitee moved it").
+ */
+export async function heldInstants(db: Executor, seriesUid: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .select('pattern_instant')
+    .where('series_uid', '=', seriesUid)
+    .where('status', '=', 'confirmed')
+    .execute();
+  return rows.flatMap((r) => (r.pattern_instant === null ? [] : [Date.parse(r.pattern_instant)]));
+}
+
+/** The civil dates (in the series zone) and instants of the occurrences an end canceled, for its notice. */
+export async function endedOccurrences(db: Executor, seriesUid: string): Promise<{ start_at: string; end_at: string }[]> {
+  return db
+    .selectFrom('bookings')
+    .select(['start_at', 'end_at'])
+    .where('series_uid', '=', seriesUid)
+    .where('canceled_by', '=', 'end')
+    .orderBy('start_at')
+    .execute();
+}

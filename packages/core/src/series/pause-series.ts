@@ -1,0 +1,42 @@
+import type { Principal } from '../auth/principal.js';
+import type { CoreDeps, Outcome } from '../operations/operation.js';
+import { recordEvent } from '../outbox/record-event.js';
+import { holdOccurrence } from './hold-occurrence.js';
+import { futureOccurrences } from './occurrences.js';
+import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import { findVisibleSeries, loadSeries, toSeries } from './series-rows.js';
+import { statusOnStart } from './series-state.js';
+import type { PauseResult, SeriesStatus } from './series-view.js';
+
+/**
+ * `POST /v1/series/:uid/pause` (api.md "States and transitions"): the series
+ * becomes paused, then every future, confirmed occurrence the invitee did not
+ * move is held, one committed step each, with no mail to the attendee.
+ * Repeating it holds what an earlier run did not reach.
+ */
+export async function pauseSeries(deps: CoreDeps, principal: Principal, uid: string, finish: Finish): Promise<Outcome> {
+  const db = deps.store.db;
+  const row = await findVisibleSeries(db, principal, uid);
+  statusOnStart('pause', row.status as SeriesStatus, row.ending === 1);
+  const started = await startAction(deps, 'pause', row.uid, () => ({}));
+
+  const toHold = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.moved_by_invitee === 0);
+  let held = 0;
+  let superseded = false;
+  for (const [index, occurrence] of toHold.entries()) {
+    const step = await runItem(deps, started, index, (trx) => holdOccurrence(trx, deps, occurrence.uid, 'pause'));
+    if (!step.ran) {
+      superseded = true;
+      break;
+    }
+    if (step.value) held++;
+  }
+
+  return finishAction(deps, started, finish, async (trx, owns) => {
+    if (owns) {
+      await recordEvent(trx, deps, 'series.paused', row.uid, { ...toSeries(await loadSeries(trx, row.uid)), held });
+    }
+    const data: PauseResult = { held, superseded: superseded || !owns };
+    return { status: 200, data };
+  });
+}

@@ -1,0 +1,125 @@
+import { isStillFree } from '../bookings/create-booking.js';
+import { ScheduleError } from '../errors.js';
+import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
+import type { CoreDeps } from '../operations/operation.js';
+import type { Executor } from '../storage/store.js';
+import { MINUTE_MS } from '../time.js';
+import { bookOccurrence, heldInstants, type OccurrenceTemplate } from './occurrences.js';
+import { listOwed, type OwedEntry, settleOwed } from './owed.js';
+import type { Pattern } from './pattern.js';
+import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
+import { runItem, type StartedAction } from './series-action.js';
+import { coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime, withBusy } from './series-availability.js';
+import { patternOf, type SeriesAttendee, type SeriesRow } from './series-rows.js';
+import type { Skipped } from './series-view.js';
+import { createSkipped } from './skipped.js';
+
+/** Who and what a series books: its event type and its current host. */
+export interface SeriesBooking {
+  readonly eventType: EventTypeWithHost;
+  readonly host: HostRecord;
+}
+
+export async function seriesBookingOf(db: Executor, series: Pick<SeriesRow, 'event_type_id' | 'host_user_id'>): Promise<SeriesBooking> {
+  // One after the other: inside a transaction SQLite has one connection to give.
+  const eventType = await eventTypeById(db, series.event_type_id);
+  const host = await findHost(db, series.host_user_id);
+  // Both are referenced by the series row; a workspace cannot remove them.
+  if (!eventType || !host) throw new ScheduleError('internal_error', 'The series names an event type or host that does not exist.');
+  return { eventType, host };
+}
+
+/** The occurrences a series books now look like this. */
+export function templateOf(series: SeriesRow, booking: SeriesBooking): OccurrenceTemplate {
+  return {
+    seriesUid: series.uid,
+    eventType: booking.eventType,
+    host: booking.host,
+    attendee: JSON.parse(series.attendee_json) as SeriesAttendee,
+    timezone: series.timezone,
+    locationUrl: series.location_url,
+  };
+}
+
+/**
+ * Where the replacement step would put each owed entry now, for reading the
+ * host's time before the first write. `alsoHeld` are occurrences a pattern
+ * change is about to hold: owed from then on, no longer holding an instant.
+ */
+export async function previewTargets(
+  deps: CoreDeps,
+  seriesUid: string,
+  pattern: Pattern,
+  alsoHeld: readonly { uid: string; patternInstantMs: number }[] = [],
+): Promise<ReplacementTarget[]> {
+  const db = deps.store.db;
+  const leaving = new Set(alsoHeld.map((h) => h.patternInstantMs));
+  const owed: OwedEntry[] = [
+    ...(await listOwed(db, seriesUid)),
+    ...alsoHeld.map((h) => ({ id: `preview:${h.uid}`, patternInstantMs: h.patternInstantMs, heldBookingUid: h.uid })),
+  ].sort((a, b) => a.patternInstantMs - b.patternInstantMs);
+  const held = (await heldInstants(db, seriesUid)).filter((ms) => !leaving.has(ms));
+  return assignTargets(pattern, owed, held, deps.clock.now());
+}
+
+/** The host's time across some targets, read before an action's first write so that an unreadable calendar changes nothing. */
+export function readTargets(deps: CoreDeps, booking: SeriesBooking, targets: readonly ReplacementTarget[]): Promise<SeriesHostTime> {
+  return loadSeriesHostTime(
+    { ...deps, db: deps.store.db },
+    booking.eventType,
+    booking.host,
+    targets.map((t) => t.target.instantMs),
+  );
+}
+
+/** What a replacement step did. */
+export interface Replaced {
+  readonly created: number;
+  readonly skipped: Skipped[];
+  readonly superseded: boolean;
+}
+
+/**
+ * The replacement step of resume and of a pattern PATCH: each owed entry gets
+ * one target (replacement-targets.ts); a free target is booked as an
+ * occurrence naming the held one in `rescheduled_from_uid`, one committed
+ * step each; a target the host is not free at is reported skipped and its
+ * entry stays owed.
+ */
+export async function replaceOwed(
+  deps: CoreDeps,
+  started: StartedAction,
+  booking: SeriesBooking,
+  read: SeriesHostTime,
+  firstIndex: number,
+): Promise<Replaced> {
+  const db = deps.store.db;
+  const uid = started.series.uid;
+  const targets = assignTargets(patternOf(started.series), await listOwed(db, uid), await heldInstants(db, uid), deps.clock.now());
+  const starts = targets.map((t) => t.target.instantMs);
+  // The targets can differ from the preview when something changed in between; read again if they left its range.
+  let time = (coversAll(read, starts) ? read : await readTargets(deps, booking, targets)).time;
+  const template = templateOf(started.series, booking);
+  const durationMs = booking.eventType.durationMinutes * MINUTE_MS;
+
+  let created = 0;
+  const skipped: Skipped[] = [];
+  for (const [i, { entry, target }] of targets.entries()) {
+    const slot = { startMs: target.instantMs, endMs: target.instantMs + durationMs };
+    const free = isFreeFor(time, target.instantMs);
+    const step = await runItem(deps, started, firstIndex + i, async (trx) => {
+      if (!free || !(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'skipped' as const;
+      if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
+      await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid });
+      return 'created' as const;
+    });
+    if (!step.ran) return { created, skipped, superseded: true };
+    if (step.value === 'created') {
+      created++;
+      time = withBusy(time, [slot]);
+    } else if (step.value === 'skipped') {
+      skipped.push(createSkipped(target));
+    }
+  }
+  return { created, skipped, superseded: false };
+}

@@ -1,0 +1,71 @@
+import { type Interval, mergeIntervals } from '../availability/busy.js';
+import type { CalendarReader } from '../availability/calendar-reader.js';
+import { loadHostTime, policyOf } from '../availability/load-host-time.js';
+import { checkStart, type HostTime, type StartRules } from '../availability/slot-rules.js';
+import type { Clock } from '../clock.js';
+import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
+import type { Executor } from '../storage/store.js';
+import { DAY_MS, MINUTE_MS } from '../time.js';
+
+/**
+ * An occurrence's time comes from its pattern, not the event type's slot
+ * grid; every other rule of a booking holds (decisions.md "Series
+ * expansion": busy times, buffers, working hours, notice, horizon).
+ */
+export const OCCURRENCE_RULES: StartRules = { grid: false };
+
+/**
+ * Moving an existing occurrence to a new host needs that host working and
+ * free at its time; notice and horizon govern new bookings, not a move.
+ */
+export const HOST_MOVE_RULES: StartRules = { grid: false, bookingWindow: false };
+
+/** A host's time, read once for every instant an action may book. */
+export interface SeriesHostTime {
+  readonly time: HostTime;
+  /** The starts this read covers; a start outside it needs a new read. */
+  readonly covers: Interval;
+}
+
+/**
+ * Reads the host's busy time across the given starts, once. Starts past the
+ * event type's horizon are never free, so the read stops there. A conflict
+ * calendar that cannot be read answers `503 availability_unavailable` before
+ * anything is written.
+ */
+export async function loadSeriesHostTime(
+  deps: { db: Executor; clock: Clock; calendars: CalendarReader },
+  eventType: EventTypeWithHost,
+  host: HostRecord,
+  startsMs: readonly number[],
+  rules: StartRules = OCCURRENCE_RULES,
+): Promise<SeriesHostTime> {
+  const policy = policyOf(eventType);
+  const nowMs = deps.clock.now();
+  const horizon = rules.bookingWindow === false ? Number.POSITIVE_INFINITY : nowMs + policy.futureLimitDays * DAY_MS;
+  const reachable = startsMs.filter((ms) => ms <= horizon);
+  if (reachable.length === 0) {
+    return { time: { policy, schedule: host.schedule, zone: host.timezone, busy: [], nowMs }, covers: { startMs: 0, endMs: 0 } };
+  }
+  const first = Math.min(...reachable);
+  const last = Math.max(...reachable);
+  const range = { startMs: first, endMs: last + policy.durationMinutes * MINUTE_MS };
+  const time = await loadHostTime(deps, policy, host, range);
+  return { time, covers: { startMs: first, endMs: last + 1 } };
+}
+
+/** True when the read covers every given start (those past the horizon need none). */
+export function coversAll(read: SeriesHostTime, startsMs: readonly number[], rules: StartRules = OCCURRENCE_RULES): boolean {
+  const horizon = rules.bookingWindow === false ? Number.POSITIVE_INFINITY : read.time.nowMs + read.time.policy.futureLimitDays * DAY_MS;
+  return startsMs.every((ms) => ms > horizon || (ms >= read.covers.startMs && ms < read.covers.endMs));
+}
+
+/** Whether the host is free for an occurrence starting at `startMs`, by the given rules. */
+export function isFreeFor(time: HostTime, startMs: number, rules: StartRules = OCCURRENCE_RULES): boolean {
+  return checkStart(time, startMs, undefined, rules).available;
+}
+
+/** The same host time with more busy intervals: occurrences just booked, bookings seen under the lock. */
+export function withBusy(time: HostTime, more: readonly Interval[]): HostTime {
+  return more.length === 0 ? time : { ...time, busy: mergeIntervals([...time.busy, ...more]) };
+}

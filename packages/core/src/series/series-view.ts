@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+// The series resources of api.md, as every front end shows them. HTTP answers
+// with these shapes; MCP declares them as tool output schemas.
+
+export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
+export type SeriesStatus = (typeof SERIES_STATUSES)[number];
+
+export const SERIES_SOURCES = ['public', 'internal', 'api', 'mcp'] as const;
+/** Where a series was made (api.md "Series": `source`). */
+export type SeriesSource = (typeof SERIES_SOURCES)[number];
+
+export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
+/** The Series resource of api.md. Occurrences are not part of it. */
+export const seriesSchema = z.object({
+  uid: z.string(),
+  version: z.int(),
+  event_type: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+  host: z.object({ user_id: z.string(), username: z.string(), email: z.string() }),
+  attendee: z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() }),
+  frequency: z.enum(['weekly', 'monthly_same_day']),
+  interval_weeks: z.int(),
+  weekdays: z.array(z.enum(WEEKDAY_NAMES)),
+  time: z.string(),
+  timezone: z.string(),
+  starts_on: z.string(),
+  count: z.int(),
+  status: z.enum(SERIES_STATUSES),
+  location_url: z.string().nullable(),
+  notify_invitee: z.boolean(),
+  source: z.enum(SERIES_SOURCES),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+export type Series = z.infer<typeof seriesSchema>;
+
+/** An occurrence in the create response: an ordinary booking's uid and times. */
+export const occurrenceSchema = z.object({
+  uid: z.string(),
+  start_at: z.string(),
+  end_at: z.string(),
+  status: z.enum(['confirmed', 'canceled']),
+});
+export type Occurrence = z.infer<typeof occurrenceSchema>;
+
+/** A pattern date the host was not free at (decisions.md: `date` is civil, in the series zone). */
+export const skippedSchema = z.object({ date: z.string(), start_at: z.string(), reason: z.literal('conflict') });
+export type Skipped = z.infer<typeof skippedSchema>;
+
+export const createSeriesResultSchema = z.object({
+  series: seriesSchema,
+  occurrences: z.array(occurrenceSchema),
+  skipped: z.array(skippedSchema),
+});
+export type CreateSeriesResult = z.infer<typeof createSeriesResultSchema>;
+
+export const pauseResultSchema = z.object({ held: z.int(), superseded: z.boolean() });
+export type PauseResult = z.infer<typeof pauseResultSchema>;
+
+export const resumeResultSchema = z.object({
+  created: z.int(),
+  skipped: z.array(skippedSchema),
+  owed: z.int(),
+  superseded: z.boolean(),
+});
+export type ResumeResult = z.infer<typeof resumeResultSchema>;
+
+export const endResultSchema = z.object({ canceled: z.int(), superseded: z.boolean() });
+export type EndResult = z.infer<typeof endResultSchema>;
+
+/** Why a host change stopped early (decisions.md "Busy and superseded"). */
+export const HOST_STOPS = ['superseded', 'no_writable_calendar', 'slot_unavailable'] as const;
+export type HostStop = (typeof HOST_STOPS)[number];
+
+export const hostChangeResultSchema = z.object({
+  moved: z.int(),
+  unchanged: z.int(),
+  stopped_by: z.enum(HOST_STOPS).nullable(),
+  superseded: z.boolean(),
+});
+export type HostChangeResult = z.infer<typeof hostChangeResultSchema>;
+
+export const updateSeriesResultSchema = z.object({ series: seriesSchema, resumed: resumeResultSchema.nullable() });
+export type UpdateSeriesResult = z.infer<typeof updateSeriesResultSchema>;

@@ -1,0 +1,146 @@
+import type { Principal } from '../auth/principal.js';
+import { applyBookingChange } from '../bookings/apply-change.js';
+import { type IfMatch, matchesVersion } from '../conditional.js';
+import { ScheduleError } from '../errors.js';
+import type { CoreDeps, Outcome } from '../operations/operation.js';
+import { recordEvent } from '../outbox/record-event.js';
+import type { SeriesTable } from '../storage/schema.js';
+import { holdOccurrence } from './hold-occurrence.js';
+import { currentOccurrence, futureOccurrences } from './occurrences.js';
+import { countOwed } from './owed.js';
+import type { Pattern } from './pattern.js';
+import { previewTargets, type Replaced, readTargets, replaceOwed, seriesBookingOf } from './replace-owed.js';
+import { generatedAmong } from './replacement-targets.js';
+import { versionConflict } from './resume-series.js';
+import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import { PATTERN_FIELDS, type UpdateSeriesBody } from './series-input.js';
+import { findVisibleSeries, loadSeries, patternOf, type SeriesRow, toSeries } from './series-rows.js';
+import { statusOnStart } from './series-state.js';
+import type { ResumeResult, SeriesStatus, UpdateSeriesResult } from './series-view.js';
+
+/** The series row fields a PATCH body sets. */
+function changesOf(body: UpdateSeriesBody): Partial<SeriesTable> {
+  return {
+    ...(body.frequency !== undefined ? { frequency: body.frequency } : {}),
+    ...(body.interval_weeks !== undefined ? { interval_weeks: body.interval_weeks } : {}),
+    ...(body.weekdays !== undefined ? { weekdays_json: JSON.stringify(body.weekdays) } : {}),
+    ...(body.time !== undefined ? { time: body.time } : {}),
+    ...(body.location_url !== undefined ? { location_url: body.location_url } : {}),
+    ...(body.notify_invitee !== undefined ? { notify_invitee: body.notify_invitee ? 1 : 0 } : {}),
+  };
+}
+
+/**
+ * Refuses what the body cannot do to this series: gaining a fixed link is
+ * `422 invalid_change` (api.md: a series created without one cannot gain
+ * one), and a weekly pattern needs a weekday (`400 validation_error`).
+ */
+function checkAgainst(series: SeriesRow, body: UpdateSeriesBody): Pattern {
+  if (body.location_url !== undefined && series.location_url === null) {
+    throw new ScheduleError('invalid_change', 'A series created without a location_url cannot gain one.', { fields: ['location_url'] });
+  }
+  const pattern = patternOf({ ...series, ...changesOf(body) });
+  if (pattern.frequency === 'weekly' && pattern.weekdays.length === 0) {
+    throw new ScheduleError('validation_error', 'weekdays: a weekly series needs at least one weekday.', { fields: ['weekdays'] });
+  }
+  return pattern;
+}
+
+/** Future occurrences a new pattern holds: confirmed, not moved, at an instant it no longer generates. */
+async function outOfPattern(deps: CoreDeps, seriesUid: string, pattern: Pattern) {
+  const candidates = (await futureOccurrences(deps.store.db, seriesUid, deps.clock.now())).filter(
+    (o) => o.moved_by_invitee === 0 && o.pattern_instant !== null,
+  );
+  const instants = candidates.map((o) => Date.parse(o.pattern_instant!));
+  const generated = generatedAmong(pattern, instants);
+  return candidates.filter((_, i) => !generated.has(instants[i]!));
+}
+
+/**
+ * `PATCH /v1/series/:uid` (decisions.md "what is owed"). Changing
+ * `location_url` restamps future occurrences in place; `notify_invitee` is
+ * read whenever a mail is sent, so nothing needs restamping for it. Changing
+ * a pattern field holds every future, confirmed, not-moved occurrence the
+ * new pattern no longer generates, then runs the replacement step; the
+ * status is kept. Every step is committed on its own, and a later action
+ * takes the series over as for any action.
+ */
+export async function updateSeries(
+  deps: CoreDeps,
+  principal: Principal,
+  uid: string,
+  ifMatch: IfMatch,
+  body: UpdateSeriesBody,
+  finish: Finish,
+): Promise<Outcome> {
+  const db = deps.store.db;
+  const row = await findVisibleSeries(db, principal, uid);
+  statusOnStart('update', row.status as SeriesStatus, row.ending === 1);
+  if (!matchesVersion(ifMatch, row.version)) throw versionConflict(row.version);
+  const pattern = checkAgainst(row, body);
+  const patternChange = PATTERN_FIELDS.some((field) => body[field] !== undefined);
+
+  const booking = await seriesBookingOf(db, row);
+  const preview = patternChange
+    ? await previewTargets(
+        deps,
+        row.uid,
+        pattern,
+        (await outOfPattern(deps, row.uid, pattern)).map((o) => ({ uid: o.uid, patternInstantMs: Date.parse(o.pattern_instant!) })),
+      )
+    : [];
+  const read = await readTargets(deps, booking, preview);
+
+  const started = await startAction(deps, 'update', row.uid, (_trx, current) => {
+    if (!matchesVersion(ifMatch, current.version)) throw versionConflict(current.version);
+    return changesOf(body);
+  });
+
+  let index = 0;
+  let superseded = false;
+  if (body.location_url !== undefined) {
+    const location = JSON.stringify({ type: 'link', url: body.location_url, value: null });
+    for (const occurrence of await futureOccurrences(db, row.uid, deps.clock.now())) {
+      const step = await runItem(deps, started, index++, async (trx) => {
+        const current = await currentOccurrence(trx, occurrence.uid);
+        if (current?.status !== 'confirmed' || current.location_json === location) return;
+        await applyBookingChange(trx, deps, current, { location_json: location }, 'booking.updated', (b) => ({
+          ...b,
+          series_uid: row.uid,
+          changed_fields: ['location'],
+        }));
+      });
+      if (!step.ran) {
+        superseded = true;
+        break;
+      }
+    }
+  }
+
+  let replaced: Replaced = { created: 0, skipped: [], superseded };
+  if (patternChange && !superseded) {
+    for (const occurrence of await outOfPattern(deps, row.uid, pattern)) {
+      const step = await runItem(deps, started, index++, (trx) => holdOccurrence(trx, deps, occurrence.uid, 'update'));
+      if (!step.ran) {
+        superseded = true;
+        break;
+      }
+    }
+    replaced = superseded ? { ...replaced, superseded } : await replaceOwed(deps, started, booking, read, index);
+  }
+
+  return finishAction(deps, started, finish, async (trx, owns) => {
+    const series = toSeries(await loadSeries(trx, row.uid));
+    if (owns) await recordEvent(trx, deps, 'series.updated', row.uid, { ...series, changed_fields: Object.keys(body) });
+    const resumed: ResumeResult | null = patternChange
+      ? {
+          created: replaced.created,
+          skipped: replaced.skipped,
+          owed: await countOwed(trx, row.uid),
+          superseded: replaced.superseded || !owns,
+        }
+      : null;
+    const data: UpdateSeriesResult = { series, resumed };
+    return { status: 200, data, version: series.version };
+  });
+}
