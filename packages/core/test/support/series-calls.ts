@@ -66,7 +66,13 @@ export const changeSeriesHost = (
   execute(deps, changeSeriesHostOperation, principal, { params: { uid }, query: {}, body, idempotencyKey: options.key }, 'req-host');
 
 /** PATCH needs If-Match; pass `ifMatch: undefined` explicitly in options to test its absence. */
-export const updateSeries = (deps: ExecuteDeps, principal: Principal, uid: string, body: unknown, options: CallOptions = {}): Promise<Executed> =>
+export const updateSeries = (
+  deps: ExecuteDeps,
+  principal: Principal,
+  uid: string,
+  body: unknown,
+  options: CallOptions = {},
+): Promise<Executed> =>
   execute(
     deps,
     updateSeriesOperation,
@@ -79,7 +85,18 @@ export const updateSeries = (deps: ExecuteDeps, principal: Principal, uid: strin
 export function occurrenceRowsOf(store: Store, seriesUid: string) {
   return store.db
     .selectFrom('bookings')
-    .select(['uid', 'host_user_id', 'status', 'start_at', 'end_at', 'pattern_instant', 'moved_by_invitee', 'rescheduled_from_uid', 'canceled_by', 'version'])
+    .select([
+      'uid',
+      'host_user_id',
+      'status',
+      'start_at',
+      'end_at',
+      'pattern_instant',
+      'moved_by_invitee',
+      'rescheduled_from_uid',
+      'canceled_by',
+      'version',
+    ])
     .where('series_uid', '=', seriesUid)
     .orderBy('start_at')
     .orderBy('uid')

@@ -148,7 +148,11 @@ export function seriesWorkspace(extra: { bookings?: object[] } = {}): Record<str
       token(SERIES_TOKEN.owen, 'owen'),
       token(SERIES_TOKEN.sam, 'sam'),
       token(SERIES_TOKEN.hanaRead, 'hana', ['series:read']),
-      token(SERIES_TOKEN.hanaBookings, 'hana', ALL_SCOPES.filter((s) => !s.startsWith('series:'))),
+      token(
+        SERIES_TOKEN.hanaBookings,
+        'hana',
+        ALL_SCOPES.filter((s) => !s.startsWith('series:')),
+      ),
     ],
     bookings: extra.bookings ?? [],
   };
