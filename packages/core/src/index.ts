@@ -19,6 +19,7 @@ export { type ConferenceLinks, conferenceLinksAt } from './conference-links.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
+export { type DispatchLoop, startDispatchLoop } from './notifications/dispatch-loop.js';
 export {
   type DispatchDeps,
   type DispatchReport,

@@ -5,10 +5,12 @@ import {
   createRateLimiter,
   icsFeedReader,
   loadLimits,
+  loggingMailer,
   operations,
   purgeExpiredKeys,
   randomIds,
   redisRateLimitStore,
+  startDispatchLoop,
   systemClock,
 } from '@schedule/core';
 import { buildApp, listen } from '@schedule/http';
@@ -62,6 +64,15 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
 
   const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
   purge.unref();
+  // No SMTP yet: mail is logged, one line each, so the outbox and its holds are exercised end to end.
+  const mailer = loggingMailer((fields, message) => logger.info(fields, message));
+  const dispatch = startDispatchLoop(
+    { store, clock, ids, mailer },
+    {
+      intervalMs: Number(process.env.MAIL_DISPATCH_MS ?? 1000),
+      onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
+    },
+  );
 
   let stopping = false;
   const stop = async () => {
@@ -69,6 +80,7 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     stopping = true;
     clearInterval(purge);
     await running.close();
+    await dispatch.stop();
     await rateLimiter.close();
     await store.close();
     logger.flush();

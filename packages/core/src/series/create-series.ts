@@ -16,7 +16,7 @@ import { expandPattern } from './expand-pattern.js';
 import { bookOccurrence, type OccurrenceTemplate } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
-import { isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
+import { BookedHere, isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
 import type { CreateSeriesBody } from './series-input.js';
 import type { SeriesAttendee } from './series-rows.js';
 import { toSeries } from './series-rows.js';
@@ -143,19 +143,21 @@ export async function createSeries(
       const first = candidates[0]!.instantMs;
       const last = candidates.at(-1)!.instantMs;
       const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes) * MINUTE_MS + durationMs;
-      let time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
+      const time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
       await trx.insertInto('series').values(row).execute();
+      const bookedHere = new BookedHere(eventType);
       const occurrences: Occurrence[] = [];
       const skipped: Skipped[] = [];
       for (const candidate of candidates) {
-        if (!isFreeFor(time, candidate.instantMs)) {
+        const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
+        if (!isFreeFor(time, candidate.instantMs) || !bookedHere.isClear(slot)) {
           skipped.push(createSkipped(candidate));
           continue;
         }
         await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
         occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
         // Two occurrences never overlap each other either (a 24-hour meeting across a short DST day would).
-        time = withBusy(time, [{ startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs }]);
+        bookedHere.add(slot);
       }
       if (occurrences.length === 0) throw noDatesFree(candidates);
 

@@ -9,7 +9,7 @@ import { listOwed, type OwedEntry, settleOwed } from './owed.js';
 import type { Pattern } from './pattern.js';
 import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
 import { runItem, type StartedAction } from './series-action.js';
-import { coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime, withBusy } from './series-availability.js';
+import { BookedHere, coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime } from './series-availability.js';
 import { patternOf, type SeriesAttendee, type SeriesRow } from './series-rows.js';
 import type { Skipped } from './series-view.js';
 import { createSkipped } from './skipped.js';
@@ -98,7 +98,8 @@ export async function replaceOwed(
   const targets = assignTargets(patternOf(started.series), await listOwed(db, uid), await heldInstants(db, uid), deps.clock.now());
   const starts = targets.map((t) => t.target.instantMs);
   // The targets can differ from the preview when something changed in between; read again if they left its range.
-  let time = (coversAll(read, starts) ? read : await readTargets(deps, booking, targets)).time;
+  const time = (coversAll(read, starts) ? read : await readTargets(deps, booking, targets)).time;
+  const bookedHere = new BookedHere(booking.eventType);
   const template = templateOf(started.series, booking);
   const durationMs = booking.eventType.durationMinutes * MINUTE_MS;
 
@@ -106,7 +107,7 @@ export async function replaceOwed(
   const skipped: Skipped[] = [];
   for (const [i, { entry, target }] of targets.entries()) {
     const slot = { startMs: target.instantMs, endMs: target.instantMs + durationMs };
-    const free = isFreeFor(time, target.instantMs);
+    const free = isFreeFor(time, target.instantMs) && bookedHere.isClear(slot);
     const step = await runItem(deps, started, firstIndex + i, async (trx) => {
       if (!free || !(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'skipped' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
@@ -116,7 +117,7 @@ export async function replaceOwed(
     if (!step.ran) return { created, skipped, superseded: true };
     if (step.value === 'created') {
       created++;
-      time = withBusy(time, [slot]);
+      bookedHere.add(slot);
     } else if (step.value === 'skipped') {
       skipped.push(createSkipped(target));
     }

@@ -1,7 +1,7 @@
 import { type Interval, mergeIntervals } from '../availability/busy.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
-import { checkStart, type HostTime, type StartRules } from '../availability/slot-rules.js';
+import { checkStart, type HostTime, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
 import type { Executor } from '../storage/store.js';
@@ -65,7 +65,28 @@ export function isFreeFor(time: HostTime, startMs: number, rules: StartRules = O
   return checkStart(time, startMs, undefined, rules).available;
 }
 
-/** The same host time with more busy intervals: occurrences just booked, bookings seen under the lock. */
+/** The same host time with more busy intervals: the bookings seen under the host's lock. */
 export function withBusy(time: HostTime, more: readonly Interval[]): HostTime {
   return more.length === 0 ? time : { ...time, busy: mergeIntervals([...time.busy, ...more]) };
+}
+
+/**
+ * Occurrences one call books, so that the next one keeps clear of them too
+ * (with the event type's buffers), without merging them into the host's
+ * whole busy list each time: a call books at most 42.
+ */
+export class BookedHere {
+  private readonly booked: Interval[] = [];
+  constructor(private readonly policy: Pick<SlotPolicy, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>) {}
+
+  add(slot: Interval): void {
+    this.booked.push(slot);
+  }
+
+  /** True when `slot`, widened by the buffers, meets none of them. */
+  isClear(slot: Interval): boolean {
+    const from = slot.startMs - this.policy.bufferBeforeMinutes * MINUTE_MS;
+    const to = slot.endMs + this.policy.bufferAfterMinutes * MINUTE_MS;
+    return this.booked.every((b) => b.endMs <= from || b.startMs >= to);
+  }
 }

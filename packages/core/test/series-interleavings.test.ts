@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import { manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
+import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
+import type { Mail } from '../src/notifications/mailer.js';
+import type { ExecuteDeps, Executed } from '../src/operations/execute.js';
+import type { SeriesStep } from '../src/series/series-steps.js';
+import type { Store } from '../src/storage/store.js';
+import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
+import { principalOf } from './support/organization.js';
+import {
+  changeSeriesHost,
+  endSeries,
+  occurrenceRowsOf,
+  owedRowsOf,
+  pauseSeries,
+  resumeSeries,
+  updateSeries,
+} from './support/series-calls.js';
+import { createdSeries, resetSeriesData, seriesStateOf } from './support/series-model.js';
+import { HOST_OF, loadSeriesWorkspace, S0, SERIES_ET, SERIES_TOKEN, USER } from './support/series-workspace.js';
+import { sharedDatabases } from './support/shared-database.js';
+import { type HeldStep, stepGate } from './support/step-gate.js';
+import { storeFixtures } from './support/stores.js';
+
+// decisions.md "Busy and superseded", pinned by interleaving two actions
+// exactly with the step hook: the first action waits at a step, the second
+// runs to the end, then the first goes on. No sleeps, no timers.
+
+/** Mondays at 10:00 UTC from the week of S0 (Monday 2026-03-02, 08:00). */
+const MON = (day: number, time = '10:00') => `2026-03-${String(day).padStart(2, '0')}T${time}:00.000Z`;
+
+const BUSY = { code: 'series_busy', details: {}, retryAfterSeconds: undefined };
+
+const at = (action: SeriesStep['action'], phase: SeriesStep['phase'], index?: number) => (step: SeriesStep) =>
+  step.action === action && step.phase === phase && (index === undefined || ('index' in step && step.index === index));
+
+/** Waits until `running` is held at the step; fails at once if it finished (or failed) without getting there. */
+async function reach(held: HeldStep, running: Promise<Executed | unknown>): Promise<void> {
+  const first = await Promise.race([held.reached.then(() => 'reached' as const), running.then(() => 'finished' as const, () => 'failed' as const)]);
+  if (first === 'reached') return;
+  await running;
+  throw new Error('the action finished without reaching the held step');
+}
+
+/** Each occurrence as [start, status, canceled_by, host]. */
+async function occurrencesOf(store: Store, uid: string) {
+  return (await occurrenceRowsOf(store, uid)).map((o) => [o.start_at, o.status, o.canceled_by, o.host_user_id]);
+}
+
+describe.each(storeFixtures())('series actions interleaved on $name', (fixture) => {
+  let store: Store;
+  const clock = manualClock(S0);
+  let mona: Principal;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    await loadSeriesWorkspace({ store, clock });
+    mona = await principalOf({ store, clock }, SERIES_TOKEN.mona);
+  });
+  beforeEach(async () => {
+    clock.set(S0);
+    await resetSeriesData(store);
+  });
+  afterAll(() => fixture.cleanup());
+
+  it('a pause overtaken by end answers superseded with what it held; end cancels the rest and clears owed', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 5 });
+
+    const held = gate.holdAt(at('pause', 'item', 2));
+    const pausing = pauseSeries(deps, mona, uid);
+    await reach(held, pausing);
+    expect((await endSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 3, superseded: false } });
+    held.release();
+    expect((await pausing).outcome).toEqual({ status: 200, data: { held: 2, superseded: true } });
+
+    expect(await occurrencesOf(store, uid)).toEqual([
+      [MON(2), 'canceled', 'pause', USER.hana],
+      [MON(9), 'canceled', 'pause', USER.hana],
+      [MON(16), 'canceled', 'end', USER.hana],
+      [MON(23), 'canceled', 'end', USER.hana],
+      [MON(30), 'canceled', 'end', USER.hana],
+    ]);
+    expect(await owedRowsOf(store, uid)).toEqual([]);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'ended', version: 3, ended_at: S0, hold_token: null });
+  });
+
+  it('a resume overtaken by a pattern PATCH stops; the PATCH re-targets everything owed and no instant is booked twice', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 4 });
+    expect((await pauseSeries(deps, mona, uid)).outcome.data).toEqual({ held: 4, superseded: false });
+
+    const held = gate.holdAt(at('resume', 'item', 1));
+    const resuming = resumeSeries(deps, mona, uid);
+    await reach(held, resuming);
+    // The resume has booked Monday 2 at 10:00 again (rule 1), and is about to book the 9th.
+    const patched = await updateSeries(deps, mona, uid, { time: '11:00' }, { ifMatch: '"3"' });
+    expect(patched.outcome).toEqual({
+      status: 200,
+      version: 4,
+      data: {
+        series: {
+          uid,
+          version: 4,
+          event_type: { id: SERIES_ET.weekly, slug: 'weekly', name: 'Weekly' },
+          host: HOST_OF.hana,
+          attendee: { name: 'Ann Invitee', email: 'ann@example.com', phone: null },
+          frequency: 'weekly',
+          interval_weeks: 1,
+          weekdays: ['mon'],
+          time: '11:00',
+          timezone: 'UTC',
+          starts_on: '2026-03-02',
+          count: 4,
+          // decisions.md: a PATCH keeps the status; the resume that would make it active was overtaken.
+          status: 'paused',
+          location_url: null,
+          notify_invitee: false,
+          source: 'api',
+          created_at: S0,
+          updated_at: S0,
+          ended_at: null,
+        },
+        // The resumed 10:00 occurrence is held again; all four owed go to the new pattern's next instants (rule 2).
+        resumed: { created: 4, skipped: [], owed: 0, superseded: false },
+      },
+    });
+    held.release();
+    expect((await resuming).outcome).toEqual({ status: 200, data: { created: 1, skipped: [], owed: 0, superseded: true } });
+
+    const rows = await occurrenceRowsOf(store, uid);
+    const confirmed = rows.filter((o) => o.status === 'confirmed');
+    expect(confirmed.map((o) => [o.start_at, o.pattern_instant])).toEqual([
+      [MON(2, '11:00'), MON(2, '11:00')],
+      [MON(9, '11:00'), MON(9, '11:00')],
+      [MON(16, '11:00'), MON(16, '11:00')],
+      [MON(23, '11:00'), MON(23, '11:00')],
+    ]);
+    expect(new Set(confirmed.map((o) => o.pattern_instant)).size).toBe(confirmed.length);
+    expect(confirmed.length + (await owedRowsOf(store, uid)).length).toBe(4);
+    // The resume's one replacement was held by the PATCH, and its replacement names it.
+    const resumed = rows.filter((o) => o.start_at === MON(2) && o.canceled_by === 'update');
+    expect(resumed).toHaveLength(1);
+    expect(confirmed[0]!.rescheduled_from_uid).toBe(resumed[0]!.uid);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 4, time: '11:00', hold_token: null });
+  });
+
+  it('a host change overtaken by pause stops with stopped_by superseded; pause held occurrences on both hosts', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 3 });
+
+    const held = gate.holdAt(at('change_host', 'item', 1));
+    const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
+    await reach(held, moving);
+    expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 3, superseded: false } });
+    held.release();
+    expect((await moving).outcome).toEqual({
+      status: 200,
+      data: { moved: 1, unchanged: 0, stopped_by: 'superseded', superseded: true },
+    });
+
+    expect(await occurrencesOf(store, uid)).toEqual([
+      [MON(2), 'canceled', 'pause', USER.ivan],
+      [MON(9), 'canceled', 'pause', USER.hana],
+      [MON(16), 'canceled', 'pause', USER.hana],
+    ]);
+    expect((await owedRowsOf(store, uid)).map((o) => o.pattern_instant)).toEqual([MON(2), MON(9), MON(16)]);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 3, host_user_id: USER.hana, hold_token: null });
+  });
+
+  it('every action is 409 series_busy and changes nothing while another holds its first write', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 3 });
+    const before = await occurrenceRowsOf(store, uid);
+
+    const held = gate.holdAt(at('pause', 'first_write'));
+    const pausing = pauseSeries(deps, mona, uid);
+    await reach(held, pausing);
+    const attempts: [string, () => Promise<Executed>][] = [
+      ['resume', () => resumeSeries(deps, mona, uid)],
+      ['end', () => endSeries(deps, mona, uid)],
+      ['patch', () => updateSeries(deps, mona, uid, { time: '11:00' }, { ifMatch: '"1"' })],
+      ['host', () => changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan })],
+      ['pause', () => pauseSeries(deps, mona, uid)],
+    ];
+    for (const [name, attempt] of attempts) {
+      expect([name, await scheduleErrorOf(attempt)]).toEqual([name, BUSY]);
+      expect(await seriesStateOf(store, uid)).toMatchObject({ version: 1, status: 'active', host_user_id: USER.hana, time: '10:00' });
+      expect(await occurrenceRowsOf(store, uid)).toEqual(before);
+      expect(await owedRowsOf(store, uid)).toEqual([]);
+    }
+    held.release();
+    expect((await pausing).outcome).toEqual({ status: 200, data: { held: 3, superseded: false } });
+    expect(await seriesStateOf(store, uid)).toMatchObject({ version: 2, status: 'paused', hold_token: null });
+  });
+
+  it('a pause is 409 series_busy while a mail about the series is being sent, and goes through after', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 2, notify_invitee: true });
+    const sent: Mail[] = [];
+    const mailer = { send: async (mail: Mail) => void sent.push(mail) };
+
+    const held = gate.holdAt(at('mail', 'sending'));
+    const dispatching = dispatchNotifications({ store, clock, ids: randomIds, mailer, steps: gate.hook });
+    await reach(held, dispatching);
+    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual(BUSY);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ version: 1, status: 'active' });
+    held.release();
+    expect(await dispatching).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
+    expect(sent.map((m) => [m.kind, m.seriesUid, m.to])).toEqual([['series_confirmation', uid, 'ann@example.com']]);
+
+    expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 2, superseded: false } });
+    expect(await seriesStateOf(store, uid)).toMatchObject({ version: 2, status: 'paused', hold_token: null });
+  });
+
+  it('an action whose first write fails lets go of the series: the next action is not busy', async () => {
+    const deps = testDeps(store, clock);
+    const uid = await createdSeries(deps, mona, { count: 3 });
+    const crashing = testDeps(store, clock, {
+      steps: (step) => {
+        if (step.phase === 'first_write') throw new Error('crash at the first write');
+      },
+    });
+
+    await expect(pauseSeries(crashing, mona, uid)).rejects.toThrow('crash at the first write');
+    expect(await seriesStateOf(store, uid)).toMatchObject({ version: 1, status: 'active', hold_token: null });
+    expect((await occurrenceRowsOf(store, uid)).map((o) => o.status)).toEqual(['confirmed', 'confirmed', 'confirmed']);
+
+    expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 3, superseded: false } });
+    expect(await seriesStateOf(store, uid)).toMatchObject({ version: 2, status: 'paused', hold_token: null });
+  });
+});
+
+// Two Stores on one database are two server processes. PostgreSQL only: two
+// better-sqlite3 connections in one thread cannot wait on each other (see
+// create-booking-race.test.ts).
+const twoPostgresStores = sharedDatabases().filter((shared) => shared.name === 'postgres');
+
+describe.each(twoPostgresStores)('series actions fenced across two Stores on one $name database', (shared) => {
+  let first: Store;
+  let second: Store;
+  const clock = manualClock(S0);
+  let mona: Principal;
+
+  beforeAll(async () => {
+    [first, second] = await shared.open();
+    await loadSeriesWorkspace({ store: first, clock });
+    mona = await principalOf({ store: second, clock }, SERIES_TOKEN.mona);
+  });
+  beforeEach(async () => {
+    clock.set(S0);
+    await resetSeriesData(first);
+  });
+  afterAll(() => shared.cleanup());
+
+  /** The series events the outbox holds, in order. */
+  const seriesEventsOf = async (uid: string) =>
+    (await first.db.selectFrom('outbox').select('event_type').where('subject_uid', '=', uid).orderBy('created_at').orderBy('id').execute()).map(
+      (e) => e.event_type,
+    );
+
+  it('a pause on one Store writes nothing after an end on the other Store took the series over', async () => {
+    const gate = stepGate();
+    const one: ExecuteDeps = testDeps(first, clock, { steps: gate.hook });
+    const two: ExecuteDeps = testDeps(second, clock);
+    const uid = await createdSeries(one, mona, { count: 3 });
+
+    const held = gate.holdAt(at('pause', 'item', 1));
+    const pausing = pauseSeries(one, mona, uid);
+    await reach(held, pausing);
+    expect((await endSeries(two, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 2, superseded: false } });
+    held.release();
+    expect((await pausing).outcome).toEqual({ status: 200, data: { held: 1, superseded: true } });
+
+    const rows = await occurrenceRowsOf(second, uid);
+    expect(rows.map((o) => [o.start_at, o.status, o.canceled_by, o.version])).toEqual([
+      [MON(2), 'canceled', 'pause', 2],
+      [MON(9), 'canceled', 'end', 2],
+      [MON(16), 'canceled', 'end', 2],
+    ]);
+    expect(await owedRowsOf(second, uid)).toEqual([]);
+    expect(await seriesStateOf(second, uid)).toMatchObject({ status: 'ended', version: 3, hold_token: null });
+    // The overtaken pause recorded no series.paused event either.
+    expect(await seriesEventsOf(uid)).toEqual(['series.created', 'series.ended']);
+  });
+
+  it('a resume on one Store books nothing after a pause on the other Store took the series over', async () => {
+    const gate = stepGate();
+    const one: ExecuteDeps = testDeps(first, clock, { steps: gate.hook });
+    const two: ExecuteDeps = testDeps(second, clock);
+    const uid = await createdSeries(one, mona, { count: 3 });
+    expect((await pauseSeries(two, mona, uid)).outcome.data).toEqual({ held: 3, superseded: false });
+
+    const held = gate.holdAt(at('resume', 'item', 1));
+    const resuming = resumeSeries(one, mona, uid);
+    await reach(held, resuming);
+    expect((await pauseSeries(two, mona, uid)).outcome).toEqual({ status: 200, data: { held: 1, superseded: false } });
+    held.release();
+    expect((await resuming).outcome).toEqual({ status: 200, data: { created: 1, skipped: [], owed: 3, superseded: true } });
+
+    const rows = await occurrenceRowsOf(second, uid);
+    expect(rows.filter((o) => o.status === 'confirmed')).toEqual([]);
+    expect(rows.map((o) => [o.start_at, o.canceled_by])).toEqual([
+      [MON(2), 'pause'],
+      [MON(2), 'pause'],
+      [MON(9), 'pause'],
+      [MON(16), 'pause'],
+    ]);
+    expect((await owedRowsOf(second, uid)).map((o) => o.pattern_instant)).toEqual([MON(2), MON(9), MON(16)]);
+    expect(await seriesStateOf(second, uid)).toMatchObject({ status: 'paused', version: 4, hold_token: null });
+    expect(await seriesEventsOf(uid)).toEqual(['series.created', 'series.paused', 'series.paused']);
+  });
+});
