@@ -346,4 +346,20 @@ describe('expansion properties', () => {
       { numRuns: 100 },
     );
   });
+
+  it('a walk that skips periods before now gives the same instants as the walk from starts_on', () => {
+    fc.assert(
+      fc.property(patterns, fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 42 }), (pattern, nowDay, count) => {
+        const nowMs = (epochDay(pattern.startsOn) + nowDay) * DAY_MS + 3_600_000 * (nowDay % 24);
+        const fromStart: PatternInstant[] = [];
+        for (const instant of patternInstants(pattern)) {
+          if (instant.instantMs <= nowMs) continue;
+          fromStart.push(instant);
+          if (fromStart.length === count) break;
+        }
+        expect(expandPattern(pattern, count, nowMs)).toEqual(fromStart);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

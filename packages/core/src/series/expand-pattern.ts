@@ -1,3 +1,4 @@
+import { DAY_MS } from '../time.js';
 import { addDays, type CivilDate, formatCivilDate, wallClockToInstant, weekdayOf } from '../wall-clock.js';
 import type { Pattern, PatternInstant, PatternWeekday } from './pattern.js';
 
@@ -5,11 +6,27 @@ import type { Pattern, PatternInstant, PatternWeekday } from './pattern.js';
 // decisions.md "Series expansion" adopts, so Sunday closes a week.
 const MONDAY_FIRST: readonly PatternWeekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
+/** Whole days from civil date `a` to `b`. */
+function daysBetween(a: CivilDate, b: CivilDate): number {
+  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
+}
+
+/** The UTC civil date of an instant. */
+function utcDateOf(ms: number): CivilDate {
+  const d = new Date(ms);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
 /**
  * Every instant of a pattern in order, from `startsOn` on, without end; the
  * caller stops it. Rules: decisions.md "Series expansion".
+ *
+ * `notBeforeMs`, when given, lets the walk skip whole periods (weeks of the
+ * pattern, months) that end before it, so a series that started years ago
+ * costs no more than one starting today. Instants before `notBeforeMs` may
+ * still be yielded from the first period walked; callers filter them.
  */
-export function* patternInstants(pattern: Pattern): Generator<PatternInstant> {
+export function* patternInstants(pattern: Pattern, notBeforeMs?: number): Generator<PatternInstant> {
   const start = parseDate(pattern.startsOn);
   const [hour, minute] = parseTime(pattern.time);
   const at = (date: CivilDate): PatternInstant => ({
@@ -18,11 +35,16 @@ export function* patternInstants(pattern: Pattern): Generator<PatternInstant> {
     instantMs: wallClockToInstant(date, hour, minute, pattern.timezone),
   });
 
+  // Two days before notBefore in UTC: no zone is that far from UTC, so a
+  // period ending before this date holds no instant at or after notBefore.
+  const floor = notBeforeMs === undefined ? undefined : utcDateOf(notBeforeMs - 2 * DAY_MS);
+
   if (pattern.frequency === 'monthly_same_day') {
     // A month without starts_on's day has no occurrence and is not counted
     // (RFC 5545 drops invalid dates, 3.3.10); never clamped to the month's end.
     // Each turn advances one month, so even day 31 keeps yielding.
-    for (let months = 0; ; months++) {
+    const skip = floor === undefined ? 0 : Math.max(0, (floor.year - start.year) * 12 + (floor.month - start.month) - 1);
+    for (let months = skip; ; months++) {
       const monthIndex = start.month - 1 + months;
       const date = { year: start.year + Math.floor(monthIndex / 12), month: (monthIndex % 12) + 1, day: start.day };
       if (date.day <= daysInMonth(date.year, date.month)) yield at(date);
@@ -41,7 +63,9 @@ export function* patternInstants(pattern: Pattern): Generator<PatternInstant> {
   // Week 0 is the Monday-start week holding starts_on; weeks 0, n, 2n, ...
   const startDay = MONDAY_FIRST.indexOf(weekdayOf(start));
   const weekZero = addDays(start, -startDay);
-  for (let week = 0; ; week += pattern.intervalWeeks) {
+  const weeksBefore = floor === undefined ? 0 : Math.floor(daysBetween(weekZero, floor) / 7);
+  const firstWeek = Math.max(0, Math.floor(weeksBefore / pattern.intervalWeeks) * pattern.intervalWeeks);
+  for (let week = firstWeek; ; week += pattern.intervalWeeks) {
     for (const day of days) {
       // Never a day before starts_on, which only week 0 can hold.
       if (week === 0 && day < startDay) continue;
@@ -58,7 +82,7 @@ export function* patternInstants(pattern: Pattern): Generator<PatternInstant> {
 export function expandPattern(pattern: Pattern, count: number, nowMs: number): PatternInstant[] {
   const found: PatternInstant[] = [];
   if (count <= 0) return found;
-  for (const candidate of patternInstants(pattern)) {
+  for (const candidate of patternInstants(pattern, nowMs)) {
     if (candidate.instantMs <= nowMs) continue;
     found.push(candidate);
     if (found.length >= count) break;

@@ -54,7 +54,7 @@ export function generatedAmong(pattern: Pattern, instants: readonly number[]): M
   if (instants.length === 0) return found;
   const wanted = new Set(instants);
   const last = Math.max(...instants);
-  for (const candidate of patternInstants(pattern)) {
+  for (const candidate of patternInstants(pattern, Math.min(...instants))) {
     if (candidate.instantMs > last) break;
     if (wanted.has(candidate.instantMs)) found.set(candidate.instantMs, candidate);
   }
