@@ -44,7 +44,8 @@ export const createSeriesBodySchema = z
     weekdays: weekdays.optional(),
     time: wallClockTime,
     timezone: timeZone.optional(),
-    starts_on: civilDate,
+    // Bounded so every instant stays a fixed-width timestamp (time.ts); years past 9999 would not.
+    starts_on: civilDate.refine((d) => d >= '1900-01-01' && d <= '9000-12-31', 'must be between 1900-01-01 and 9000-12-31'),
     // Any integer here; outside 1..42 is its own error, 422 count_out_of_range.
     count: z.int(),
     location_url: httpUrl.optional(),
