@@ -52,6 +52,13 @@ export const createSeriesBodySchema = z
     notify_invitee: z.boolean().default(true),
   })
   .superRefine((body, ctx) => {
+    if (body.event_type_id === undefined && (body.username === undefined || body.event_slug === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['event_type_id'],
+        message: 'name the event type: event_type_id, or both username and event_slug',
+      });
+    }
     if (body.frequency === 'weekly' && (body.weekdays === undefined || body.weekdays.length === 0)) {
       ctx.addIssue({ code: 'custom', path: ['weekdays'], message: 'a weekly series needs at least one weekday' });
     }

@@ -151,7 +151,12 @@ export async function writesOf(store: Store) {
   const { db } = store;
   const count = async (rows: Promise<{ n: number | string | bigint }[]>) => Number((await rows)[0]?.n ?? 0);
   return {
-    series: await count(db.selectFrom('series').select((eb) => eb.fn.countAll().as('n')).execute()),
+    series: await count(
+      db
+        .selectFrom('series')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ),
     occurrences: await count(
       db
         .selectFrom('bookings')
@@ -159,9 +164,24 @@ export async function writesOf(store: Store) {
         .select((eb) => eb.fn.countAll().as('n'))
         .execute(),
     ),
-    notifications: await count(db.selectFrom('notifications').select((eb) => eb.fn.countAll().as('n')).execute()),
-    outbox: await count(db.selectFrom('outbox').select((eb) => eb.fn.countAll().as('n')).execute()),
-    idempotencyKeys: await count(db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll().as('n')).execute()),
+    notifications: await count(
+      db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ),
+    outbox: await count(
+      db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ),
+    idempotencyKeys: await count(
+      db
+        .selectFrom('idempotency_keys')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ),
   };
 }
 

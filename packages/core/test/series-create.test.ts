@@ -1,0 +1,520 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+import { getBookingOperation } from '../src/operations/booking-operations.js';
+import { type ExecuteDeps, execute } from '../src/operations/execute.js';
+import { createSeriesOperation } from '../src/operations/series-operations.js';
+import type { CreateSeriesResult } from '../src/series/series-view.js';
+import type { Store } from '../src/storage/store.js';
+import { outboxOf } from './support/booking-calls.js';
+import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
+import { principalOf } from './support/organization.js';
+import { createSeries, notificationsOf, occurrenceRowsOf } from './support/series-calls.js';
+import {
+  EVENT_TYPE_VIEW,
+  importedBooking,
+  NOTHING_WRITTEN,
+  occurrenceAt,
+  resetSeriesWorkspace,
+  seriesBody,
+  seriesView,
+  skippedAt,
+  UUID,
+  writesOf,
+} from './support/series-expect.js';
+import { HOST_OF, loadSeriesWorkspace, S0, SERIES_ET, SERIES_TOKEN, USER } from './support/series-workspace.js';
+import { storeFixtures } from './support/stores.js';
+
+const B1 = '90000000-0000-4000-8000-000000000001';
+const B2 = '90000000-0000-4000-8000-000000000002';
+const NOBODY = '70000000-0000-4000-8000-0000000000ff';
+const ROOM = 'https://video.example/room';
+
+/** The four starts of `seriesBody()`: Mondays and Wednesdays at 10:00 UTC from 2026-03-02. */
+const DEFAULT_STARTS = ['2026-03-02T10:00Z', '2026-03-04T10:00Z', '2026-03-09T10:00Z', '2026-03-11T10:00Z'];
+
+const error = (code: string, details: Record<string, unknown> = {}, retryAfterSeconds?: number) => ({ code, details, retryAfterSeconds });
+const invalidFields = (...fields: string[]) => error('validation_error', { fields });
+const COUNT_OUT_OF_RANGE = error('count_out_of_range', { fields: ['count'], min: 1, max: 42 });
+const HOST_NOT_ALLOWED = error('host_not_allowed', { fields: ['host_user_id'] });
+const ET_NOT_FOUND = error('event_type_not_found');
+const noDatesFree = (...dates: [string, string][]) =>
+  error('no_dates_free', { skipped: dates.map(([date, start]) => skippedAt(date, start)) });
+
+describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let deps: ExecuteDeps;
+  const who: Record<keyof typeof SERIES_TOKEN, Principal> = {} as never;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    clock = manualClock(S0);
+    deps = testDeps(store, clock);
+    await loadSeriesWorkspace({ store, clock });
+    for (const name of Object.keys(SERIES_TOKEN) as (keyof typeof SERIES_TOKEN)[]) {
+      who[name] = await principalOf({ store, clock }, SERIES_TOKEN[name]);
+    }
+  });
+  beforeEach(async () => {
+    clock.set(S0);
+    await resetSeriesWorkspace({ store, clock });
+  });
+  afterAll(() => fixture.cleanup());
+
+  const created = async (body: unknown, principal = who.hana, withDeps = deps) =>
+    (await createSeries(withDeps, principal, body)).outcome.data as CreateSeriesResult;
+  /** The refusal of a create, and proof that it wrote nothing (no series, occurrences, events, mail or key). */
+  const refusal = async (body: unknown, principal = who.hana) => {
+    const seen = await scheduleErrorOf(createSeries(deps, principal, body));
+    expect(await writesOf(store)).toEqual(NOTHING_WRITTEN);
+    return seen;
+  };
+  const getBooking = (uid: string, principal = who.hana) =>
+    execute(deps, getBookingOperation, principal, { params: { uid }, query: {}, body: undefined }, 'req-get').then((e) => e.outcome);
+
+  describe('a created series', () => {
+    it('answers 201 with version 1, its location, the whole Series, the occurrences in order and nothing skipped', async () => {
+      const executed = await createSeries(deps, who.hana, seriesBody(), { key: 'k-first' });
+      const uid = (executed.outcome.data as CreateSeriesResult).series.uid;
+      expect(uid).toMatch(UUID);
+      expect(executed).toEqual({
+        outcome: {
+          status: 201,
+          data: { series: seriesView(uid), occurrences: DEFAULT_STARTS.map((s) => occurrenceAt(s)), skipped: [] },
+          version: 1,
+          location: `/v1/series/${uid}`,
+        },
+        requestId: 'req-k-first',
+        replayed: false,
+      });
+    });
+
+    it('books each occurrence as its own confirmed booking of the series, uids distinct', async () => {
+      const { series, occurrences } = await created(seriesBody());
+      const rows = await occurrenceRowsOf(store, series.uid);
+      expect(rows.map(({ uid, start_at, end_at, status }) => ({ uid, start_at, end_at, status }))).toEqual(occurrences);
+      expect(new Set([series.uid, ...occurrences.map((o) => o.uid)]).size).toBe(5);
+    });
+
+    it('monthly_same_day books the day of month of starts_on, once a month', async () => {
+      const body = seriesBody({ frequency: 'monthly_same_day', weekdays: undefined, starts_on: '2026-03-20', time: '11:00', count: 3 });
+      const { series, occurrences, skipped } = await created(body);
+      expect({ series, occurrences, skipped }).toEqual({
+        series: seriesView(series.uid, { frequency: 'monthly_same_day', weekdays: [], starts_on: '2026-03-20', time: '11:00', count: 3 }),
+        occurrences: ['2026-03-20T11:00Z', '2026-04-20T11:00Z', '2026-05-20T11:00Z'].map((s) => occurrenceAt(s)),
+        skipped: [],
+      });
+    });
+
+    it('monthly_same_day on the 31st passes over months without that day, neither counted nor reported', async () => {
+      const body = seriesBody({
+        host_user_id: USER.sam,
+        frequency: 'monthly_same_day',
+        weekdays: undefined,
+        timezone: 'UTC',
+        starts_on: '2026-03-31',
+        count: 3,
+      });
+      const { occurrences, skipped } = await created(body, who.ada);
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: ['2026-03-31T10:00Z', '2026-05-31T10:00Z', '2026-07-31T10:00Z'].map((s) => occurrenceAt(s)),
+        skipped: [],
+      });
+    });
+
+    it("defaults timezone to the host's own zone (sam, Asia/Kolkata), not the caller's or the event type owner's", async () => {
+      const body = seriesBody({ host_user_id: USER.sam, weekdays: ['tue'], time: '09:30', starts_on: '2026-03-03', count: 2 });
+      const { series, occurrences } = await created(body, who.ada);
+      expect({ series, occurrences }).toEqual({
+        series: seriesView(series.uid, {
+          host: HOST_OF.sam,
+          timezone: 'Asia/Kolkata',
+          weekdays: ['tue'],
+          time: '09:30',
+          starts_on: '2026-03-03',
+          count: 2,
+        }),
+        // 09:30 in Kolkata (UTC+05:30) is 04:00 UTC, a time sam works and hana would not.
+        occurrences: ['2026-03-03T04:00Z', '2026-03-10T04:00Z'].map((s) => occurrenceAt(s)),
+      });
+    });
+
+    it('keeps the wall-clock time of an explicit zone across its DST change (New York, 8 March 2026)', async () => {
+      const { series, occurrences } = await created(
+        seriesBody({ timezone: 'America/New_York', weekdays: ['mon'], time: '09:00', count: 3 }),
+      );
+      expect(series.timezone).toBe('America/New_York');
+      expect(occurrences).toEqual(['2026-03-02T14:00Z', '2026-03-09T13:00Z', '2026-03-16T13:00Z'].map((s) => occurrenceAt(s)));
+    });
+
+    it('interval_weeks 2 uses weeks 0, 2, 4 from the week of starts_on, and never a day before starts_on', async () => {
+      const body = seriesBody({ weekdays: ['mon', 'thu'], interval_weeks: 2, starts_on: '2026-03-04', time: '15:00', count: 3 });
+      const { series, occurrences } = await created(body);
+      expect(series.interval_weeks).toBe(2);
+      expect(occurrences).toEqual(['2026-03-05T15:00Z', '2026-03-16T15:00Z', '2026-03-19T15:00Z'].map((s) => occurrenceAt(s)));
+    });
+
+    it('passes over the instants before now when starts_on is in the past: neither counted nor reported', async () => {
+      const { series, occurrences, skipped } = await created(
+        seriesBody({ weekdays: ['mon'], time: '09:00', starts_on: '2026-02-16', count: 2 }),
+      );
+      expect(series.starts_on).toBe('2026-02-16');
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: ['2026-03-02T09:00Z', '2026-03-09T09:00Z'].map((s) => occurrenceAt(s)),
+        skipped: [],
+      });
+    });
+
+    it('counts an instant at exactly now as past (sam, Monday 08:00 UTC)', async () => {
+      const body = seriesBody({ host_user_id: USER.sam, timezone: 'UTC', weekdays: ['mon'], time: '08:00', count: 2 });
+      const { occurrences, skipped } = await created(body, who.ada);
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: ['2026-03-09T08:00Z', '2026-03-16T08:00Z'].map((s) => occurrenceAt(s)),
+        skipped: [],
+      });
+    });
+
+    it('books exactly count occurrences when every date is free', async () => {
+      const { series, occurrences } = await created(seriesBody({ weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'], count: 5 }));
+      expect(occurrences.map((o) => o.start_at)).toEqual([2, 3, 4, 5, 6].map((d) => `2026-03-0${d}T10:00:00.000Z`));
+      expect(await occurrenceRowsOf(store, series.uid)).toHaveLength(5);
+    });
+
+    it('books the largest count, 42, and the smallest, 1', async () => {
+      const week = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+      const many = await created(seriesBody({ host_user_id: USER.sam, weekdays: week, timezone: 'UTC', count: 42 }), who.ada);
+      const one = await created(seriesBody({ count: 1 }));
+      expect([many.occurrences.length, many.occurrences.at(-1)?.start_at, one.occurrences]).toEqual([
+        42,
+        '2026-04-12T10:00:00.000Z',
+        [occurrenceAt('2026-03-02T10:00Z')],
+      ]);
+    });
+
+    it('does not hold occurrences to the slot grid: 09:10 books', async () => {
+      const { occurrences } = await created(seriesBody({ weekdays: ['mon'], time: '09:10', count: 2 }));
+      expect(occurrences).toEqual(['2026-03-02T09:10Z', '2026-03-09T09:10Z'].map((s) => occurrenceAt(s)));
+    });
+
+    it('shows location_url and notify_invitee as sent', async () => {
+      const { series } = await created(seriesBody({ location_url: ROOM, notify_invitee: false }));
+      expect(series).toEqual(seriesView(series.uid, { location_url: ROOM, notify_invitee: false }));
+    });
+
+    it.each([
+      [
+        { email: 'bob@example.com', name: 'Robert', first_name: 'Bob' },
+        { name: 'Robert', email: 'bob@example.com', phone: null },
+      ],
+      [
+        { email: 'bob@example.com', last_name: 'Stone' },
+        { name: 'Stone', email: 'bob@example.com', phone: null },
+      ],
+      [{ email: 'bob@example.com' }, { name: 'bob@example.com', email: 'bob@example.com', phone: null }],
+    ])('names the attendee by name, else first and last name, else the email: %j', async (attendee, view) => {
+      const { series } = await created(seriesBody({ attendee }));
+      expect(series.attendee).toEqual(view);
+    });
+
+    it("records source 'mcp' when the call came through MCP", async () => {
+      const { series } = await created(seriesBody(), who.hana, { ...deps, source: 'mcp' });
+      expect(series).toEqual(seriesView(series.uid, { source: 'mcp' }));
+    });
+  });
+
+  describe('dates the host is not free at are skipped, never shifted', () => {
+    it.each([
+      ['at the same time', '2026-03-04T10:00:00Z'],
+      ['overlapping its end', '2026-03-04T10:15:00Z'],
+      ['overlapping its start', '2026-03-04T09:45:00Z'],
+    ])('a confirmed booking of the host %s skips the date, and fewer than count result', async (_, start) => {
+      await resetSeriesWorkspace({ store, clock }, [importedBooking(B1, 'hana', start)]);
+      const { series, occurrences, skipped } = await created(seriesBody());
+      expect({ count: series.count, occurrences, skipped }).toEqual({
+        count: 4,
+        occurrences: ['2026-03-02T10:00Z', '2026-03-09T10:00Z', '2026-03-11T10:00Z'].map((s) => occurrenceAt(s)),
+        skipped: [skippedAt('2026-03-04', '2026-03-04T10:00Z')],
+      });
+    });
+
+    it('a canceled booking of the host, or a booking of another host, does not skip the date', async () => {
+      await resetSeriesWorkspace({ store, clock }, [
+        importedBooking(B1, 'hana', '2026-03-04T10:00:00Z', 'canceled'),
+        importedBooking(B2, 'ivan', '2026-03-09T10:00:00Z'),
+      ]);
+      const { occurrences, skipped } = await created(seriesBody());
+      expect({ occurrences, skipped }).toEqual({ occurrences: DEFAULT_STARTS.map((s) => occurrenceAt(s)), skipped: [] });
+    });
+
+    it("pia's static calendar busy time (Wednesday 11 March, 09:00-12:00) skips that date", async () => {
+      const { series, occurrences, skipped } = await created(seriesBody({ host_user_id: USER.pia }), who.ada);
+      expect({ host: series.host, occurrences, skipped }).toEqual({
+        host: HOST_OF.pia,
+        occurrences: DEFAULT_STARTS.slice(0, 3).map((s) => occurrenceAt(s)),
+        skipped: [skippedAt('2026-03-11', '2026-03-11T10:00Z')],
+      });
+    });
+
+    it.each([
+      [
+        'buffered',
+        [DEFAULT_STARTS[0]!, DEFAULT_STARTS[3]!],
+        [skippedAt('2026-03-04', DEFAULT_STARTS[1]!), skippedAt('2026-03-09', DEFAULT_STARTS[2]!)],
+      ],
+      ['weekly', DEFAULT_STARTS, []],
+    ] as const)("the event type's buffers keep the time around each occurrence free (%s type)", async (slug, booked, skips) => {
+      // One booking starts 30 minutes after an occurrence, another ends 10 minutes before one: only 15-minute buffers reach them.
+      await resetSeriesWorkspace({ store, clock }, [
+        importedBooking(B1, 'hana', '2026-03-04T10:30:00Z'),
+        importedBooking(B2, 'hana', '2026-03-09T09:20:00Z'),
+      ]);
+      const { series, occurrences, skipped } = await created(seriesBody({ event_type_id: SERIES_ET[slug] }));
+      expect({ eventType: series.event_type, occurrences, skipped }).toEqual({
+        eventType: EVENT_TYPE_VIEW[slug],
+        occurrences: booked.map((s) => occurrenceAt(s)),
+        skipped: skips,
+      });
+    });
+
+    it('a date outside working hours is skipped: Saturdays, while Friday 16:30-17:00 fits', async () => {
+      const { occurrences, skipped } = await created(seriesBody({ weekdays: ['fri', 'sat'], time: '16:30' }));
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: ['2026-03-06T16:30Z', '2026-03-13T16:30Z'].map((s) => occurrenceAt(s)),
+        skipped: [skippedAt('2026-03-07', '2026-03-07T16:30Z'), skippedAt('2026-03-14', '2026-03-14T16:30Z')],
+      });
+    });
+
+    it('minimum notice skips the first date and the 14-day horizon the last (short type, 60 minutes)', async () => {
+      const { series, occurrences, skipped } = await created(
+        seriesBody({ event_type_id: SERIES_ET.short, weekdays: ['mon'], time: '09:00', count: 3 }),
+      );
+      expect({ eventType: series.event_type, occurrences, skipped }).toEqual({
+        eventType: EVENT_TYPE_VIEW.short,
+        occurrences: [occurrenceAt('2026-03-09T09:00Z', 60)],
+        // 09:00 today is within 120 minutes of 08:00; 16 March 09:00 is past 16 March 08:00, 14 days on.
+        skipped: [skippedAt('2026-03-02', '2026-03-02T09:00Z'), skippedAt('2026-03-16', '2026-03-16T09:00Z')],
+      });
+    });
+
+    it('reports a skipped date as the civil date in the series zone (02:00 Kolkata is 20:30 UTC the day before)', async () => {
+      await resetSeriesWorkspace({ store, clock }, [importedBooking(B1, 'sam', '2026-03-03T20:30:00Z')]);
+      const body = seriesBody({ host_user_id: USER.sam, weekdays: ['wed'], time: '02:00', starts_on: '2026-03-04', count: 2 });
+      const { occurrences, skipped } = await created(body, who.ada);
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: [occurrenceAt('2026-03-10T20:30Z')],
+        skipped: [skippedAt('2026-03-04', '2026-03-03T20:30Z')],
+      });
+    });
+  });
+
+  describe('refusals write nothing', () => {
+    it.each([
+      ['a body that is not an object', 'not an object'],
+      ['an array body', [seriesBody()]],
+    ])('refuses %s with validation_error', async (_, body) => {
+      expect(await refusal(body)).toEqual(invalidFields());
+    });
+
+    it('refuses a body missing every required field, naming each', async () => {
+      expect(await refusal({})).toEqual(invalidFields('host_user_id', 'attendee', 'frequency', 'time', 'starts_on', 'count'));
+    });
+
+    it.each([
+      ['no attendee email', { attendee: { name: 'Bob' } }, invalidFields('attendee.email')],
+      ['time 24:00', { time: '24:00' }, invalidFields('time')],
+      ['time 9:00', { time: '9:00' }, invalidFields('time')],
+      ['starts_on 2026-02-30', { starts_on: '2026-02-30' }, invalidFields('starts_on')],
+      ['starts_on not a date', { starts_on: '02/03/2026' }, invalidFields('starts_on')],
+      ['starts_on before 1900', { starts_on: '1899-12-31' }, invalidFields('starts_on')],
+      ['weekly without weekdays', { weekdays: undefined }, invalidFields('weekdays')],
+      ['weekly with no weekday', { weekdays: [] }, invalidFields('weekdays')],
+      ['a weekday twice', { weekdays: ['mon', 'wed', 'mon'] }, invalidFields('weekdays')],
+      ['an unknown weekday', { weekdays: ['monday'] }, invalidFields('weekdays.0')],
+      ['interval_weeks 0', { interval_weeks: 0 }, invalidFields('interval_weeks')],
+      ['interval_weeks 9', { interval_weeks: 9 }, invalidFields('interval_weeks')],
+      ['a count that is not an integer', { count: 2.5 }, invalidFields('count')],
+      ['a count sent as text', { count: '4' }, invalidFields('count')],
+      ['an unknown frequency', { frequency: 'daily' }, invalidFields('frequency')],
+      ['an unknown timezone', { timezone: 'Mars/Olympus' }, invalidFields('timezone')],
+      ['a location_url that is not http(s)', { location_url: 'ftp://x' }, invalidFields('location_url')],
+      ['notify_invitee as text', { notify_invitee: 'no' }, invalidFields('notify_invitee')],
+      ['a host_user_id that is not a UUID', { host_user_id: 'hana' }, invalidFields('host_user_id')],
+      ['no event type named', { event_type_id: undefined }, invalidFields('event_type_id')],
+      ['a username without event_slug', { event_type_id: undefined, username: 'hana' }, invalidFields('event_type_id')],
+      ['an event_type_id that is not a UUID', { event_type_id: 'weekly' }, invalidFields('event_type_id')],
+      [
+        'a malformed attendee email',
+        { attendee: { email: 'bob.example.com' } },
+        error('attendee_email_invalid', { fields: ['attendee.email'] }),
+      ],
+      ['count 0', { count: 0 }, COUNT_OUT_OF_RANGE],
+      ['count 43', { count: 43 }, COUNT_OUT_OF_RANGE],
+      ['a recurring-off event type', { event_type_id: SERIES_ET.single }, error('recurring_disabled')],
+      ['an inactive event type', { event_type_id: SERIES_ET.inactive }, error('event_type_inactive')],
+      ['an unknown event type id', { event_type_id: NOBODY }, ET_NOT_FOUND],
+      ['an unknown event_slug', { event_type_id: undefined, username: 'hana', event_slug: 'nope' }, ET_NOT_FOUND],
+      ['an unknown username', { event_type_id: undefined, username: 'nobody', event_slug: 'weekly' }, ET_NOT_FOUND],
+      ["another user's event type, by id", { event_type_id: SERIES_ET.ivanWeekly }, ET_NOT_FOUND],
+      ["another user's event type, by name", { event_type_id: undefined, username: 'ivan', event_slug: 'weekly' }, ET_NOT_FOUND],
+      ['a host the user may not act for', { host_user_id: USER.ivan }, HOST_NOT_ALLOWED],
+      ['an unknown host', { host_user_id: NOBODY }, HOST_NOT_ALLOWED],
+      [
+        'every date outside working hours: 409 no_dates_free listing every candidate',
+        { weekdays: ['sat', 'sun'], count: 3 },
+        noDatesFree(['2026-03-07', '2026-03-07T10:00Z'], ['2026-03-08', '2026-03-08T10:00Z'], ['2026-03-14', '2026-03-14T10:00Z']),
+      ],
+      [
+        'a meeting that would end after working hours (16:45 + 30)',
+        { weekdays: ['mon'], time: '16:45', count: 1 },
+        noDatesFree(['2026-03-02', '2026-03-02T16:45Z']),
+      ],
+    ])('refuses %s', async (_, changes, expected) => {
+      expect(await refusal(seriesBody(changes))).toEqual(expected);
+    });
+
+    it.each([
+      ['mona, for sam whom she does not manage', 'mona', USER.sam],
+      ['mona, for an unknown user', 'mona', NOBODY],
+      ['the admin, for an unknown user', 'ada', NOBODY],
+    ] as const)('refuses with 403 host_not_allowed: %s', async (_, caller, host) => {
+      expect(await refusal(seriesBody({ host_user_id: host }), who[caller])).toEqual(HOST_NOT_ALLOWED);
+    });
+
+    it.each([
+      ['the body shape before count', { count: 0, time: '25:00' }, invalidFields('time')],
+      ['a missing event type (body shape) before count', { event_type_id: undefined, count: 0 }, invalidFields('event_type_id')],
+      [
+        'a missing event type (body shape) before the host',
+        { event_type_id: undefined, host_user_id: USER.ivan },
+        invalidFields('event_type_id'),
+      ],
+      ['count before the host', { count: 0, host_user_id: USER.ivan }, COUNT_OUT_OF_RANGE],
+      ['the host before the event type', { host_user_id: USER.ivan, event_type_id: NOBODY }, HOST_NOT_ALLOWED],
+    ])('checks %s', async (_, changes, expected) => {
+      expect(await refusal(seriesBody(changes))).toEqual(expected);
+    });
+
+    it('checks the event type before reading the calendar (rick, whose feed cannot be read)', async () => {
+      expect(await refusal(seriesBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.inactive }), who.ada)).toEqual(
+        error('event_type_inactive'),
+      );
+    });
+
+    it.each([
+      ['hanaRead', { required_scope: 'series:write' }],
+      ['hanaBookings', { required_scope: 'series:write' }],
+    ] as const)('refuses a token without series:write (%s) with insufficient_scope', async (token, details) => {
+      expect(await refusal(seriesBody(), who[token])).toEqual(error('insufficient_scope', details));
+    });
+
+    it('refuses a create without an Idempotency-Key with 400 missing_idempotency_key', async () => {
+      const call = { params: {}, query: {}, body: seriesBody() };
+      expect(await scheduleErrorOf(execute(deps, createSeriesOperation, who.hana, call, 'req-no-key'))).toEqual(
+        error('missing_idempotency_key'),
+      );
+      expect(await writesOf(store)).toEqual(NOTHING_WRITTEN);
+    });
+
+    it("answers 503 availability_unavailable (Retry-After 30) when rick's feed cannot be read, then the same key books once it can", async () => {
+      const body = seriesBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.rickWeekly });
+      const first = await scheduleErrorOf(createSeries(deps, who.ada, body, { key: 'k-rick' }));
+      expect(first).toEqual(error('availability_unavailable', {}, 30));
+      expect(await writesOf(store)).toEqual(NOTHING_WRITTEN);
+
+      const readable = testDeps(store, clock, { calendars: createCalendarReader(async () => []) });
+      const retried = await createSeries(readable, who.ada, body, { key: 'k-rick' });
+      const data = retried.outcome.data as CreateSeriesResult;
+      expect({ replayed: retried.replayed, status: retried.outcome.status, series: data.series, count: data.occurrences.length }).toEqual({
+        replayed: false,
+        status: 201,
+        series: seriesView(data.series.uid, { host: HOST_OF.rick, event_type: EVENT_TYPE_VIEW.rickWeekly }),
+        count: 4,
+      });
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    it('replays the same key and body: the first answer, replayed, one series written', async () => {
+      const first = await createSeries(deps, who.hana, seriesBody(), { key: 'k-same' });
+      clock.advance(60_000);
+      // The same body with its keys in another order: bodies compare by canonical JSON.
+      const reordered = Object.fromEntries(Object.entries(seriesBody()).reverse());
+      const again = await createSeries(deps, who.hana, reordered, { key: 'k-same' });
+      expect(again).toEqual({ ...first, replayed: true });
+      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 1, outbox: 5, idempotencyKeys: 1 });
+    });
+
+    it('refuses the same key with another body: 409 idempotency_key_conflict, nothing more written', async () => {
+      await createSeries(deps, who.hana, seriesBody(), { key: 'k-conflict' });
+      const seen = await scheduleErrorOf(createSeries(deps, who.hana, seriesBody({ count: 3 }), { key: 'k-conflict' }));
+      expect(seen).toEqual(error('idempotency_key_conflict'));
+      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 1, outbox: 5, idempotencyKeys: 1 });
+    });
+  });
+
+  describe('events and mail of a create', () => {
+    it('records one series.created with the answer and one booking.created per occurrence', async () => {
+      const { series, occurrences, skipped } = await created(seriesBody());
+      const bookings = await Promise.all(
+        occurrences.map(async (o) => ({ ...((await getBooking(o.uid)).data as { uid: string }), series_uid: series.uid })),
+      );
+      const events = (await outboxOf(store)).sort((a, b) =>
+        `${a.event_type}${a.subject_uid}`.localeCompare(`${b.event_type}${b.subject_uid}`),
+      );
+      const expected = [
+        ...bookings.map((payload) => ({
+          event_type: 'booking.created',
+          subject_uid: payload.uid,
+          created_at: S0,
+          dispatched_at: null,
+          payload,
+        })),
+        {
+          event_type: 'series.created',
+          subject_uid: series.uid,
+          created_at: S0,
+          dispatched_at: null,
+          payload: { ...series, occurrences, skipped },
+        },
+      ].sort((a, b) => `${a.event_type}${a.subject_uid}`.localeCompare(`${b.event_type}${b.subject_uid}`));
+      expect(events).toEqual(expected);
+    });
+
+    it('queues one series_confirmation to the attendee listing the occurrences and the skipped dates', async () => {
+      await resetSeriesWorkspace({ store, clock }, [importedBooking(B1, 'hana', '2026-03-04T10:00:00Z')]);
+      const { series, occurrences } = await created(seriesBody());
+      const mail = (await notificationsOf(store)).map(({ kind, series_uid, recipient, status, payload }) => ({
+        kind,
+        series_uid,
+        recipient,
+        status,
+        payload,
+      }));
+      expect(mail).toEqual([
+        {
+          kind: 'series_confirmation',
+          series_uid: series.uid,
+          recipient: 'bob@example.com',
+          status: 'pending',
+          payload: {
+            attendee_name: 'Bob Stone',
+            event_type_name: 'Weekly',
+            host_name: 'Hana Host',
+            timezone: 'UTC',
+            occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
+            skipped: [{ date: '2026-03-04', start_at: '2026-03-04T10:00:00.000Z' }],
+            location_url: null,
+          },
+        },
+      ]);
+    });
+
+    it('queues no mail when notify_invitee is false, though the events are recorded', async () => {
+      await created(seriesBody({ notify_invitee: false }));
+      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 0, outbox: 5, idempotencyKeys: 1 });
+    });
+  });
+});
