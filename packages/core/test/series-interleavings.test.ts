@@ -5,6 +5,7 @@ import { randomIds } from '../src/ids.js';
 import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
 import type { Mail } from '../src/notifications/mailer.js';
 import type { ExecuteDeps, Executed } from '../src/operations/execute.js';
+import { HOLD_LEASE_MS } from '../src/series/series-hold.js';
 import type { SeriesStep } from '../src/series/series-steps.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
@@ -33,13 +34,20 @@ import { storeFixtures } from './support/stores.js';
 const MON = (day: number, time = '10:00') => `2026-03-${String(day).padStart(2, '0')}T${time}:00.000Z`;
 
 const BUSY = { code: 'series_busy', details: {}, retryAfterSeconds: undefined };
+const ENDED = { code: 'series_ended', details: {}, retryAfterSeconds: undefined };
 
 const at = (action: SeriesStep['action'], phase: SeriesStep['phase'], index?: number) => (step: SeriesStep) =>
   step.action === action && step.phase === phase && (index === undefined || ('index' in step && step.index === index));
 
 /** Waits until `running` is held at the step; fails at once if it finished (or failed) without getting there. */
 async function reach(held: HeldStep, running: Promise<Executed | unknown>): Promise<void> {
-  const first = await Promise.race([held.reached.then(() => 'reached' as const), running.then(() => 'finished' as const, () => 'failed' as const)]);
+  const first = await Promise.race([
+    held.reached.then(() => 'reached' as const),
+    running.then(
+      () => 'finished' as const,
+      () => 'failed' as const,
+    ),
+  ]);
   if (first === 'reached') return;
   await running;
   throw new Error('the action finished without reaching the held step');
@@ -221,6 +229,76 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     expect(await seriesStateOf(store, uid)).toMatchObject({ version: 2, status: 'paused', hold_token: null });
   });
 
+  it('an end overtaken by a re-run of end stops; the re-run finishes it, and end is then series_ended', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 3 });
+
+    const held = gate.holdAt(at('end', 'item', 1));
+    const ending = endSeries(deps, mona, uid);
+    await reach(held, ending);
+    // Ended from its first write on: only end itself may run again, to finish what is unfinished.
+    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual(ENDED);
+    expect((await endSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 2, superseded: false } });
+    held.release();
+    expect((await ending).outcome).toEqual({ status: 200, data: { canceled: 1, superseded: true } });
+
+    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual(ENDED);
+    expect(await occurrencesOf(store, uid)).toEqual([
+      [MON(2), 'canceled', 'end', USER.hana],
+      [MON(9), 'canceled', 'end', USER.hana],
+      [MON(16), 'canceled', 'end', USER.hana],
+    ]);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'ended', version: 3, ended_at: S0, hold_token: null });
+  });
+
+  it('a hold frees the series once its lease ran out, never earlier; its late holder is then series_busy and writes nothing', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 2 });
+
+    const held = gate.holdAt(at('pause', 'first_write'));
+    const pausing = pauseSeries(deps, mona, uid);
+    await reach(held, pausing);
+    clock.advance(HOLD_LEASE_MS - 1);
+    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual(BUSY);
+    clock.advance(1);
+    expect((await changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan })).outcome.data).toEqual({
+      moved: 2,
+      unchanged: 0,
+      stopped_by: null,
+      superseded: false,
+    });
+    held.release();
+    expect(await scheduleErrorOf(pausing)).toEqual(BUSY);
+
+    expect((await occurrenceRowsOf(store, uid)).map((o) => [o.status, o.host_user_id])).toEqual([
+      ['confirmed', USER.ivan],
+      ['confirmed', USER.ivan],
+    ]);
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'active', version: 2, host_user_id: USER.ivan, hold_token: null });
+  });
+
+  it('a mail about a series held by an action waits for a later pass', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 2, notify_invitee: true });
+    const sent: Mail[] = [];
+    const dispatchDeps = { store, clock, ids: randomIds, mailer: { send: async (mail: Mail) => void sent.push(mail) } };
+
+    const held = gate.holdAt(at('pause', 'first_write'));
+    const pausing = pauseSeries(deps, mona, uid);
+    await reach(held, pausing);
+    expect(await dispatchNotifications(dispatchDeps)).toEqual({ sent: 0, suppressed: 0, failed: 0, deferred: 1 });
+    held.release();
+    expect((await pausing).outcome.data).toEqual({ held: 2, superseded: false });
+    expect(sent).toEqual([]);
+
+    clock.advance(60_000);
+    expect(await dispatchNotifications(dispatchDeps)).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
+    expect(sent.map((m) => [m.kind, m.seriesUid])).toEqual([['series_confirmation', uid]]);
+  });
+
   it('an action whose first write fails lets go of the series: the next action is not busy', async () => {
     const deps = testDeps(store, clock);
     const uid = await createdSeries(deps, mona, { count: 3 });
@@ -261,11 +339,9 @@ describe.each(twoPostgresStores)('series actions fenced across two Stores on one
   });
   afterAll(() => shared.cleanup());
 
-  /** The series events the outbox holds, in order. */
+  /** The series events the outbox holds, by name (all carry the pinned clock's time, so their order is not kept). */
   const seriesEventsOf = async (uid: string) =>
-    (await first.db.selectFrom('outbox').select('event_type').where('subject_uid', '=', uid).orderBy('created_at').orderBy('id').execute()).map(
-      (e) => e.event_type,
-    );
+    (await first.db.selectFrom('outbox').select('event_type').where('subject_uid', '=', uid).execute()).map((e) => e.event_type).sort();
 
   it('a pause on one Store writes nothing after an end on the other Store took the series over', async () => {
     const gate = stepGate();

@@ -2,8 +2,9 @@ import { DateTime } from 'luxon';
 import type { Mail, NotificationKind } from './mailer.js';
 import type { NotificationPayload } from './record-notification.js';
 
+// English names whatever the server's locale, so a mail reads the same from every host.
 function when(startAt: string, zone: string): string {
-  return DateTime.fromISO(startAt, { zone: 'utc' }).setZone(zone).toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'");
+  return DateTime.fromISO(startAt, { zone: 'utc' }).setZone(zone).setLocale('en-GB').toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'");
 }
 
 /** Writes the mail a queued notification stands for, in the series' time zone. */

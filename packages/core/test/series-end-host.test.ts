@@ -1,0 +1,344 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import { ENDED_REASON } from '../src/series/end-series.js';
+import { HELD_REASON } from '../src/series/hold-occurrence.js';
+import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
+import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
+import {
+  changeSeriesHost,
+  createSeries,
+  endSeries,
+  getSeries,
+  occurrenceRowsOf,
+  owedRowsOf,
+  pauseSeries,
+  resumeSeries,
+  updateSeries,
+} from './support/series-calls.js';
+import {
+  at,
+  bookingNow,
+  type CreatedSeries,
+  ivanBooking,
+  MON_WED_DATES,
+  openSeriesScenario,
+  resetSeriesScenario,
+  type SeriesScenario,
+  seen,
+  seriesCreated,
+  seriesNow,
+  weeklyBody,
+} from './support/series-scenario.js';
+import { HOST_OF, SERIES_ET, USER } from './support/series-workspace.js';
+import { storeFixtures } from './support/stores.js';
+
+/** Wednesday 2026-03-04 12:00 UTC: the first two occurrences of the standard series are past. */
+const AFTER_SECOND = '2026-03-04T12:00:00.000Z';
+const IVAN_BUSY = '90000000-0000-4000-8000-000000000001';
+
+describe.each(storeFixtures())('series end and host change on $name', (fixture) => {
+  let s: SeriesScenario;
+  let created: CreatedSeries;
+  let uid: string;
+
+  beforeAll(async () => {
+    s = await openSeriesScenario(fixture);
+  });
+  afterAll(() => fixture.cleanup());
+
+  const occurrence = (i: number) => created.occurrences[i]!;
+  /** Where each of the series' bookings is and who hosts it, by start. */
+  const hostsOf = async () => (await occurrenceRowsOf(s.store, uid)).map(({ start_at, host_user_id }) => ({ start_at, host_user_id }));
+
+  describe('end', () => {
+    beforeEach(async () => {
+      await resetSeriesScenario(s);
+      created = await seriesCreated(s);
+      uid = created.series.uid;
+    });
+    const end = (key?: string) => endSeries(s.deps, s.as.hana, uid, { key });
+
+    it('cancels every future confirmed occurrence, the invitee-moved one too, and leaves past ones alone', async () => {
+      s.clock.set(AFTER_SECOND);
+      await rescheduleBooking(s.deps, s.as.hana, occurrence(3).uid, { start: '2026-03-12T14:00:00Z' }, 'move-3');
+
+      const ended = await end();
+
+      expect(ended.outcome).toEqual({ status: 200, data: { canceled: 4, superseded: false } });
+      for (const i of [2, 3, 4, 5]) {
+        expect(await bookingNow(s, occurrence(i).uid)).toMatchObject({
+          status: 'canceled',
+          cancelled_at: AFTER_SECOND,
+          cancellation_reason: ENDED_REASON,
+          // The moved one was version 2 after its reschedule.
+          version: i === 3 ? 3 : 2,
+        });
+      }
+      for (const i of [0, 1]) {
+        expect(await bookingNow(s, occurrence(i).uid)).toMatchObject({ status: 'confirmed', version: 1, cancellation_reason: null });
+      }
+      expect(await seriesNow(s, uid)).toMatchObject({ status: 'ended', ended_at: AFTER_SECOND, updated_at: AFTER_SECOND, version: 2 });
+    });
+
+    it('clears the owed entries of a paused series and leaves its held occurrences as they were', async () => {
+      s.clock.set(AFTER_SECOND);
+      await rescheduleBooking(s.deps, s.as.hana, occurrence(3).uid, { start: '2026-03-12T14:00:00Z' }, 'move-3');
+      await pauseSeries(s.deps, s.as.hana, uid);
+      expect(await owedRowsOf(s.store, uid)).toHaveLength(3);
+      s.clock.set('2026-03-05T09:00:00.000Z');
+
+      const ended = await end();
+
+      // Only the moved occurrence was still confirmed.
+      expect(ended.outcome.data).toEqual({ canceled: 1, superseded: false });
+      expect(await owedRowsOf(s.store, uid)).toEqual([]);
+      expect(await bookingNow(s, occurrence(2).uid)).toMatchObject({ status: 'canceled', cancellation_reason: HELD_REASON, version: 2 });
+      expect(await bookingNow(s, occurrence(3).uid)).toMatchObject({ status: 'canceled', cancellation_reason: ENDED_REASON });
+      expect(await seriesNow(s, uid)).toMatchObject({ status: 'ended', ended_at: '2026-03-05T09:00:00.000Z', version: 3 });
+    });
+
+    it('every action on an ended series answers 409 series_ended and changes nothing', async () => {
+      await end('end-key');
+      const before = await seriesNow(s, uid);
+
+      expect(await scheduleErrorOf(pauseSeries(s.deps, s.as.hana, uid))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(pauseSeries(s.deps, s.as.hana, uid, { key: 'pause-ended' }))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(resumeSeries(s.deps, s.as.hana, uid))).toEqual(seen('series_ended'));
+      // series_ended comes before the If-Match check and the host check.
+      expect(await scheduleErrorOf(resumeSeries(s.deps, s.as.hana, uid, { ifMatch: '"1"' }))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(end('end-key-2'))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(changeSeriesHost(s.deps, s.as.hana, uid, { host_user_id: USER.hana }))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(changeSeriesHost(s.deps, s.as.hana, uid, { host_user_id: USER.ivan }))).toEqual(seen('series_ended'));
+      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '"2"' }))).toEqual(
+        seen('series_ended'),
+      );
+      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { notify_invitee: false }, { ifMatch: '*' }))).toEqual(
+        seen('series_ended'),
+      );
+      // Before the PATCH's own checks too: a stale If-Match, gaining a location_url.
+      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '"1"' }))).toEqual(
+        seen('series_ended'),
+      );
+      expect(
+        await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { location_url: 'https://meet.example/x' }, { ifMatch: '"2"' })),
+      ).toEqual(seen('series_ended'));
+      expect(await seriesNow(s, uid)).toEqual(before);
+    });
+
+    it('end replayed with the same key returns the stored 200', async () => {
+      const first = await end('end-key');
+      const replay = await end('end-key');
+
+      expect(first).toMatchObject({ replayed: false, outcome: { status: 200, data: { canceled: 6, superseded: false } } });
+      expect(replay).toMatchObject({ replayed: true, outcome: first.outcome });
+      expect((await seriesNow(s, uid)).version).toBe(2);
+    });
+  });
+
+  describe('host change', () => {
+    beforeEach(async () => {
+      await resetSeriesScenario(s);
+      created = await seriesCreated(s);
+      uid = created.series.uid;
+    });
+    const moveTo = (hostUserId: string, principal = s.as.mona, deps = s.deps, key?: string) =>
+      changeSeriesHost(deps, principal, uid, { host_user_id: hostUserId }, { key });
+
+    it('moves every future confirmed occurrence to the new host, then the series', async () => {
+      s.clock.set(AFTER_SECOND);
+
+      const changed = await moveTo(USER.ivan);
+
+      expect(changed.outcome).toEqual({ status: 200, data: { moved: 4, unchanged: 0, stopped_by: null, superseded: false } });
+      for (const i of [2, 3, 4, 5]) {
+        expect(await bookingNow(s, occurrence(i).uid)).toMatchObject({
+          status: 'confirmed',
+          version: 2,
+          start_at: at(MON_WED_DATES[i]!),
+          host: HOST_OF.ivan,
+          title: 'Weekly between Ivan Host and Bob Invitee',
+          calendar_sync_status: 'not_applicable',
+        });
+      }
+      for (const i of [0, 1]) {
+        expect(await bookingNow(s, occurrence(i).uid)).toMatchObject({
+          version: 1,
+          host: HOST_OF.hana,
+          title: 'Weekly between Hana Host and Bob Invitee',
+        });
+      }
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.ivan, status: 'active', version: 2, updated_at: AFTER_SECOND });
+    });
+
+    it('a repeat to the same host moves nothing and counts every future occurrence as unchanged', async () => {
+      await moveTo(USER.ivan);
+
+      const again = await moveTo(USER.ivan);
+
+      expect(again.outcome.data).toEqual({ moved: 0, unchanged: 6, stopped_by: null, superseded: false });
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.ivan, status: 'active', version: 3 });
+    });
+
+    it('an admin may move a series to anyone', async () => {
+      expect((await moveTo(USER.sam, s.as.ada)).outcome.data).toEqual({ moved: 6, unchanged: 0, stopped_by: null, superseded: false });
+      expect((await seriesNow(s, uid)).host).toEqual(HOST_OF.sam);
+    });
+
+    it('a new host outside the caller’s set, or unknown, is 403 host_not_allowed and nothing changes', async () => {
+      const refused = seen('host_not_allowed', { fields: ['host_user_id'] });
+
+      expect(await scheduleErrorOf(moveTo(USER.ivan, s.as.hana))).toEqual(refused);
+      expect(await scheduleErrorOf(moveTo(USER.rick, s.as.mona))).toEqual(refused);
+      expect(await scheduleErrorOf(moveTo('70000000-0000-4000-8000-0000000000ff', s.as.ada))).toEqual(refused);
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 1 });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d) => ({ start_at: at(d), host_user_id: USER.hana })));
+    });
+
+    it('a new host whose only calendar is an ics feed stops with no_writable_calendar; nothing moves', async () => {
+      const readableFeeds = testDeps(s.store, s.clock, { calendars: createCalendarReader(async () => []) });
+
+      const changed = await moveTo(USER.rick, s.as.ada, readableFeeds);
+
+      expect(changed.outcome.data).toEqual({ moved: 0, unchanged: 0, stopped_by: 'no_writable_calendar', superseded: false });
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, status: 'active', version: 2 });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d) => ({ start_at: at(d), host_user_id: USER.hana })));
+    });
+
+    it('a new host busy in a static calendar stops with slot_unavailable at that occurrence', async () => {
+      // pia's static calendar is busy on Wednesday 03-11 09:00-12:00 and accepts writes.
+      const changed = await moveTo(USER.pia, s.as.ada);
+
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect(await bookingNow(s, occurrence(0).uid)).toMatchObject({
+        host: HOST_OF.pia,
+        title: 'Weekly between Pia Busy and Bob Invitee',
+        calendar_sync_status: 'pending',
+      });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 2 });
+    });
+
+    it('a new host whose calendar cannot be read is 503 availability_unavailable before anything is written', async () => {
+      expect(await scheduleErrorOf(moveTo(USER.rick, s.as.ada))).toEqual({
+        code: 'availability_unavailable',
+        details: {},
+        retryAfterSeconds: 30,
+      });
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 1 });
+    });
+
+    it('a new host busy at the second occurrence stops with slot_unavailable after one move; a repeat once free finishes', async () => {
+      await resetSeriesScenario(s, { bookings: [ivanBooking(IVAN_BUSY, '2026-03-04T10:00:00Z')] });
+      created = await seriesCreated(s);
+      uid = created.series.uid;
+
+      const stopped = await moveTo(USER.ivan);
+
+      expect(stopped.outcome.data).toEqual({ moved: 1, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i === 0 ? USER.ivan : USER.hana })));
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, status: 'active', version: 2 });
+
+      await cancelBooking(s.deps, s.as.ivan, IVAN_BUSY, {}, 'free-ivan');
+      const finished = await moveTo(USER.ivan);
+
+      expect(finished.outcome.data).toEqual({ moved: 5, unchanged: 1, stopped_by: null, superseded: false });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d) => ({ start_at: at(d), host_user_id: USER.ivan })));
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.ivan, status: 'active', version: 3 });
+    });
+
+    it('a host change keeps a paused series paused, and its later replacements are booked on the new host', async () => {
+      await pauseSeries(s.deps, s.as.hana, uid);
+
+      const changed = await moveTo(USER.ivan);
+
+      expect(changed.outcome.data).toEqual({ moved: 0, unchanged: 0, stopped_by: null, superseded: false });
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.ivan, status: 'paused', version: 3 });
+      expect((await resumeSeries(s.deps, s.as.mona, uid)).outcome.data).toEqual({ created: 6, skipped: [], owed: 0, superseded: false });
+      const live = (await occurrenceRowsOf(s.store, uid)).filter((o) => o.status === 'confirmed');
+      expect(live.map((o) => o.host_user_id)).toEqual(MON_WED_DATES.map(() => USER.ivan));
+    });
+
+    it.each([[{}], [{ host_user_id: 'not-a-uuid' }], [{ host_user_id: 7 }], [undefined]])(
+      'a missing or malformed host_user_id (%j) is 400 validation_error',
+      async (body) => {
+        expect(await scheduleErrorOf(changeSeriesHost(s.deps, s.as.mona, uid, body))).toEqual(
+          seen('validation_error', { fields: ['host_user_id'] }),
+        );
+        expect((await seriesNow(s, uid)).version).toBe(1);
+      },
+    );
+
+    it('an Idempotency-Key on host change is honoured: the same key replays without a second version bump', async () => {
+      const first = await moveTo(USER.ivan, s.as.mona, s.deps, 'host-key');
+      const replay = await moveTo(USER.ivan, s.as.mona, s.deps, 'host-key');
+
+      expect(replay).toMatchObject({ replayed: true, outcome: first.outcome });
+      expect(first.outcome.data).toEqual({ moved: 6, unchanged: 0, stopped_by: null, superseded: false });
+      expect((await seriesNow(s, uid)).version).toBe(2);
+    });
+  });
+  describe('every series route', () => {
+    let ivanSeries: string;
+    beforeEach(async () => {
+      await resetSeriesScenario(s);
+      created = await seriesCreated(s);
+      uid = created.series.uid;
+      ivanSeries = (
+        await seriesCreated(
+          s,
+          weeklyBody({ host_user_id: USER.ivan, event_type_id: SERIES_ET.ivanWeekly, attendee: { email: 'eve@example.com' } }),
+          s.as.ivan,
+        )
+      ).series.uid;
+    });
+
+    /** Every route that names a series, called with valid input otherwise. */
+    const routes = (principal: Principal, target: string) => ({
+      get: () => getSeries(s.deps, principal, target),
+      pause: () => pauseSeries(s.deps, principal, target),
+      resume: () => resumeSeries(s.deps, principal, target),
+      end: () => endSeries(s.deps, principal, target),
+      host: () => changeSeriesHost(s.deps, principal, target, { host_user_id: USER.hana }),
+      patch: () => updateSeries(s.deps, principal, target, { time: '11:00' }, { ifMatch: '*' }),
+    });
+
+    it.each(['get', 'pause', 'resume', 'end', 'host', 'patch'] as const)(
+      '%s answers 404 series_not_found alike for a malformed, an unknown and an invisible uid',
+      async (route) => {
+        for (const target of ['not-a-uuid', '70000000-0000-4000-8000-0000000000ff', ivanSeries]) {
+          expect(await scheduleErrorOf(routes(s.as.hana, target)[route]())).toEqual(seen('series_not_found', { uid: target }));
+        }
+        expect(await seriesNow(s, ivanSeries)).toMatchObject({ status: 'active', version: 1 });
+      },
+    );
+
+    it('404 comes before the action’s own checks: If-Match, the new host, a location_url the series cannot gain', async () => {
+      const notFound = seen('series_not_found', { uid: ivanSeries });
+
+      expect(await scheduleErrorOf(resumeSeries(s.deps, s.as.hana, ivanSeries, { ifMatch: '"9"' }))).toEqual(notFound);
+      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, ivanSeries, { time: '11:00' }, { ifMatch: '"9"' }))).toEqual(notFound);
+      expect(
+        await scheduleErrorOf(updateSeries(s.deps, s.as.hana, ivanSeries, { location_url: 'https://meet.example/x' }, { ifMatch: '"1"' })),
+      ).toEqual(notFound);
+      expect(await scheduleErrorOf(changeSeriesHost(s.deps, s.as.hana, ivanSeries, { host_user_id: USER.rick }))).toEqual(notFound);
+    });
+
+    it.each(['pause', 'resume', 'end', 'host', 'patch'] as const)(
+      '%s with a token lacking series:write is 403 insufficient_scope and changes nothing',
+      async (route) => {
+        expect(await scheduleErrorOf(routes(s.as.hanaRead, uid)[route]())).toEqual(
+          seen('insufficient_scope', { required_scope: 'series:write' }),
+        );
+        expect(await seriesNow(s, uid)).toMatchObject({ status: 'active', version: 1 });
+      },
+    );
+
+    it('create with a token lacking series:write is 403 insufficient_scope', async () => {
+      expect(await scheduleErrorOf(createSeries(s.deps, s.as.hanaRead, weeklyBody()))).toEqual(
+        seen('insufficient_scope', { required_scope: 'series:write' }),
+      );
+    });
+  });
+});
