@@ -67,7 +67,7 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
     if (Number(claimed.numUpdatedRows) !== 1) continue;
 
     const seriesUid = notification.series_uid;
-    const hold = seriesUid === null ? undefined : await claimHold(db, deps, seriesUid);
+    const hold = seriesUid === null ? undefined : await claimHold(db, deps, seriesUid, 'mail');
     if (seriesUid !== null && hold === undefined) {
       await retryAt(HELD_RETRY_MS).execute();
       report.deferred++;

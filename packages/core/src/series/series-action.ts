@@ -5,7 +5,7 @@ import type { Outcome } from '../operations/operation.js';
 import type { SeriesTable } from '../storage/schema.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
-import { claimHold, releaseHold } from './series-hold.js';
+import { claimHoldForAction, releaseHold } from './series-hold.js';
 import { loadSeries, type SeriesRow } from './series-rows.js';
 import { type SeriesAction, statusOnStart } from './series-state.js';
 import type { StepHook } from './series-steps.js';
@@ -51,11 +51,15 @@ export async function startAction(
   changes: (trx: Executor, current: SeriesRow) => Promise<Partial<SeriesTable>> | Partial<SeriesTable>,
 ): Promise<StartedAction> {
   const db = deps.store.db;
-  const token = await claimHold(db, deps, seriesUid);
+  const token = await claimHoldForAction(db, deps, seriesUid);
   if (token === undefined) throw busy();
   try {
     await deps.steps?.({ action, phase: 'first_write', seriesUid });
     return await db.transaction().execute(async (trx) => {
+      // Lock the row before reading anything: an earlier action's item may be
+      // mid-commit (its owed entry not yet visible). Taking the lock waits for
+      // it, and on PostgreSQL each statement after sees what it committed.
+      if (!(await stillHolds(trx, seriesUid, token))) throw busy();
       const current = await loadSeries(trx, seriesUid);
       const status = statusOnStart(action, current.status as SeriesStatus, current.ending === 1);
       const written = {
@@ -67,20 +71,25 @@ export async function startAction(
         hold_token: null,
         hold_until: null,
       } satisfies Partial<SeriesTable>;
-      const result = await trx
-        .updateTable('series')
-        .set(written)
-        .where('uid', '=', seriesUid)
-        .where('hold_token', '=', token)
-        .executeTakeFirst();
-      // The hold ran out and someone else took the series meanwhile.
-      if (Number(result.numUpdatedRows) !== 1) throw busy();
+      // The row is locked and still held by this holder (stillHolds above).
+      await trx.updateTable('series').set(written).where('uid', '=', seriesUid).execute();
       return { action, series: { ...current, ...written }, epoch: written.epoch };
     });
   } catch (error) {
     await releaseHold(db, seriesUid, token).catch(() => {});
     throw error;
   }
+}
+
+/** Locks the series row if this holder still holds it (the hold ran out and was taken over otherwise). */
+async function stillHolds(trx: Executor, seriesUid: string, token: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('series')
+    .set((eb) => ({ hold_token: eb.ref('hold_token') }))
+    .where('uid', '=', seriesUid)
+    .where('hold_token', '=', token)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**

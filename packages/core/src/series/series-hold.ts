@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
@@ -9,6 +10,19 @@ import { toTimestamp } from '../time.js';
  */
 export const HOLD_LEASE_MS = 30_000;
 
+/** Who holds a series: an action making its first write, or the dispatcher sending a mail. */
+export type HolderKind = 'action' | 'mail';
+
+/**
+ * How long an action waits for a mail send to finish before answering
+ * `409 series_busy`. A mail is handed over in milliseconds, so an action
+ * that happens to arrive meanwhile (a pause right after a create, whose
+ * confirmation is going out) should not fail for it; a send that takes
+ * longer still makes the action busy, as decisions.md says.
+ */
+export const MAIL_WAIT_MS = 250;
+const MAIL_WAIT_STEP_MS = 10;
+
 /**
  * Holds a series for an action's first write or a mail being sent
  * (decisions.md "Busy and superseded"). The hold is a committed lease on the
@@ -16,9 +30,14 @@ export const HOLD_LEASE_MS = 30_000;
  * only one claimant can win. Answers the hold's token, or undefined when
  * someone else holds the series.
  */
-export async function claimHold(db: Executor, deps: { clock: Clock; ids: IdGenerator }, seriesUid: string): Promise<string | undefined> {
+export async function claimHold(
+  db: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  seriesUid: string,
+  holder: HolderKind,
+): Promise<string | undefined> {
   const nowMs = deps.clock.now();
-  const token = deps.ids.uuid();
+  const token = `${holder}:${deps.ids.uuid()}`;
   const result = await db
     .updateTable('series')
     .set({ hold_token: token, hold_until: toTimestamp(nowMs + HOLD_LEASE_MS) })
@@ -36,4 +55,22 @@ export async function releaseHold(db: Executor, seriesUid: string, token: string
     .where('uid', '=', seriesUid)
     .where('hold_token', '=', token)
     .execute();
+}
+
+/**
+ * Holds a series for an action: claimHold, waiting up to MAIL_WAIT_MS while
+ * the holder is a mail being sent. Undefined when it is still held.
+ */
+export async function claimHoldForAction(
+  db: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  seriesUid: string,
+): Promise<string | undefined> {
+  for (let waited = 0; ; waited += MAIL_WAIT_STEP_MS) {
+    const token = await claimHold(db, deps, seriesUid, 'action');
+    if (token !== undefined || waited >= MAIL_WAIT_MS) return token;
+    const holder = await db.selectFrom('series').select('hold_token').where('uid', '=', seriesUid).executeTakeFirst();
+    if (!holder?.hold_token?.startsWith('mail:')) return undefined;
+    await delay(MAIL_WAIT_STEP_MS);
+  }
 }
