@@ -16,7 +16,7 @@ import { bookingTitle, displayName } from './attendee-name.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
-import { insertBookingRow } from './insert-booking-row.js';
+import { insertBookingRow, NEW_BOOKING, syncStatusFor } from './insert-booking-row.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -73,15 +73,8 @@ export async function isStillFree(
 }
 
 /** isStillFree, refusing with `409 slot_unavailable` when the slot was taken. */
-export async function assertStillFree(
-  trx: Executor,
-  dialect: Dialect,
-  hostId: string,
-  eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
-  slot: { startMs: number; endMs: number },
-  exceptUid?: string,
-): Promise<void> {
-  if (!(await isStillFree(trx, dialect, hostId, eventType, slot, exceptUid))) throw unavailable('slot_busy');
+export async function assertStillFree(...args: Parameters<typeof isStillFree>): Promise<void> {
+  if (!(await isStillFree(...args))) throw unavailable('slot_busy');
 }
 
 /** Validates a create against the event type and the host's time, before any write. */
@@ -120,11 +113,9 @@ export async function insertBooking(
   );
   const row: BookingsTable = {
     uid,
-    version: 1,
     event_type_id: eventType.id,
     host_user_id: eventType.host.id,
     title: bookingTitle(eventType.name, eventType.host.name, attendeeName),
-    status: 'confirmed',
     start_at: toTimestamp(startMs),
     end_at: toTimestamp(endMs),
     timezone,
@@ -144,18 +135,11 @@ export async function insertBooking(
     metadata_json: JSON.stringify({ ...body.metadata, ...utm }),
     responses_json: body.responses ? JSON.stringify(body.responses) : null,
     // No calendar writer exists yet: with conflict calendars the event waits to be written.
-    calendar_sync_status: eventType.host.calendars.length > 0 ? 'pending' : 'not_applicable',
-    calendar_event_id: '',
+    calendar_sync_status: syncStatusFor(eventType.host),
+    ...NEW_BOOKING,
     rescheduled_from_uid: null,
-    cancelled_at: null,
-    cancellation_reason: null,
-    no_show_at: null,
-    no_show_reason: null,
     series_uid: null,
     pattern_instant: null,
-    moved_by_invitee: 0,
-    import_hash: null,
-    canceled_by: null,
     created_at: now,
     updated_at: now,
   };

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { decodeCursor, encodeCursor, type Page, queryBinding } from '../pagination/cursor.js';
+import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
 import { booleanParam, csvParam, instantParam, limitParam, uuidParam } from '../pagination/query-params.js';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
@@ -84,12 +84,11 @@ export async function listBookings(deps: { store: Store }, principal: Principal,
     .orderBy('bookings.uid', direction)
     .limit(limit + 1)
     .execute();
-  const hasMore = rows.length > limit;
-  const shown = hasMore ? rows.slice(0, limit) : rows;
-  const last = shown.at(-1);
-  return {
-    items: shown.map((row) => toBooking(row, 'list')),
-    hasMore,
-    nextCursor: hasMore && last ? encodeCursor(binding, { value: last[column], uid: last.uid }) : null,
-  };
+  return pageOf(
+    rows,
+    limit,
+    binding,
+    (row) => ({ value: row[column], uid: row.uid }),
+    (row) => toBooking(row, 'list'),
+  );
 }

@@ -53,3 +53,24 @@ export interface Page<T> {
   readonly nextCursor: string | null;
   readonly hasMore: boolean;
 }
+
+/**
+ * The page of a keyset query that fetched `limit + 1` rows: the extra row
+ * only tells that there is more; the cursor resumes after the last shown.
+ */
+export function pageOf<Row, T>(
+  rows: readonly Row[],
+  limit: number,
+  binding: string,
+  positionOf: (row: Row) => CursorPosition,
+  view: (row: Row) => T,
+): Page<T> {
+  const hasMore = rows.length > limit;
+  const shown = hasMore ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  return {
+    items: shown.map(view),
+    hasMore,
+    nextCursor: hasMore && last !== undefined ? encodeCursor(binding, positionOf(last)) : null,
+  };
+}

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { bookingTitle } from '../bookings/attendee-name.js';
 import { isStillFree } from '../bookings/create-booking.js';
+import { syncStatusFor } from '../bookings/insert-booking-row.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
@@ -78,7 +79,7 @@ export async function changeSeriesHost(
           {
             host_user_id: newHost.id,
             title: bookingTitle(eventType.name, newHost.name, attendeeName),
-            calendar_sync_status: newHost.calendars.length > 0 ? 'pending' : 'not_applicable',
+            calendar_sync_status: syncStatusFor(newHost),
           },
           'booking.updated',
           (booking) => ({

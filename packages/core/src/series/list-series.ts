@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { decodeCursor, encodeCursor, type Page, queryBinding } from '../pagination/cursor.js';
+import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
 import { csvParam, limitParam, uuidParam } from '../pagination/query-params.js';
 import type { Database } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
@@ -45,12 +45,5 @@ export async function listSeries(db: Executor, principal: Principal, query: List
     .orderBy('series.uid', 'desc')
     .limit(limit + 1)
     .execute();
-  const hasMore = rows.length > limit;
-  const shown = hasMore ? rows.slice(0, limit) : rows;
-  const last = shown.at(-1);
-  return {
-    items: shown.map(toSeries),
-    hasMore,
-    nextCursor: hasMore && last ? encodeCursor(binding, { value: last.created_at, uid: last.uid }) : null,
-  };
+  return pageOf(rows, limit, binding, (row) => ({ value: row.created_at, uid: row.uid }), toSeries);
 }

@@ -1,7 +1,7 @@
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { bookingTitle } from '../bookings/attendee-name.js';
 import { type BookingRow, selectBookings, toBooking } from '../bookings/booking-rows.js';
-import { insertBookingRow } from '../bookings/insert-booking-row.js';
+import { insertBookingRow, NEW_BOOKING, syncStatusFor } from '../bookings/insert-booking-row.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
@@ -60,11 +60,10 @@ export async function bookOccurrence(
   const startMs = slot.patternInstantMs;
   const row: BookingsTable = {
     uid,
-    version: 1,
+    ...NEW_BOOKING,
     event_type_id: template.eventType.id,
     host_user_id: template.host.id,
     title: bookingTitle(template.eventType.name, template.host.name, template.attendee.name),
-    status: 'confirmed',
     start_at: toTimestamp(startMs),
     end_at: toTimestamp(startMs + template.eventType.durationMinutes * MINUTE_MS),
     timezone: template.timezone,
@@ -81,18 +80,10 @@ export async function bookOccurrence(
     location_json: JSON.stringify(occurrenceLocation(deps.conferenceLinks, template.locationUrl, uid)),
     metadata_json: '{}',
     responses_json: null,
-    calendar_sync_status: template.host.calendars.length > 0 ? 'pending' : 'not_applicable',
-    calendar_event_id: '',
+    calendar_sync_status: syncStatusFor(template.host),
     rescheduled_from_uid: slot.rescheduledFromUid,
-    cancelled_at: null,
-    cancellation_reason: null,
-    no_show_at: null,
-    no_show_reason: null,
     series_uid: template.seriesUid,
     pattern_instant: toTimestamp(slot.patternInstantMs),
-    moved_by_invitee: 0,
-    import_hash: null,
-    canceled_by: null,
     created_at: now,
     updated_at: now,
   };
