@@ -48,7 +48,7 @@ export async function changeSeriesHost(
   const needsMove = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.host_user_id !== newHost.id);
   // Read before the first write, so an unreadable calendar changes nothing.
   const read = await loadSeriesHostTime(
-    { ...deps, db },
+    deps,
     eventType,
     newHost,
     needsMove.map((o) => Date.parse(o.start_at)),

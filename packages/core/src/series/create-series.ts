@@ -68,7 +68,7 @@ async function prepareSeries(deps: CoreDeps, principal: Principal, body: CreateS
   };
   const candidates = expandPattern(pattern, body.count, deps.clock.now());
   const read = await loadSeriesHostTime(
-    { ...deps, db },
+    deps,
     eventType,
     host,
     candidates.map((c) => c.instantMs),

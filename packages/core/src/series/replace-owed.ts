@@ -65,7 +65,7 @@ export async function previewTargets(
 /** The host's time across some targets, read before an action's first write so that an unreadable calendar changes nothing. */
 export function readTargets(deps: CoreDeps, booking: SeriesBooking, targets: readonly ReplacementTarget[]): Promise<SeriesHostTime> {
   return loadSeriesHostTime(
-    { ...deps, db: deps.store.db },
+    deps,
     booking.eventType,
     booking.host,
     targets.map((t) => t.target.instantMs),

@@ -1,10 +1,9 @@
 import { type Interval, mergeIntervals } from '../availability/busy.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { loadHostTime, policyOf } from '../availability/load-host-time.js';
+import { calendarBusy, policyOf } from '../availability/load-host-time.js';
 import { checkStart, type HostTime, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
-import type { Executor } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS } from '../time.js';
 
 /**
@@ -20,7 +19,13 @@ export const OCCURRENCE_RULES: StartRules = { grid: false };
  */
 export const HOST_MOVE_RULES: StartRules = { grid: false, bookingWindow: false };
 
-/** A host's time, read once for every instant an action may book. */
+/**
+ * A host's time for the instants an action may book: working hours, busy
+ * calendar time, notice and horizon, read once. Bookings are not in it: a
+ * series checks them under the host's lock, in the transaction that books
+ * (create-series.ts, replace-owed.ts, change-host.ts), so reading them here
+ * too would only repeat that read, which on a busy host is thousands of rows.
+ */
 export interface SeriesHostTime {
   readonly time: HostTime;
   /** The starts this read covers; a start outside it needs a new read. */
@@ -28,13 +33,13 @@ export interface SeriesHostTime {
 }
 
 /**
- * Reads the host's busy time across the given starts, once. Starts past the
+ * Reads the host's calendars across the given starts, once. Starts past the
  * event type's horizon are never free, so the read stops there. A conflict
  * calendar that cannot be read answers `503 availability_unavailable` before
  * anything is written.
  */
 export async function loadSeriesHostTime(
-  deps: { db: Executor; clock: Clock; calendars: CalendarReader },
+  deps: { clock: Clock; calendars: CalendarReader },
   eventType: EventTypeWithHost,
   host: HostRecord,
   startsMs: readonly number[],
@@ -44,14 +49,13 @@ export async function loadSeriesHostTime(
   const nowMs = deps.clock.now();
   const horizon = rules.bookingWindow === false ? Number.POSITIVE_INFINITY : nowMs + policy.futureLimitDays * DAY_MS;
   const reachable = startsMs.filter((ms) => ms <= horizon);
-  if (reachable.length === 0) {
-    return { time: { policy, schedule: host.schedule, zone: host.timezone, busy: [], nowMs }, covers: { startMs: 0, endMs: 0 } };
-  }
+  const time = (busy: Interval[]): HostTime => ({ policy, schedule: host.schedule, zone: host.timezone, busy, nowMs });
+  if (reachable.length === 0) return { time: time([]), covers: { startMs: 0, endMs: 0 } };
   const first = Math.min(...reachable);
   const last = Math.max(...reachable);
-  const range = { startMs: first, endMs: last + policy.durationMinutes * MINUTE_MS };
-  const time = await loadHostTime(deps, policy, host, range);
-  return { time, covers: { startMs: first, endMs: last + 1 } };
+  const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
+  const calendar = await calendarBusy(deps.calendars, host, { startMs: first - reach, endMs: last + reach });
+  return { time: time(mergeIntervals(calendar)), covers: { startMs: first, endMs: last + 1 } };
 }
 
 /** True when the read covers every given start (those past the horizon need none). */
@@ -65,7 +69,7 @@ export function isFreeFor(time: HostTime, startMs: number, rules: StartRules = O
   return checkStart(time, startMs, undefined, rules).available;
 }
 
-/** The same host time with more busy intervals: the bookings seen under the host's lock. */
+/** The same host time with the bookings seen under the host's lock. */
 export function withBusy(time: HostTime, more: readonly Interval[]): HostTime {
   return more.length === 0 ? time : { ...time, busy: mergeIntervals([...time.busy, ...more]) };
 }
