@@ -16,6 +16,15 @@ export { canonicalJson, fingerprintOf } from './canonical-json.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js';
 export { etagOf, type IfMatch, matchesVersion, parseIfMatch } from './conditional.js';
 export { type ConferenceLinks, conferenceLinksAt } from './conference-links.js';
+export { describeCaller, listEventTypes, listPeople } from './directory/directory.js';
+export {
+  type Caller,
+  callerSchema,
+  type EventTypeSummary,
+  eventTypeSummarySchema,
+  type Person,
+  personSchema,
+} from './directory/directory-view.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
@@ -34,6 +43,7 @@ export {
   type ListOutcome,
   type Operation,
   type OperationContext,
+  type OperationSchemas,
   type Outcome,
   type RawCall,
   type Requirement,
@@ -83,6 +93,7 @@ export {
   updateSeriesResultSchema,
 } from './series/series-view.js';
 export { checkSlotQuerySchema, listSlotsQuerySchema } from './slots/slot-queries.js';
+export { type SlotCheck, type SlotList, slotCheckSchema, slotListSchema } from './slots/slot-view.js';
 export { migrateToLatest } from './storage/migrations.js';
 export { openStore } from './storage/open-store.js';
 export { createPostgresSchema, dropPostgresSchema, openPostgres } from './storage/postgres/open-postgres.js';

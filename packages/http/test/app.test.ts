@@ -1,5 +1,6 @@
 import { defineOperation, type ManualClock, manualClock } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { RunningServer } from '../src/index.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -22,6 +23,7 @@ const faulty = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: [], output: z.object({}), list: false },
   parse: () => ({}),
   run: async () => {
     throw new TypeError('secret internals at /srv/app.js:12');

@@ -1,22 +1,8 @@
-import {
-  conferenceLinksAt,
-  createAuthenticator,
-  createCalendarReader,
-  createRateLimiter,
-  icsFeedReader,
-  loadLimits,
-  loggingMailer,
-  operations,
-  purgeExpiredKeys,
-  randomIds,
-  redisRateLimitStore,
-  startDispatchLoop,
-  systemClock,
-} from '@schedule/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { operations } from '@schedule/core';
 import { buildApp, listen } from '@schedule/http';
-import { pino } from 'pino';
-import { resolveDatabase } from '../default-db.js';
-import { openRuntime } from '../open-runtime.js';
+import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
+import { exitOnSignal, type Service, startService } from '../service.js';
 
 export interface ServeOptions {
   workspace?: string;
@@ -26,68 +12,51 @@ export interface ServeOptions {
   demo?: boolean;
 }
 
-const HOUR_MS = 60 * 60 * 1000;
+/** The MCP server's deps on a running service. */
+export function mcpDepsOf(service: Service) {
+  return {
+    core: service.core,
+    authenticate: service.authenticate,
+    rateLimiter: service.rateLimiter,
+    limits: service.limits,
+    logError: (error: unknown, context: Record<string, unknown>) => service.logger.error({ ...context, err: error }, 'tool failed'),
+  };
+}
 
-/** `schedule serve`: the HTTP API on one database, until SIGTERM. */
+/** `/mcp` goes to the MCP server; everything else to the HTTP API. */
+export function routeMcp(
+  mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  api: (req: IncomingMessage, res: ServerResponse) => void,
+) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === MCP_PATH) void mcp(req, res);
+    else api(req, res);
+  };
+}
+
+/** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */
 export async function serve(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
-  const clock = systemClock;
-  const ids = randomIds;
-  const { store } = await openRuntime({ db: resolveDatabase(options.db), workspace: options.workspace, clock, ids });
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: 2, sync: false }));
-  const redisUrl = process.env.REDIS_URL;
-  const rateLimiter = createRateLimiter({
-    clock,
-    ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: process.env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
-  });
-  const app = buildApp({
-    core: {
-      store,
-      clock,
-      ids,
-      idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
-      calendars: createCalendarReader(icsFeedReader({ clock })),
-      conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
-    },
-    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(process.env.TOKEN_CACHE_MS ?? 2000) }),
+  const service = await startService(options);
+  const api = buildApp({
+    core: service.core,
+    authenticate: service.authenticate,
     operations,
-    rateLimiter,
-    limits: await loadLimits(store),
-    logger,
+    rateLimiter: service.rateLimiter,
+    limits: service.limits,
+    logger: service.logger,
   });
-  if (!(await rateLimiter.ready(2000))) {
-    logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
-  }
   const port = Number(options.port ?? process.env.PORT ?? 3000);
-  const running = await listen(app, { host: options.host ?? process.env.HOST ?? '127.0.0.1', port });
+  const running = await listen(routeMcp(mcpHttpHandler(mcpDepsOf(service)), api), {
+    host: options.host ?? process.env.HOST ?? '127.0.0.1',
+    port,
+  });
   out.write(`schedule: listening on ${running.url}\n`);
   if (options.demo) out.write(demoHint(running.url));
-
-  const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
-  purge.unref();
-  // No SMTP yet: mail is logged, one line each, so the outbox and its holds are exercised end to end.
-  const mailer = loggingMailer((fields, message) => logger.info(fields, message));
-  const dispatch = startDispatchLoop(
-    { store, clock, ids, mailer },
-    {
-      intervalMs: Number(process.env.MAIL_DISPATCH_MS ?? 1000),
-      onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
-    },
-  );
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(purge);
+  exitOnSignal(async () => {
     await running.close();
-    await dispatch.stop();
-    await rateLimiter.close();
-    await store.close();
-    logger.flush();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+    await service.close();
+  });
 }
 
 function demoHint(url: string): string {
@@ -97,7 +66,7 @@ function demoHint(url: string): string {
     '',
     `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' '${url}/v1/bookings?limit=3'`,
     '',
-    'Other demo tokens: pat_demo_bob_0123456789 (manager), pat_demo_carol_0123456789 (user). Ctrl-C stops the server.',
+    `The MCP server is at ${url}${MCP_PATH} (same tokens). Other demo tokens: pat_demo_bob_0123456789 (manager), pat_demo_carol_0123456789 (user). Ctrl-C stops the server.`,
     '',
   ].join('\n');
 }

@@ -1,11 +1,12 @@
 import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
+import { bookingSchema } from '../bookings/booking-view.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
 import { insertBooking, prepareBooking } from '../bookings/create-booking.js';
 import { findVisibleBooking } from '../bookings/find-booking.js';
 import { listBookings, listBookingsQuerySchema } from '../bookings/list-bookings.js';
 import { moveBooking, prepareMove } from '../bookings/reschedule-booking.js';
-import { parseUpdateBookingBody, updateBooking } from '../bookings/update-booking.js';
+import { parseUpdateBookingBody, updateBooking, updateBookingBodySchema } from '../bookings/update-booking.js';
 import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
@@ -19,6 +20,7 @@ export const listBookingsOperation = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: [], input: listBookingsQuerySchema, output: bookingSchema, list: true },
   parse: (call) => parseQuery(listBookingsQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
     const page = await listBookings(ctx.deps, ctx.principal, query);
@@ -33,6 +35,7 @@ export const getBookingOperation = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: ['uid'], output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '' }),
   async run(ctx, { uid }) {
     const row = await findVisibleBooking(ctx.deps.store.db, ctx.principal, uid);
@@ -47,6 +50,7 @@ export const updateBookingOperation = defineOperation({
   scope: 'bookings:update',
   idempotencyKey: 'required',
   ifMatch: 'required',
+  schemas: { params: ['uid'], input: updateBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({
     uid: call.params.uid ?? '',
     ifMatch: parseIfMatch(call.ifMatch ?? ''),
@@ -73,6 +77,7 @@ export const createBookingOperation = defineOperation({
   scope: 'bookings:create',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  schemas: { params: [], input: createBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => parseBody(createBookingBodySchema, call.body),
   async run(ctx, body) {
     const deps = writeDeps(ctx);
@@ -93,6 +98,7 @@ export const cancelBookingOperation = defineOperation({
   scope: 'bookings:cancel',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(cancelBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
     return ctx.write(async (trx) => {
@@ -109,6 +115,7 @@ export const rescheduleBookingOperation = defineOperation({
   scope: 'bookings:reschedule',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  schemas: { params: ['uid'], input: rescheduleBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(rescheduleBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
     const deps = writeDeps(ctx);

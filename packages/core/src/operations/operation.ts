@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
@@ -63,6 +64,22 @@ export interface OperationContext {
 export type Requirement = 'required' | 'optional' | 'none';
 
 /**
+ * The shapes of an operation, for front ends that describe it rather than
+ * only call it: MCP derives each tool's input and output schema from these,
+ * so they are never retyped. `parse` stays the one place input is validated.
+ */
+export interface OperationSchemas {
+  /** Path parameters by name, e.g. `uid`. */
+  readonly params: readonly string[];
+  /** Query parameters (GET) or body fields (POST, PATCH); none for a bodiless action. */
+  readonly input?: z.ZodObject | undefined;
+  /** What a success carries in `data`: the object, or for a list, one item. */
+  readonly output: z.ZodType;
+  /** True for a list: `data` is a page of `output` items with a cursor. */
+  readonly list: boolean;
+}
+
+/**
  * One endpoint of api.md, front-end neutral. HTTP routes to it by method and
  * path; MCP exposes it as the tool `name`. Scope, Idempotency-Key and
  * If-Match rules are declared here once.
@@ -74,6 +91,7 @@ export interface Operation<Input = unknown> {
   readonly scope: Scope;
   readonly idempotencyKey: Requirement;
   readonly ifMatch: Requirement;
+  readonly schemas: OperationSchemas;
   parse(call: RawCall): Input;
   run(ctx: OperationContext, input: Input): Promise<Outcome>;
 }

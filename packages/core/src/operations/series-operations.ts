@@ -7,8 +7,23 @@ import { endSeries } from '../series/end-series.js';
 import { listSeries, listSeriesQuerySchema } from '../series/list-series.js';
 import { pauseSeries } from '../series/pause-series.js';
 import { resumeSeries } from '../series/resume-series.js';
-import { changeHostBodySchema, parseCreateSeriesBody, parseUpdateSeriesBody } from '../series/series-input.js';
+import {
+  changeHostBodySchema,
+  createSeriesBodySchema,
+  parseCreateSeriesBody,
+  parseUpdateSeriesBody,
+  updateSeriesBodySchema,
+} from '../series/series-input.js';
 import { findVisibleSeries, toSeries } from '../series/series-rows.js';
+import {
+  createSeriesResultSchema,
+  endResultSchema,
+  hostChangeResultSchema,
+  pauseResultSchema,
+  resumeResultSchema,
+  seriesSchema,
+  updateSeriesResultSchema,
+} from '../series/series-view.js';
 import { updateSeries } from '../series/update-series.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
@@ -23,6 +38,7 @@ export const listSeriesOperation = defineOperation({
   scope: 'series:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: [], input: listSeriesQuerySchema, output: seriesSchema, list: true },
   parse: (call) => parseQuery(listSeriesQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
     const page = await listSeries(ctx.deps.store.db, ctx.principal, query);
@@ -37,6 +53,7 @@ export const getSeriesOperation = defineOperation({
   scope: 'series:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: ['uid'], output: seriesSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   async run(ctx, { uid }) {
     const series = toSeries(await findVisibleSeries(ctx.deps.store.db, ctx.principal, uid));
@@ -51,6 +68,7 @@ export const createSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  schemas: { params: [], input: createSeriesBodySchema, output: createSeriesResultSchema, list: false },
   parse: (call) => parseCreateSeriesBody(call.body),
   run: (ctx, body) => createSeries(ctx.deps, ctx.principal, body, ctx.source, ctx.write),
 });
@@ -63,6 +81,7 @@ export const pauseSeriesOperation = defineOperation({
   // decisions.md: optional on pause, honoured exactly when sent.
   idempotencyKey: 'optional',
   ifMatch: 'none',
+  schemas: { params: ['uid'], output: pauseResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   run: (ctx, { uid }) => mapLockTimeout(() => pauseSeries(ctx.deps, ctx.principal, uid, ctx.write)),
 });
@@ -74,6 +93,7 @@ export const resumeSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'optional',
+  schemas: { params: ['uid'], output: resumeResultSchema, list: false },
   parse: (call) => {
     const ifMatch = call.ifMatch === undefined ? undefined : parseIfMatch(call.ifMatch);
     if (ifMatch?.kind === 'invalid') {
@@ -91,6 +111,7 @@ export const endSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  schemas: { params: ['uid'], output: endResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   run: (ctx, { uid }) => endSeries(ctx.deps, ctx.principal, uid, ctx.write),
 });
@@ -102,6 +123,7 @@ export const changeSeriesHostOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'optional',
   ifMatch: 'none',
+  schemas: { params: ['uid'], input: changeHostBodySchema, output: hostChangeResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), body: parseBody(changeHostBodySchema, call.body) }),
   run: (ctx, { uid, body }) => changeSeriesHost(ctx.deps, ctx.principal, uid, body.host_user_id, ctx.write),
 });
@@ -113,6 +135,7 @@ export const updateSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'optional',
   ifMatch: 'required',
+  schemas: { params: ['uid'], input: updateSeriesBodySchema, output: updateSeriesResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), body: parseUpdateSeriesBody(call.body) }),
   run: (ctx, { uid, ifMatch, body }) => mapLockTimeout(() => updateSeries(ctx.deps, ctx.principal, uid, ifMatch, body, ctx.write)),
 });

@@ -1,6 +1,7 @@
 import { parseQuery } from '../pagination/query-params.js';
 import { checkSlot, listSlots } from '../slots/find-slots.js';
 import { checkSlotQuerySchema, listSlotsQuerySchema } from '../slots/slot-queries.js';
+import { slotCheckSchema, slotListSchema } from '../slots/slot-view.js';
 import { defineOperation } from './operation.js';
 
 export const listSlotsOperation = defineOperation({
@@ -10,6 +11,7 @@ export const listSlotsOperation = defineOperation({
   scope: 'slots:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: [], input: listSlotsQuerySchema, output: slotListSchema, list: false },
   parse: (call) => parseQuery(listSlotsQuerySchema, call.query),
   async run(ctx, query) {
     const { store, clock, calendars } = ctx.deps;
@@ -24,6 +26,7 @@ export const checkSlotOperation = defineOperation({
   scope: 'slots:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  schemas: { params: [], input: checkSlotQuerySchema, output: slotCheckSchema, list: false },
   parse: (call) => parseQuery(checkSlotQuerySchema, call.query),
   async run(ctx, query) {
     const { store, clock, calendars } = ctx.deps;

@@ -15,7 +15,8 @@ export const MAX_COUNT = 42;
 const uuid = z
   .string()
   .refine(isUuid, 'must be a UUID')
-  .transform((id) => id.toLowerCase());
+  .transform((id) => id.toLowerCase())
+  .meta({ format: 'uuid' });
 
 /** Up to 7 days, none twice (decisions.md "Series expansion" rejects duplicates). */
 const weekdays = z
@@ -47,7 +48,8 @@ export const createSeriesBodySchema = z
     // Bounded so every instant stays a fixed-width timestamp (time.ts); years past 9999 would not.
     starts_on: civilDate.refine((d) => d >= '1900-01-01' && d <= '9000-12-31', 'must be between 1900-01-01 and 9000-12-31'),
     // Any integer here; outside 1..42 is its own error, 422 count_out_of_range.
-    count: z.int(),
+    // The JSON Schema still tells clients the range.
+    count: z.int().meta({ minimum: MIN_COUNT, maximum: MAX_COUNT }),
     location_url: httpUrl.optional(),
     notify_invitee: z.boolean().default(true),
   })

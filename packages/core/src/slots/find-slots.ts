@@ -2,25 +2,19 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
-import { checkStart, freeSlots, type Unavailable } from '../availability/slot-rules.js';
+import { checkStart, freeSlots } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import { resolveEventType } from '../event-types/resolve-event-type.js';
 import type { Executor } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS, toTimestamp } from '../time.js';
 import type { checkSlotQuerySchema, listSlotsQuerySchema } from './slot-queries.js';
 import { checkWindow, eventTypeOfQuery, MAX_SLOT_WINDOW_DAYS, NEXT_AVAILABLE_SEARCH_DAYS } from './slot-queries.js';
+import type { SlotCheck, SlotList } from './slot-view.js';
 
 export interface SlotDeps {
   readonly db: Executor;
   readonly clock: Clock;
   readonly calendars: CalendarReader;
-}
-
-export interface SlotList {
-  event_type_id: string;
-  timezone: string;
-  computed_at: string;
-  slots: { start: string; end: string; available: true }[];
 }
 
 /** `GET /v1/slots`: the free slots of an event type whose start lies in [start, end). */
@@ -38,10 +32,6 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
     slots: freeSlots(time, range).map((s) => ({ start: toTimestamp(s.startMs), end: toTimestamp(s.endMs), available: true })),
   };
 }
-
-export type SlotCheck =
-  | { available: true; duration_minutes: number }
-  | { available: false; reason: Unavailable; next_available: string | null };
 
 /**
  * `GET /v1/slots/check`: whether one exact time can be booked, and if not,

@@ -1,0 +1,55 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { listen } from '@schedule/http';
+import { buildServer, mcpHttpHandler } from '@schedule/mcp';
+import { exitOnSignal, startService } from '../service.js';
+import { mcpDepsOf } from './serve.js';
+
+export interface McpOptions {
+  workspace?: string;
+  db?: string;
+  http?: boolean;
+  port?: string;
+  host?: string;
+}
+
+/** A usage problem: the CLI prints it and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * `schedule mcp`: the MCP server on stdio, acting as the token in
+ * SCHEDULE_TOKEN; with `--http`, over Streamable HTTP at /mcp, where every
+ * request brings its own bearer token.
+ */
+export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Promise<void> {
+  const secret = process.env.SCHEDULE_TOKEN;
+  if (!options.http && !secret) throw new UsageError('SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
+  const service = await startService(options);
+  const deps = mcpDepsOf(service);
+
+  if (options.http) {
+    const port = Number(options.port ?? process.env.PORT ?? 3000);
+    const running = await listen(mcpHttpHandler(deps), { host: options.host ?? process.env.HOST ?? '127.0.0.1', port });
+    out.write(`schedule: listening on ${running.url}\n`);
+    exitOnSignal(async () => {
+      await running.close();
+      await service.close();
+    });
+    return;
+  }
+
+  // Checked once at start so that a wrong token fails loudly; each call checks it again (it may be revoked).
+  if (!(await service.authenticate(secret!))) {
+    await service.close();
+    throw new UsageError('SCHEDULE_TOKEN is not a valid token (unknown, revoked or expired).');
+  }
+  const server = buildServer(deps, { principal: () => service.authenticate(secret!), address: 'stdio' });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void service.close().finally(() => process.exit(0));
+  await server.connect(transport);
+  exitOnSignal(async () => {
+    await server.close();
+    await service.close();
+  });
+}

@@ -1,0 +1,105 @@
+import {
+  type Authenticator,
+  conferenceLinksAt,
+  createAuthenticator,
+  createCalendarReader,
+  createRateLimiter,
+  type DispatchLoop,
+  type ExecuteDeps,
+  icsFeedReader,
+  type Limits,
+  loadLimits,
+  loggingMailer,
+  purgeExpiredKeys,
+  type RateLimiter,
+  randomIds,
+  redisRateLimitStore,
+  type Store,
+  startDispatchLoop,
+  systemClock,
+} from '@schedule/core';
+import { type Logger, pino } from 'pino';
+import { resolveDatabase } from './default-db.js';
+import { openRuntime } from './open-runtime.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Everything a front end (HTTP API, MCP server) runs on, wired from flags and the environment. */
+export interface Service {
+  readonly store: Store;
+  readonly core: ExecuteDeps;
+  readonly authenticate: Authenticator;
+  readonly rateLimiter: RateLimiter;
+  readonly limits: Limits;
+  readonly logger: Logger;
+  /** Stops the background work and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (loading a workspace first), and starts what runs
+ * beside any front end: idempotency-key expiry and the mail dispatcher.
+ * Logs go to stderr, so stdout stays free (for the MCP stdio transport).
+ */
+export async function startService(options: { db?: string | undefined; workspace?: string | undefined }): Promise<Service> {
+  const clock = systemClock;
+  const ids = randomIds;
+  const { store } = await openRuntime({ db: resolveDatabase(options.db), workspace: options.workspace, clock, ids });
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: 2, sync: false }));
+  const redisUrl = process.env.REDIS_URL;
+  const rateLimiter = createRateLimiter({
+    clock,
+    ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: process.env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
+  });
+  if (!(await rateLimiter.ready(2000))) {
+    logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
+  }
+  const core: ExecuteDeps = {
+    store,
+    clock,
+    ids,
+    idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
+    calendars: createCalendarReader(icsFeedReader({ clock })),
+    conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
+  };
+
+  const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
+  purge.unref();
+  // No SMTP yet: mail is logged, one line each, so the outbox and its holds are exercised end to end.
+  const mailer = loggingMailer((fields, message) => logger.info(fields, message));
+  const dispatch: DispatchLoop = startDispatchLoop(
+    { store, clock, ids, mailer },
+    {
+      intervalMs: Number(process.env.MAIL_DISPATCH_MS ?? 1000),
+      onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
+    },
+  );
+
+  return {
+    store,
+    core,
+    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(process.env.TOKEN_CACHE_MS ?? 2000) }),
+    rateLimiter,
+    limits: await loadLimits(store),
+    logger,
+    async close() {
+      clearInterval(purge);
+      await dispatch.stop();
+      await rateLimiter.close();
+      await store.close();
+      logger.flush();
+    },
+  };
+}
+
+/** Runs `stop` once on SIGTERM or SIGINT, then exits 0. */
+export function exitOnSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

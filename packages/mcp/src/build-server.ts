@@ -1,0 +1,124 @@
+import { createRequire } from 'node:module';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  operations as allOperations,
+  callerSchema,
+  describeCaller,
+  eventTypeSummarySchema,
+  listEventTypes,
+  listPeople,
+  type Operation,
+  type Principal,
+  personSchema,
+} from '@schedule/core';
+import { admit, type CallerSource, callOperation, type McpDeps } from './call-tool.js';
+import { callDirectoryTool } from './directory-tools.js';
+import { registerPrompts } from './prompts.js';
+import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS } from './tool-docs.js';
+import { describedOnly, inputSchemaOf, outputSchemaOf, pageSchema, successSchema } from './tool-schemas.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** What a model is told about this server when it connects. */
+export const INSTRUCTIONS = [
+  "schedule books meetings on people's calendars. Every tool acts as the token's user, with its scopes, and sees only the people that user may act for.",
+  'Start with whoami (your identity and time zone), list_event_types (what can be booked, with ids) and list_people (whose calendars you may use); these are also resources: schedule://me, schedule://event-types, schedule://people.',
+  'To book once: list_slots or check_slot, then create_booking. To book a run: create_series; dates the host is not free are skipped, not shifted, so report them.',
+  'Writes take an idempotency_key: reuse it to retry safely. Updates take if_match: the version you read. Errors come back with a code (for example slot_unavailable, version_conflict, series_busy) and details; read the message and act on it.',
+  'Lists return one page; pass next_cursor back as cursor while has_more is true. Times are ISO 8601, answered in UTC.',
+].join(' ');
+
+/**
+ * The MCP server: one tool per API endpoint (workspace.md names them), the
+ * directory as resources and tools, and two prompts. Transports only choose
+ * how it is reached; `caller` says who is calling.
+ */
+export function buildServer(deps: McpDeps, caller: CallerSource, operations: readonly Operation[] = allOperations): McpServer {
+  const server = new McpServer({ name: 'schedule', title: 'schedule', version }, { instructions: INSTRUCTIONS });
+
+  for (const operation of operations) {
+    const doc = API_TOOL_DOCS[operation.name];
+    if (!doc) throw new Error(`no tool docs for ${operation.name}`);
+    server.registerTool(
+      operation.name,
+      {
+        title: doc.title,
+        description: doc.description,
+        inputSchema: inputSchemaOf(operation),
+        outputSchema: outputSchemaOf(successSchema(operation)),
+        annotations: doc.annotations,
+      },
+      (args) => callOperation(deps, caller, operation, args as Record<string, unknown>),
+    );
+  }
+
+  const directory = async (name: keyof typeof DIRECTORY_TOOL_DOCS, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const admitted = await admit(deps, caller);
+    if ('refused' in admitted) return admitted.refused;
+    return callDirectoryTool(name, deps.core.store.db, admitted.principal, args);
+  };
+  const paging = {
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size, default 100.' },
+      cursor: { type: 'string', description: 'next_cursor of the previous page.' },
+    },
+  };
+  const directoryTools = {
+    whoami: { input: { type: 'object', properties: {} }, output: callerSchema },
+    list_people: { input: paging, output: pageSchema(personSchema) },
+    list_event_types: { input: paging, output: pageSchema(eventTypeSummarySchema) },
+  } as const;
+  for (const [name, { input, output }] of Object.entries(directoryTools) as [
+    keyof typeof directoryTools,
+    (typeof directoryTools)[keyof typeof directoryTools],
+  ][]) {
+    const doc = DIRECTORY_TOOL_DOCS[name];
+    server.registerTool(name, { ...doc, inputSchema: describedOnly(input), outputSchema: outputSchemaOf(output) }, (args) =>
+      directory(name, args as Record<string, unknown>),
+    );
+  }
+
+  registerDirectoryResources(server, deps, caller);
+  registerPrompts(server);
+  return server;
+}
+
+/** The directory as resources, for clients that read them into context. */
+function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: CallerSource): void {
+  const asJson = (uri: URL, value: unknown) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+  });
+  const who = async (): Promise<Principal> => {
+    const principal = await caller.principal();
+    if (!principal) throw new Error('unauthorized: the token is missing, unknown, revoked or expired');
+    return principal;
+  };
+  server.registerResource(
+    'me',
+    'schedule://me',
+    {
+      title: 'Me',
+      description: 'Who this token acts as: id, name, time zone, role, scopes, and who it may act for.',
+      mimeType: 'application/json',
+    },
+    async (uri) => asJson(uri, describeCaller(await who())),
+  );
+  server.registerResource(
+    'people',
+    'schedule://people',
+    { title: 'People', description: 'The people this token may act for; their user_id is a host_user_id.', mimeType: 'application/json' },
+    async (uri) => asJson(uri, await listPeople(deps.core.store.db, await who())),
+  );
+  server.registerResource(
+    'event-types',
+    'schedule://event-types',
+    {
+      title: 'Event types',
+      description: 'The event types this token can book, with ids, owners, durations and whether series are allowed.',
+      mimeType: 'application/json',
+    },
+    async (uri) => asJson(uri, await listEventTypes(deps.core.store.db, await who())),
+  );
+}

@@ -1,0 +1,8 @@
+// The public surface of @schedule/mcp. Entries (the CLI's `schedule mcp`,
+// `schedule serve`) only pick a transport.
+
+export { buildServer, INSTRUCTIONS } from './build-server.js';
+export { type CallerSource, callOperation, errorResult, type McpDeps } from './call-tool.js';
+export { MCP_PATH, mcpHttpHandler } from './http-handler.js';
+export { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, type ToolDoc } from './tool-docs.js';
+export { inputJsonOf, pageSchema, successSchema, toolErrorSchema } from './tool-schemas.js';

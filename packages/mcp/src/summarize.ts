@@ -1,0 +1,22 @@
+// The text beside a tool's structured result. A model reads this first, so a
+// list is one short line per item (the ids and fields it needs to go on) and
+// the cursor; anything else is the structured result as compact JSON.
+
+type Item = Record<string, any>;
+
+const LINES: Record<string, (item: Item) => string> = {
+  list_bookings: (b) => `${b.uid} ${b.start_at} ${b.status} "${b.title}" host=${b.host?.username} v${b.version}`,
+  list_series: (s) =>
+    `${s.uid} ${s.status} ${s.frequency}${s.frequency === 'weekly' ? ` ${s.weekdays.join(',')}/${s.interval_weeks}w` : ''} ${s.time} ${s.timezone} x${s.count} host=${s.host?.username} v${s.version}`,
+  list_people: (p) => `${p.user_id} ${p.username} "${p.name}" ${p.email} ${p.timezone} ${p.role}`,
+  list_event_types: (e) =>
+    `${e.id} ${e.owner?.username}/${e.slug} "${e.name}" ${e.duration_minutes}min recurring=${e.recurring} status=${e.status}`,
+};
+
+export function summarize(tool: string, structured: Item): string {
+  const line = LINES[tool];
+  if (!line || !Array.isArray(structured.data)) return JSON.stringify(structured);
+  const items = structured.data as Item[];
+  const more = structured.has_more ? `more: pass cursor=${structured.next_cursor}` : 'no more pages';
+  return [`${items.length} item(s); ${more}`, ...items.map(line)].join('\n');
+}
