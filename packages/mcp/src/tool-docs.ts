@@ -7,12 +7,16 @@ export interface ToolDoc {
   readonly annotations: ToolAnnotations;
 }
 
-// Hints: reads are read-only and idempotent; writes that take an
-// idempotency_key are idempotent (a retry with the same key changes nothing
-// more); cancel and end destroy what they touch. Nothing reaches outside
-// this service's own data (openWorldHint false).
+// Hints: reads are read-only. A write is idempotent when repeating it with
+// the same arguments leaves things as the first call did: cancel, end,
+// pause, resume, a host change and a reschedule to the same time do; an
+// update carries if_match, so its repeat is refused. Only the two creates
+// are not: without the same idempotency_key a repeat books again. Cancel
+// and end destroy what they touch. Nothing reaches outside this service's
+// own data (openWorldHint false).
 const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+const create = { ...write, idempotentHint: false } as const;
 const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const PAGING = 'Lists return one page (limit 1-100, default 20); pass next_cursor back as cursor for the next page while has_more is true.';
@@ -37,7 +41,7 @@ export const API_TOOL_DOCS: Record<string, ToolDoc> = {
   create_booking: {
     title: 'Book a meeting',
     description: `Book one meeting with an event type's owner. Name the event type by event_type_id (see list_event_types) or username + event_slug. start must be a free slot: use list_slots or check_slot first; a time off the slot grid, outside working hours, too soon (minimum notice) or too far ahead is slot_unavailable. attendee.email is required. ${KEYS} ${TIMES}`,
-    annotations: { ...write, title: 'Book a meeting' },
+    annotations: { ...create, title: 'Book a meeting' },
   },
   cancel_booking: {
     title: 'Cancel a booking',
@@ -68,7 +72,7 @@ export const API_TOOL_DOCS: Record<string, ToolDoc> = {
   create_series: {
     title: 'Create a recurring series',
     description: `Book a run of meetings in one call: frequency "weekly" (weekdays required, interval_weeks 1-8) or "monthly_same_day" (the day of month of starts_on; months without that day are passed over). time is HH:MM wall clock in timezone (default: the host's zone); count is 1-42. Dates the host is not free are SKIPPED, NOT SHIFTED: the answer lists what was booked (occurrences) and what was skipped, so fewer than count may be booked; tell the user which dates were skipped. host_user_id must be someone the caller may act for (see list_people); the event type must have recurring on (see list_event_types). ${KEYS}`,
-    annotations: { ...write, title: 'Create a recurring series' },
+    annotations: { ...create, title: 'Create a recurring series' },
   },
   pause_series: {
     title: 'Pause a series',
