@@ -30,7 +30,15 @@ writeFileSync(
     limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
     users: [{ username: 'host', email: 'host@bench.test', role: 'owner', timezone: 'UTC' }],
     event_types: [
-      { id: eventTypeId, owner: 'host', slug: 'call', name: 'Call', duration_minutes: 15, slot_interval_minutes: 15, future_limit_days: 3650 },
+      {
+        id: eventTypeId,
+        owner: 'host',
+        slug: 'call',
+        name: 'Call',
+        duration_minutes: 15,
+        slot_interval_minutes: 15,
+        future_limit_days: 3650,
+      },
     ],
     tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:create', 'slots:read'] }],
   }),
@@ -102,7 +110,9 @@ async function http(method, path, body, key) {
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
   return text;
 }
-const httpCheck = await timed(CALLS, (i) => http('GET', `/v1/slots/check?event_type_id=${eventTypeId}&start=${encodeURIComponent(slotOf(i % 96, false))}`));
+const httpCheck = await timed(CALLS, (i) =>
+  http('GET', `/v1/slots/check?event_type_id=${eventTypeId}&start=${encodeURIComponent(slotOf(i % 96, false))}`),
+);
 const httpCreate = await timed(CALLS, (i, warm) =>
   http(
     'POST',

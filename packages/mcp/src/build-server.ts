@@ -90,10 +90,14 @@ function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: Ca
   const asJson = (uri: URL, value: unknown) => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
   });
+  // Counted in the token's rate-limit bucket like the equivalent tools.
   const who = async (): Promise<Principal> => {
-    const principal = await caller.principal();
-    if (!principal) throw new Error('unauthorized: the token is missing, unknown, revoked or expired');
-    return principal;
+    const admitted = await admit(deps, caller);
+    if ('refused' in admitted) {
+      const { error } = admitted.refused.structuredContent as { error: { code: string; message: string } };
+      throw new Error(`${error.code}: ${error.message}`);
+    }
+    return admitted.principal;
   };
   server.registerResource(
     'me',

@@ -31,16 +31,34 @@ export interface CallerSource {
   readonly address: string;
 }
 
-/** A failed call (workspace.md): `isError`, and the API's error as `structuredContent`. */
+// Core speaks of the HTTP headers; a tool has arguments of these names instead.
+const HEADER_ARGUMENTS: readonly [RegExp, string][] = [
+  [/an If-Match header/g, 'if_match'],
+  [/If-Match/g, 'if_match'],
+  [/an Idempotency-Key header/g, 'idempotency_key'],
+  [/Idempotency-Key/g, 'idempotency_key'],
+  [/This endpoint/g, 'This tool'],
+];
+
+function inToolTerms(text: string): string {
+  return HEADER_ARGUMENTS.reduce((out, [pattern, name]) => out.replace(pattern, name), text);
+}
+
+/** A failed call (workspace.md): `isError`, and the API's error as `structuredContent`, worded for tool arguments. */
 export function errorResult(error: ScheduleError): CallToolResult {
-  const structured = { error: { code: error.code, message: error.message, details: error.details } };
+  const fields = error.details.fields;
+  const details = Array.isArray(fields)
+    ? { ...error.details, fields: fields.map((f) => (typeof f === 'string' ? inToolTerms(f) : f)) }
+    : error.details;
+  const message = inToolTerms(error.message);
+  const structured = { error: { code: error.code, message, details } };
   return {
     isError: true,
     structuredContent: structured,
     content: [
       {
         type: 'text',
-        text: `error ${error.code}: ${error.message}${Object.keys(error.details).length > 0 ? ` ${JSON.stringify(error.details)}` : ''}`,
+        text: `error ${error.code}: ${message}${Object.keys(details).length > 0 ? ` ${JSON.stringify(details)}` : ''}`,
       },
     ],
   };

@@ -1,0 +1,285 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { operations } from '@schedule/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS } from '../src/index.js';
+import { TOKEN } from './support/mcp-workspace.js';
+import { openSuite, operationNamed, type Suite } from './support/tool-calls.js';
+
+// What a client sees before calling anything: tools, resources, prompts and
+// instructions (workspace.md "The MCP server", issue 5 parts 2 and 4).
+
+const API_TOOLS = [
+  'list_bookings',
+  'get_booking',
+  'create_booking',
+  'cancel_booking',
+  'reschedule_booking',
+  'update_booking',
+  'list_series',
+  'get_series',
+  'create_series',
+  'pause_series',
+  'resume_series',
+  'end_series',
+  'change_series_host',
+  'update_series',
+  'list_slots',
+  'check_slot',
+];
+const DIRECTORY_TOOLS = ['whoami', 'list_people', 'list_event_types'];
+const READ_ONLY = new Set(['list_bookings', 'get_booking', 'list_series', 'get_series', 'list_slots', 'check_slot', ...DIRECTORY_TOOLS]);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series']);
+/** Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b). */
+const NOT_IDEMPOTENT = new Set(['create_booking', 'create_series']);
+const UID_TOOLS = [
+  'get_booking',
+  'cancel_booking',
+  'reschedule_booking',
+  'update_booking',
+  'get_series',
+  'pause_series',
+  'resume_series',
+  'end_series',
+  'change_series_host',
+  'update_series',
+];
+/** api.md "Idempotency rules" plus decisions.md (optional on pause, host change, series PATCH). */
+const TAKES_KEY = new Set([
+  'create_booking',
+  'cancel_booking',
+  'reschedule_booking',
+  'update_booking',
+  'create_series',
+  'pause_series',
+  'resume_series',
+  'end_series',
+  'change_series_host',
+  'update_series',
+]);
+
+interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  annotations?: Record<string, unknown>;
+  inputSchema: { type: string; properties?: Record<string, unknown>; required?: string[] };
+  outputSchema?: { type: string; anyOf?: Record<string, unknown>[] };
+}
+
+describe('the server surface', () => {
+  let suite: Suite;
+  let client: Client;
+  let tools: ListedTool[];
+  const tool = (name: string) => {
+    const found = tools.find((t) => t.name === name);
+    if (!found) throw new Error(`no tool ${name}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    suite = await openSuite();
+    client = await suite.client(TOKEN.olga);
+    tools = (await client.listTools()).tools as ListedTool[];
+  });
+  afterAll(() => suite.world.close());
+
+  it('lists exactly the sixteen API tools named in workspace.md plus whoami, list_people and list_event_types', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
+  });
+
+  it('gives every tool a title and a non-empty description, as tool-docs declares them', () => {
+    const docs: Record<string, { title: string; description: string }> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };
+    for (const t of tools) {
+      expect({ name: t.name, title: t.title, description: t.description }).toEqual({
+        name: t.name,
+        title: docs[t.name]?.title,
+        description: docs[t.name]?.description,
+      });
+      expect(t.title?.length, t.name).toBeGreaterThan(0);
+      expect(t.description?.length, t.name).toBeGreaterThan(20);
+    }
+  });
+
+  it('hints read-only on list/get/check/directory tools, destructive only on cancel_booking and end_series, idempotent except the two creates, closed world', () => {
+    for (const t of tools) {
+      expect({ name: t.name, annotations: t.annotations }).toEqual({
+        name: t.name,
+        annotations: {
+          title: t.title,
+          readOnlyHint: READ_ONLY.has(t.name),
+          destructiveHint: DESTRUCTIVE.has(t.name),
+          idempotentHint: !NOT_IDEMPOTENT.has(t.name),
+          openWorldHint: false,
+        },
+      });
+    }
+  });
+
+  it('requires uid on every tool of a /:uid endpoint', () => {
+    for (const name of API_TOOLS) {
+      expect({ name, requiresUid: tool(name).inputSchema.required?.includes('uid') ?? false }).toEqual({
+        name,
+        requiresUid: UID_TOOLS.includes(name),
+      });
+    }
+  });
+
+  it('requires if_match on update_booking and update_series, and offers it optionally on resume_series only', () => {
+    for (const name of API_TOOLS) {
+      const input = tool(name).inputSchema;
+      expect({ name, offered: 'if_match' in (input.properties ?? {}), required: input.required?.includes('if_match') ?? false }).toEqual({
+        name,
+        offered: ['update_booking', 'update_series', 'resume_series'].includes(name),
+        required: ['update_booking', 'update_series'].includes(name),
+      });
+    }
+  });
+
+  it('offers idempotency_key exactly on tools whose endpoint takes an Idempotency-Key, never as required', () => {
+    for (const t of tools) {
+      expect({ name: t.name, offered: 'idempotency_key' in (t.inputSchema.properties ?? {}) }).toEqual({
+        name: t.name,
+        offered: TAKES_KEY.has(t.name),
+      });
+      expect(t.inputSchema.required ?? []).not.toContain('idempotency_key');
+    }
+  });
+
+  it("derives each API tool's arguments from core's zod schema: the same property names, plus uid, idempotency_key and if_match", () => {
+    for (const operation of operations) {
+      const expected = [
+        ...operation.schemas.params,
+        ...Object.keys(operation.schemas.input?.shape ?? {}),
+        ...(operation.idempotencyKey === 'none' ? [] : ['idempotency_key']),
+        ...(operation.ifMatch === 'none' ? [] : ['if_match']),
+      ].sort();
+      expect({ name: operation.name, properties: Object.keys(tool(operation.name).inputSchema.properties ?? {}).sort() }).toEqual({
+        name: operation.name,
+        properties: expected,
+      });
+    }
+  });
+
+  it("gives each body or query property the JSON Schema zod derives from core's schema, and core's required list", () => {
+    for (const operation of operations) {
+      const input = operation.schemas.input;
+      if (!input) continue;
+      const derived = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as {
+        properties: Record<string, unknown>;
+        required?: string[];
+      };
+      const listed = tool(operation.name).inputSchema;
+      for (const [name, schema] of Object.entries(derived.properties)) {
+        expect({ tool: operation.name, name, schema: listed.properties?.[name] }).toEqual({ tool: operation.name, name, schema });
+      }
+      expect({ tool: operation.name, required: [...(listed.required ?? [])].sort() }).toEqual({
+        tool: operation.name,
+        required: [
+          ...operation.schemas.params,
+          ...(derived.required ?? []),
+          ...(operation.ifMatch === 'required' ? ['if_match'] : []),
+        ].sort(),
+      });
+    }
+  });
+
+  it('declares every input and output schema as a JSON object schema; outputs are the success shape or the error shape', () => {
+    for (const t of tools) {
+      expect({ name: t.name, input: t.inputSchema.type, output: t.outputSchema?.type }).toEqual({
+        name: t.name,
+        input: 'object',
+        output: 'object',
+      });
+      expect({ name: t.name, branches: t.outputSchema?.anyOf?.length }).toEqual({ name: t.name, branches: 2 });
+    }
+  });
+
+  it('declares output schemas that constrain: an empty object and an unknown error code fail, the error shape passes', () => {
+    // The SDK client checks results with these (after listTools); a schema that accepted anything would check nothing.
+    const ajv = new AjvJsonSchemaValidator();
+    for (const t of tools) {
+      const validate = ajv.getValidator(t.outputSchema as Record<string, unknown>);
+      expect({
+        name: t.name,
+        empty: validate({}).valid,
+        error: validate({ error: { code: 'booking_not_found', message: 'No booking with this uid.', details: {} } }).valid,
+        unknownCode: validate({ error: { code: 'teapot', message: 'x', details: {} } }).valid,
+      }).toEqual({ name: t.name, empty: false, error: true, unknownCode: false });
+    }
+  });
+
+  it("declares an API tool's success branch as the JSON Schema of core's output zod schema", () => {
+    for (const name of API_TOOLS) {
+      const operation = operationNamed(name);
+      const item = z.toJSONSchema(operation.schemas.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+      delete item.$schema;
+      const success = tool(name).outputSchema?.anyOf?.[0] as Record<string, any>;
+      if (operation.schemas.list) {
+        expect({ name, required: success.required, item: success.properties.data.items }).toEqual({
+          name,
+          required: ['data', 'next_cursor', 'has_more'],
+          item,
+        });
+      } else {
+        expect({ name, success }).toEqual({ name, success: item });
+      }
+    }
+  });
+
+  it('tells a connecting model how to start, book, page and retry (server instructions)', () => {
+    const instructions = client.getInstructions();
+    expect(instructions).toBe(INSTRUCTIONS);
+    for (const word of ['whoami', 'list_event_types', 'list_people', 'create_series', 'idempotency_key', 'if_match', 'next_cursor']) {
+      expect(instructions).toContain(word);
+    }
+  });
+
+  it('lists the three directory resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => ({ uri: r.uri, mimeType: r.mimeType })).sort((a, b) => a.uri.localeCompare(b.uri))).toEqual([
+      { uri: 'schedule://event-types', mimeType: 'application/json' },
+      { uri: 'schedule://me', mimeType: 'application/json' },
+      { uri: 'schedule://people', mimeType: 'application/json' },
+    ]);
+  });
+
+  it('lists the prompts book_meeting and set_up_series, each needing attendee_email', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['book_meeting', 'set_up_series']);
+    for (const p of prompts) expect(p.arguments?.find((a) => a.name === 'attendee_email')?.required).toBe(true);
+  });
+
+  it('book_meeting walks through whoami, list_event_types, list_slots, check_slot and create_booking for the attendee', async () => {
+    const prompt = await client.getPrompt({ name: 'book_meeting', arguments: { attendee_email: 'bob@example.com', attendee_name: 'Bob' } });
+    expect(prompt.messages).toHaveLength(1);
+    const message = prompt.messages[0]!;
+    expect(message.role).toBe('user');
+    const text = message.content.type === 'text' ? message.content.text : '';
+    expect(text.startsWith('Book a meeting with Bob <bob@example.com>.')).toBe(true);
+    for (const toolName of ['whoami', 'list_event_types', 'list_slots', 'check_slot', 'create_booking', 'idempotency_key']) {
+      expect(text).toContain(toolName);
+    }
+  });
+
+  it('set_up_series walks through whoami, list_event_types and create_series and says skipped dates are not moved', async () => {
+    const prompt = await client.getPrompt({
+      name: 'set_up_series',
+      arguments: { attendee_email: 'bob@example.com', pattern: 'every Monday at 10', count: '6' },
+    });
+    const message = prompt.messages[0]!;
+    const text = message.content.type === 'text' ? message.content.text : '';
+    expect(text.startsWith('Set up a recurring series with bob@example.com: every Monday at 10, 6 times.')).toBe(true);
+    for (const toolName of ['whoami', 'list_people', 'list_event_types', 'create_series', 'pause_series', 'resume_series', 'end_series']) {
+      expect(text).toContain(toolName);
+    }
+    expect(text).toContain('NOT moved');
+    // Every tool a prompt names exists.
+    const named = text.match(/\b[a-z]+_[a-z_]+\b/g) ?? [];
+    const toolNames = new Set(tools.map((t) => t.name));
+    for (const n of named.filter((w) => /^(list|get|create|cancel|reschedule|update|pause|resume|end|change|check)_/.test(w))) {
+      expect(toolNames.has(n), n).toBe(true);
+    }
+  });
+});
