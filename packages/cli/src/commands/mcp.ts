@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { listen } from '@schedule/http';
-import { buildServer, mcpHttpHandler } from '@schedule/mcp';
+import { buildServer, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
 import { exitOnSignal, startService } from '../service.js';
 import { mcpDepsOf } from './serve.js';
 
@@ -30,7 +30,10 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
 
   if (options.http) {
     const port = Number(options.port ?? process.env.PORT ?? 3000);
-    const running = await listen(mcpHttpHandler(deps), { host: options.host ?? process.env.HOST ?? '127.0.0.1', port });
+    const running = await listen(onlyMcpPath(mcpHttpHandler(deps), service.core.ids), {
+      host: options.host ?? process.env.HOST ?? '127.0.0.1',
+      port,
+    });
     out.write(`schedule: listening on ${running.url}\n`);
     exitOnSignal(async () => {
       await running.close();

@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, api, expectData, expectError, expectPage } from './support/http.js';
+import { connectHttp, expectToolError, type McpSession, toolData } from './support/mcp-client.js';
+import { normalizerFor, storedBooking, storedSeries } from './support/mcp-compare.js';
+import { killServer } from './support/mcp-process.js';
+import { BLOCKERS, MCP_SECRETS, mcpWorkspace, TWIN_EVENT_TYPES, twinBookingBody, twinSeriesBody } from './support/mcp-workspace.js';
+import { type SeriesTables, sqliteTables, tokyoAt } from './support/series-workspace.js';
+import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
+
+// Issue 5: "One test that makes the same change over HTTP and over MCP and
+// compares the stored results (only `source` differs for series)". One
+// `schedule serve` answers /v1 and /mcp on one database; each change is made
+// on alder over HTTP and on her twin birch over MCP (same settings, same
+// busy time), and everything read back and stored is compared.
+
+const ORA = MCP_SECRETS.ora;
+/** Tuesday of week 0 at 11:00 Tokyo: free for both twins. */
+const TUESDAY_11 = tokyoAt(1, '11:00');
+
+let server: ServerProcess;
+let mcp: McpSession;
+let tables: SeriesTables;
+
+beforeAll(async () => {
+  const file = join(tempDir('schedule-mcp-vs-http-'), 'both.db');
+  server = await startServer(['--workspace', writeWorkspace(mcpWorkspace()), '--db', file], {
+    CONFERENCE_BASE_URL: 'https://meet.test',
+    // No mail is sent while the test runs, so notifications stay as the change stored them.
+    MAIL_DISPATCH_MS: '3600000',
+  });
+  tables = sqliteTables(file);
+  mcp = await connectHttp(server.url, ORA);
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  if (server) await killServer(server);
+});
+
+/** One HTTP request as ORA; writes get a fresh Idempotency-Key. */
+function http(method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  const key: Record<string, string> = method === 'GET' ? {} : { 'idempotency-key': randomUUID() };
+  return api(server.url, path, { method, token: ORA, headers: { ...key, ...headers }, ...(json === undefined ? {} : { json }) });
+}
+
+/**
+ * The HTTP value (alder) and the MCP value (birch) are equal once each
+ * twin's own ids, fresh uids and write times are normalized, and every
+ * `source` in them is "api" over HTTP and "mcp" over MCP.
+ */
+function expectSameExceptSource(viaHttp: unknown, viaMcp: unknown, sources: 'none' | 'some'): void {
+  const a = normalizerFor('alder');
+  const b = normalizerFor('birch');
+  expect(b.normalize(viaMcp)).toEqual(a.normalize(viaHttp));
+  expect(b.sources.length).toBe(a.sources.length);
+  expect(a.sources.every((s) => s === 'api')).toBe(true);
+  expect(b.sources.every((s) => s === 'mcp')).toBe(true);
+  if (sources === 'none') expect(a.sources).toEqual([]);
+  else expect(a.sources.length).toBeGreaterThan(0);
+}
+
+describe('the same series over HTTP (POST /v1/series) and over MCP (create_series)', () => {
+  let viaHttp: { series: Record<string, any>; occurrences: Record<string, any>[]; skipped: unknown[] };
+  let viaMcp: typeof viaHttp;
+
+  /**
+   * What the API shows of a series now: GET /v1/series/:uid and its bookings.
+   * A held occurrence and its replacement share a start, and the API breaks
+   * that tie by the random uid; the status orders them alike on both sides.
+   */
+  const read = async (uid: string) => ({
+    series: expectData(await http('GET', `/v1/series/${uid}`)),
+    bookings: expectPage(await http('GET', `/v1/bookings?series_id=${uid}&sort=start_at_asc&limit=100`)).items.sort(
+      (x: { start_at: string; status: string }, y: { start_at: string; status: string }) =>
+        x.start_at.localeCompare(y.start_at) || x.status.localeCompare(y.status),
+    ),
+  });
+
+  beforeAll(async () => {
+    viaHttp = expectData(await http('POST', '/v1/series', twinSeriesBody('alder')), 201);
+    viaMcp = toolData(await mcp.call('create_series', twinSeriesBody('birch')));
+  });
+
+  it('both answer the series, three occurrences and the busy Thursday skipped; only source differs ("api" vs "mcp")', () => {
+    expect([viaHttp.series.source, viaMcp.series.source]).toEqual(['api', 'mcp']);
+    expect([viaHttp.occurrences.length, viaMcp.occurrences.length]).toEqual([3, 3]);
+    expect([viaHttp.skipped.length, viaMcp.skipped.length]).toEqual([1, 1]);
+    expectSameExceptSource(viaHttp, viaMcp, 'some');
+  });
+
+  it('GET /v1/series/:uid and GET /v1/bookings?series_id read back the same; get_series answers what GET answers', async () => {
+    const [a, b] = [await read(viaHttp.series.uid), await read(viaMcp.series.uid)];
+    expect(a.series).toEqual(viaHttp.series);
+    expect(b.series).toEqual(viaMcp.series);
+    expectSameExceptSource(a, b, 'some');
+    expect(toolData(await mcp.call('get_series', { uid: viaHttp.series.uid }))).toEqual(a.series);
+  });
+
+  it('stores the same rows: series, bookings, owed entries, notifications, outbox events; only source differs', async () => {
+    const [a, b] = [await storedSeries(tables, viaHttp.series.uid), await storedSeries(tables, viaMcp.series.uid)];
+    expect((a.series as { source: string }[]).map((s) => s.source)).toEqual(['api']);
+    expect((b.series as { source: string }[]).map((s) => s.source)).toEqual(['mcp']);
+    expect([(a.bookings as unknown[]).length, (a.notifications as unknown[]).length]).toEqual([3, 1]);
+    expectSameExceptSource(a, b, 'some');
+  });
+
+  it('pause over HTTP and pause_series over MCP hold the same: {held: 3}, and the same stored statuses and owed entries', async () => {
+    const a = expectData(await http('POST', `/v1/series/${viaHttp.series.uid}/pause`));
+    const b = toolData(await mcp.call('pause_series', { uid: viaMcp.series.uid }));
+    expect(a).toEqual({ held: 3, superseded: false });
+    expect(b).toEqual(a);
+    const [storedA, storedB] = [await storedSeries(tables, viaHttp.series.uid), await storedSeries(tables, viaMcp.series.uid)];
+    expect((storedB.series as { status: string; version: number }[]).map((s) => [s.status, s.version])).toEqual([['paused', 2]]);
+    expect((storedB.bookings as { status: string }[]).map((x) => x.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    expect(storedB.owed).toHaveLength(3);
+    expectSameExceptSource(
+      { read: await read(viaHttp.series.uid), stored: storedA },
+      { read: await read(viaMcp.series.uid), stored: storedB },
+      'some',
+    );
+  });
+
+  it('resume with If-Match "2" over HTTP and resume_series with if_match 2 over MCP book the same replacements', async () => {
+    const a = expectData(await http('POST', `/v1/series/${viaHttp.series.uid}/resume`, undefined, { 'if-match': '"2"' }));
+    const b = toolData(await mcp.call('resume_series', { uid: viaMcp.series.uid, if_match: 2 }));
+    expect(a).toEqual({ created: 3, skipped: [], owed: 0, superseded: false });
+    expect(b).toEqual(a);
+    expectSameExceptSource(
+      { read: await read(viaHttp.series.uid), stored: await storedSeries(tables, viaHttp.series.uid) },
+      { read: await read(viaMcp.series.uid), stored: await storedSeries(tables, viaMcp.series.uid) },
+      'some',
+    );
+  });
+});
+
+describe('the same booking over HTTP (POST /v1/bookings) and over MCP (create_booking)', () => {
+  let viaHttp: Record<string, any>;
+  let viaMcp: Record<string, any>;
+
+  beforeAll(async () => {
+    viaHttp = expectData(await http('POST', '/v1/bookings', twinBookingBody('alder', TUESDAY_11)), 201);
+    viaMcp = toolData(await mcp.call('create_booking', twinBookingBody('birch', TUESDAY_11)));
+  });
+
+  it('answers, reads back (GET /v1/bookings/:uid) and stores the same booking and booking.created event', async () => {
+    expect([viaHttp.event_type_id, viaMcp.event_type_id]).toEqual([TWIN_EVENT_TYPES.alder.id, TWIN_EVENT_TYPES.birch.id]);
+    const whole = async (booking: Record<string, any>) => ({
+      answer: booking,
+      read: expectData(await http('GET', `/v1/bookings/${booking.uid}`)),
+      stored: await storedBooking(tables, booking.uid),
+    });
+    const [a, b] = [await whole(viaHttp), await whole(viaMcp)];
+    expect(a.read).toEqual(viaHttp);
+    expect((a.stored.events as { event_type: string }[]).map((e) => e.event_type)).toEqual(['booking.created']);
+    expectSameExceptSource(a, b, 'none');
+  });
+
+  it('a cancel with a reason over HTTP and cancel_booking over MCP store the same canceled booking', async () => {
+    const reason = 'Moved to next quarter';
+    const a = expectData(await http('POST', `/v1/bookings/${viaHttp.uid}/cancel`, { reason }));
+    const b = toolData(await mcp.call('cancel_booking', { uid: viaMcp.uid, reason }));
+    expect([a.status, a.version, a.cancellation_reason]).toEqual(['canceled', 2, reason]);
+    expectSameExceptSource(
+      { answer: a, stored: await storedBooking(tables, viaHttp.uid) },
+      { answer: b, stored: await storedBooking(tables, viaMcp.uid) },
+      'none',
+    );
+  });
+});
+
+describe('the same invalid call over HTTP and over MCP answers the same code and details', () => {
+  /** A series of alder's at 15:00 that the failing calls aim at (they change nothing, so it stays at version 1). */
+  let target: string;
+
+  beforeAll(async () => {
+    target = expectData(await http('POST', '/v1/series', twinSeriesBody('alder', { time: '15:00', count: 1 })), 201).series.uid;
+  });
+
+  const withoutKeys = (body: Record<string, unknown>, ...keys: string[]) =>
+    Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
+
+  const cases: {
+    rule: string;
+    status: number;
+    code: string;
+    http: () => Promise<ApiResponse>;
+    tool: () => [string, Record<string, unknown>];
+  }[] = [
+    {
+      rule: 'series count above 42',
+      status: 422,
+      code: 'count_out_of_range',
+      http: () => http('POST', '/v1/series', twinSeriesBody('alder', { count: 43 })),
+      tool: () => ['create_series', twinSeriesBody('alder', { count: 43 })],
+    },
+    {
+      rule: 'series attendee email malformed',
+      status: 400,
+      code: 'attendee_email_invalid',
+      http: () => http('POST', '/v1/series', twinSeriesBody('alder', { attendee: { email: 'not-an-email' } })),
+      tool: () => ['create_series', twinSeriesBody('alder', { attendee: { email: 'not-an-email' } })],
+    },
+    {
+      rule: 'series without frequency and time',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/series', withoutKeys(twinSeriesBody('alder'), 'frequency', 'time')),
+      tool: () => ['create_series', withoutKeys(twinSeriesBody('alder'), 'frequency', 'time')],
+    },
+    {
+      rule: 'series weekdays repeated',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/series', twinSeriesBody('alder', { weekdays: ['mon', 'mon'] })),
+      tool: () => ['create_series', twinSeriesBody('alder', { weekdays: ['mon', 'mon'] })],
+    },
+    {
+      rule: 'series on an unknown event type',
+      status: 404,
+      code: 'event_type_not_found',
+      http: () => http('POST', '/v1/series', twinSeriesBody('alder', { event_type_id: 'a6e00000-0000-4000-8000-00000000ffff' })),
+      tool: () => ['create_series', twinSeriesBody('alder', { event_type_id: 'a6e00000-0000-4000-8000-00000000ffff' })],
+    },
+    {
+      rule: 'booking without start',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/bookings', withoutKeys(twinBookingBody('alder', TUESDAY_11), 'start')),
+      tool: () => ['create_booking', withoutKeys(twinBookingBody('alder', TUESDAY_11), 'start')],
+    },
+    {
+      rule: 'booking in the past',
+      status: 409,
+      code: 'slot_in_past',
+      http: () => http('POST', '/v1/bookings', twinBookingBody('alder', '2020-01-06T01:00:00.000Z')),
+      tool: () => ['create_booking', twinBookingBody('alder', '2020-01-06T01:00:00.000Z')],
+    },
+    {
+      rule: 'series PATCH of count',
+      status: 422,
+      code: 'invalid_change',
+      http: () => http('PATCH', `/v1/series/${target}`, { count: 3 }, { 'if-match': '"1"' }),
+      tool: () => ['update_series', { uid: target, count: 3, if_match: 1 }],
+    },
+    {
+      rule: 'series PATCH without If-Match',
+      status: 428,
+      code: 'missing_if_match',
+      http: () => http('PATCH', `/v1/series/${target}`, { time: '16:00' }),
+      tool: () => ['update_series', { uid: target, time: '16:00' }],
+    },
+    {
+      rule: 'series PATCH with a stale If-Match',
+      status: 409,
+      code: 'version_conflict',
+      http: () => http('PATCH', `/v1/series/${target}`, { time: '16:00' }, { 'if-match': '"7"' }),
+      tool: () => ['update_series', { uid: target, time: '16:00', if_match: 7 }],
+    },
+    {
+      rule: 'resume with an If-Match that is no revision',
+      status: 400,
+      code: 'invalid_if_match',
+      http: () => http('POST', `/v1/series/${target}/resume`, undefined, { 'if-match': 'nope' }),
+      tool: () => ['resume_series', { uid: target, if_match: 'nope' }],
+    },
+    {
+      rule: 'an unknown series',
+      status: 404,
+      code: 'series_not_found',
+      http: () => http('GET', '/v1/series/a6ffffff-0000-4000-8000-000000000000'),
+      tool: () => ['get_series', { uid: 'a6ffffff-0000-4000-8000-000000000000' }],
+    },
+    {
+      rule: 'a booking PATCH of start',
+      status: 422,
+      code: 'field_immutable',
+      http: () => http('PATCH', `/v1/bookings/${BLOCKERS.alder}`, { start: TUESDAY_11 }, { 'if-match': '"1"' }),
+      tool: () => ['update_booking', { uid: BLOCKERS.alder, start: TUESDAY_11, if_match: 1 }],
+    },
+    {
+      rule: 'a list limit of 0',
+      status: 400,
+      code: 'invalid_query_param',
+      http: () => http('GET', '/v1/bookings?limit=0'),
+      tool: () => ['list_bookings', { limit: 0 }],
+    },
+  ];
+
+  for (const { rule, status, code, http: overHttp, tool } of cases) {
+    it(`${rule}: ${status} ${code} over HTTP, the same code and details over MCP`, async () => {
+      const viaHttp = expectError(await overHttp(), status, code);
+      const [name, args] = tool();
+      // The message may differ: over MCP it names the tool's arguments (if_match) where HTTP names headers.
+      expectToolError(await mcp.call(name, args), viaHttp.code, viaHttp.details);
+    });
+  }
+
+  it('the failed calls changed nothing: the target series is still at version 1', async () => {
+    expect(expectData(await http('GET', `/v1/series/${target}`))).toMatchObject({ version: 1, status: 'active', time: '15:00' });
+  });
+});
