@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { SCHEDULE_BIN, type ServerProcess } from './serve.js';
+import { SCHEDULE_BIN, type ServerProcess, whenListening } from './serve.js';
 
 // `schedule mcp` as a process: listening over HTTP, or expected to refuse to start.
 
@@ -26,32 +26,7 @@ function spawnMcp(args: readonly string[], env: Record<string, string | undefine
  * its `listening on` line (workspace.md: the same line as `serve`).
  */
 export function startMcpHttp(args: readonly string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawnMcp(['--http', '--port', '0', ...args], env, 'ignore');
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (m) {
-        resolve({
-          url: m[1]!,
-          child,
-          output: () => ({ stdout, stderr }),
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
-              child.once('exit', (code) => done(code));
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`schedule mcp --http exited with ${code} before listening:\n${stderr}`)));
-  });
+  return whenListening(spawnMcp(['--http', '--port', '0', ...args], env, 'ignore'), 'schedule mcp --http');
 }
 
 export interface McpExit {

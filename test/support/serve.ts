@@ -40,14 +40,10 @@ export function writeWorkspace(workspace: unknown): string {
 }
 
 /**
- * Starts `schedule serve --port 0` and resolves once it prints its
- * `listening on` line: the way workspace.md says black-box tests drive it.
+ * Resolves once a spawned `schedule` child prints its `listening on` line
+ * (`serve`, `mcp --http`); rejects if it exits first.
  */
-export function startServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SCHEDULE_BIN, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function whenListening(child: ChildProcess, command: string): Promise<ServerProcess> {
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => {
@@ -71,8 +67,20 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`schedule serve exited with ${code} before listening:\n${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening:\n${stderr}`)));
   });
+}
+
+/**
+ * Starts `schedule serve --port 0` and resolves once it prints its
+ * `listening on` line: the way workspace.md says black-box tests drive it.
+ */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [SCHEDULE_BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return whenListening(child, 'schedule serve');
 }
 
 /** How a `schedule serve` run that was expected to fail ended. */

@@ -1,4 +1,4 @@
-import { type Limits, manualClock } from '@schedule/core';
+import { type Limits, manualClock, SCOPES } from '@schedule/core';
 
 // The organization the MCP suites run against. The clock is pinned at M0, a
 // Monday morning in UTC before the working day. Everyone works Monday to
@@ -51,16 +51,8 @@ export const IMPORTED = {
   thu: 'b0000000-0000-4000-8000-00000000000c',
 } as const;
 
-export const ALL_SCOPES = [
-  'series:read',
-  'series:write',
-  'bookings:read',
-  'bookings:create',
-  'bookings:cancel',
-  'bookings:reschedule',
-  'bookings:update',
-  'slots:read',
-] as const;
+/** Every scope there is. */
+export const ALL_SCOPES = SCOPES;
 
 /** Bearer secrets. Every token has all scopes unless its name says otherwise. */
 export const TOKEN = {
