@@ -16,7 +16,7 @@ export { canonicalJson, fingerprintOf } from './canonical-json.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js';
 export { etagOf, type IfMatch, matchesVersion, parseIfMatch } from './conditional.js';
 export { type ConferenceLinks, conferenceLinksAt } from './conference-links.js';
-export { describeCaller, listEventTypes, listPeople } from './directory/directory.js';
+export { type DirectoryQuery, describeCaller, directoryQuerySchema, listEventTypes, listPeople } from './directory/directory.js';
 export {
   type Caller,
   callerSchema,

@@ -1,22 +1,10 @@
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  operations as allOperations,
-  callerSchema,
-  describeCaller,
-  eventTypeSummarySchema,
-  listEventTypes,
-  listPeople,
-  type Operation,
-  type Principal,
-  personSchema,
-} from '@schedule/core';
+import { operations as allOperations, describeCaller, listEventTypes, listPeople, type Operation, type Principal } from '@schedule/core';
 import { admit, type CallerSource, callOperation, type McpDeps } from './call-tool.js';
-import { callDirectoryTool } from './directory-tools.js';
 import { registerPrompts } from './prompts.js';
-import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS } from './tool-docs.js';
-import { describedOnly, inputSchemaOf, outputSchemaOf, pageSchema, successSchema } from './tool-schemas.js';
+import { TOOL_DOCS } from './tool-docs.js';
+import { inputSchemaOf, outputSchemaOf, successSchema } from './tool-schemas.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -30,15 +18,15 @@ export const INSTRUCTIONS = [
 ].join(' ');
 
 /**
- * The MCP server: one tool per API endpoint (workspace.md names them), the
- * directory as resources and tools, and two prompts. Transports only choose
+ * The MCP server: one tool per API endpoint (workspace.md names them; the
+ * directory endpoints are tools too, and resources), and two prompts. Transports only choose
  * how it is reached; `caller` says who is calling.
  */
 export function buildServer(deps: McpDeps, caller: CallerSource, operations: readonly Operation[] = allOperations): McpServer {
   const server = new McpServer({ name: 'schedule', title: 'schedule', version }, { instructions: INSTRUCTIONS });
 
   for (const operation of operations) {
-    const doc = API_TOOL_DOCS[operation.name];
+    const doc = TOOL_DOCS[operation.name];
     if (!doc) throw new Error(`no tool docs for ${operation.name}`);
     server.registerTool(
       operation.name,
@@ -53,37 +41,13 @@ export function buildServer(deps: McpDeps, caller: CallerSource, operations: rea
     );
   }
 
-  const directory = async (name: keyof typeof DIRECTORY_TOOL_DOCS, args: Record<string, unknown>): Promise<CallToolResult> => {
-    const admitted = await admit(deps, caller);
-    if ('refused' in admitted) return admitted.refused;
-    return callDirectoryTool(name, deps.core.store.db, admitted.principal, args);
-  };
-  const paging = {
-    type: 'object',
-    properties: {
-      limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size, default 100.' },
-      cursor: { type: 'string', description: 'next_cursor of the previous page.' },
-    },
-  };
-  const directoryTools = {
-    whoami: { input: { type: 'object', properties: {} }, output: callerSchema },
-    list_people: { input: paging, output: pageSchema(personSchema) },
-    list_event_types: { input: paging, output: pageSchema(eventTypeSummarySchema) },
-  } as const;
-  for (const [name, { input, output }] of Object.entries(directoryTools) as [
-    keyof typeof directoryTools,
-    (typeof directoryTools)[keyof typeof directoryTools],
-  ][]) {
-    const doc = DIRECTORY_TOOL_DOCS[name];
-    server.registerTool(name, { ...doc, inputSchema: describedOnly(input), outputSchema: outputSchemaOf(output) }, (args) =>
-      directory(name, args as Record<string, unknown>),
-    );
-  }
-
   registerDirectoryResources(server, deps, caller);
   registerPrompts(server);
   return server;
 }
+
+/** A resource shows the first page of its list: a directory this size fits a model's context; more is paged by the tools. */
+const FIRST_PAGE = { limit: 100 };
 
 /** The directory as resources, for clients that read them into context. */
 function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: CallerSource): void {
@@ -113,7 +77,7 @@ function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: Ca
     'people',
     'schedule://people',
     { title: 'People', description: 'The people this token may act for; their user_id is a host_user_id.', mimeType: 'application/json' },
-    async (uri) => asJson(uri, await listPeople(deps.core.store.db, await who())),
+    async (uri) => asJson(uri, (await listPeople(deps.core.store.db, await who(), FIRST_PAGE)).items),
   );
   server.registerResource(
     'event-types',
@@ -123,6 +87,6 @@ function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: Ca
       description: 'The event types this token can book, with ids, owners, durations and whether series are allowed.',
       mimeType: 'application/json',
     },
-    async (uri) => asJson(uri, await listEventTypes(deps.core.store.db, await who())),
+    async (uri) => asJson(uri, (await listEventTypes(deps.core.store.db, await who(), FIRST_PAGE)).items),
   );
 }

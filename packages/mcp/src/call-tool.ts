@@ -104,13 +104,16 @@ export function rawCallOf(operation: Operation, args: Record<string, unknown>, n
   const params = Object.fromEntries(operation.schemas.params.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']));
   for (const name of operation.schemas.params) delete fields[name];
   if (!operation.schemas.input && Object.keys(fields).length > 0) {
-    throw new ScheduleError(
-      'validation_error',
-      `${operation.name} takes no arguments besides ${[...operation.schemas.params, 'idempotency_key', 'if_match'].join(', ')}.`,
-      {
-        fields: Object.keys(fields),
-      },
-    );
+    const accepted = [
+      ...operation.schemas.params,
+      ...(operation.idempotencyKey !== 'none' ? ['idempotency_key'] : []),
+      ...(operation.ifMatch !== 'none' ? ['if_match'] : []),
+    ];
+    const message =
+      accepted.length > 0
+        ? `${operation.name} takes no arguments besides ${accepted.join(', ')}.`
+        : `${operation.name} takes no arguments.`;
+    throw new ScheduleError('validation_error', message, { fields: Object.keys(fields) });
   }
   if (idempotency_key !== undefined && typeof idempotency_key !== 'string') {
     throw new ScheduleError('validation_error', 'idempotency_key must be a string.', { fields: ['idempotency_key'] });

@@ -114,7 +114,7 @@ export const API_TOOL_DOCS: Record<string, ToolDoc> = {
   },
 };
 
-/** Docs of the directory tools, for clients that cannot read resources. */
+/** Docs of the directory tools (also resources, for clients that read them). */
 export const DIRECTORY_TOOL_DOCS = {
   whoami: {
     title: 'Who am I',
@@ -135,3 +135,6 @@ export const DIRECTORY_TOOL_DOCS = {
     annotations: { ...read, title: 'List event types' },
   },
 } satisfies Record<string, ToolDoc>;
+
+/** Every tool's docs, by tool name. */
+export const TOOL_DOCS: Record<string, ToolDoc> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };

@@ -197,7 +197,7 @@ describe('series tools', () => {
         { uid: series.uid, reason: 'holiday' },
         {
           code: 'validation_error',
-          message: 'pause_series takes no arguments besides uid, idempotency_key, if_match.',
+          message: 'pause_series takes no arguments besides uid, idempotency_key.',
           details: { fields: ['reason'] },
         },
       );

@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Role } from '../auth/roles.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
+import { limitParam } from '../pagination/query-params.js';
 import type { Executor } from '../storage/store.js';
 import type { Caller, EventTypeSummary, Person } from './directory-view.js';
 
@@ -19,23 +22,32 @@ export function describeCaller(principal: Principal): Caller {
   };
 }
 
-/** The people the caller may act for (decisions.md): whose bookings and series it sees and books. */
-export async function listPeople(db: Executor, principal: Principal): Promise<Person[]> {
+/** The query of the directory lists: a page size (default 100, as a directory is small) and a cursor. */
+export const directoryQuerySchema = z.object({
+  limit: limitParam.default(MAX_PAGE_SIZE),
+  cursor: z.string().optional(),
+});
+export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+
+/** The people the caller may act for (decisions.md): whose bookings and series it sees and books; by username. */
+export async function listPeople(db: Executor, principal: Principal, query: DirectoryQuery): Promise<Page<Person>> {
+  const binding = queryBinding({ list: 'people' });
   let q = db.selectFrom('users').select(['id', 'username', 'name', 'email', 'timezone', 'role']).orderBy('username');
   if (principal.actsFor.kind === 'users') q = q.where('id', 'in', [...principal.actsFor.ids]);
-  const rows = await q.execute();
-  return rows.map((r) => ({
-    user_id: r.id,
-    username: r.username,
-    name: r.name,
-    email: r.email,
-    timezone: r.timezone,
-    role: r.role as Role,
-  }));
+  if (query.cursor !== undefined) q = q.where('username', '>', decodeCursor(query.cursor, binding).value);
+  const rows = await q.limit(query.limit + 1).execute();
+  return pageOf(
+    rows,
+    query.limit,
+    binding,
+    (r) => ({ value: r.username, uid: r.id }),
+    (r) => ({ user_id: r.id, username: r.username, name: r.name, email: r.email, timezone: r.timezone, role: r.role as Role }),
+  );
 }
 
-/** The event types the caller can book: those owned by someone it may act for. */
-export async function listEventTypes(db: Executor, principal: Principal): Promise<EventTypeSummary[]> {
+/** The event types the caller can book: those owned by someone it may act for; by owner, then slug. */
+export async function listEventTypes(db: Executor, principal: Principal, query: DirectoryQuery): Promise<Page<EventTypeSummary>> {
+  const binding = queryBinding({ list: 'event_types' });
   let q = db
     .selectFrom('event_types')
     .innerJoin('users', 'users.id', 'event_types.owner_user_id')
@@ -44,21 +56,34 @@ export async function listEventTypes(db: Executor, principal: Principal): Promis
     .orderBy('users.username')
     .orderBy('event_types.slug');
   if (principal.actsFor.kind === 'users') q = q.where('event_types.owner_user_id', 'in', [...principal.actsFor.ids]);
-  const rows = await q.execute();
-  return rows.map((r) => {
-    const schedule = r.schedule_json === null ? null : (JSON.parse(r.schedule_json) as { timezone?: string });
-    return {
-      id: r.id,
-      slug: r.slug,
-      name: r.name,
-      owner: { user_id: r.owner_user_id, username: r.username },
-      duration_minutes: r.duration_minutes,
-      status: r.status as EventTypeSummary['status'],
-      recurring: r.recurring as EventTypeSummary['recurring'],
-      allow_reschedule: r.allow_reschedule === 1,
-      minimum_notice_minutes: r.minimum_notice_minutes,
-      future_limit_days: r.future_limit_days,
-      timezone: schedule?.timezone ?? r.owner_timezone,
-    };
-  });
+  if (query.cursor !== undefined) {
+    // Usernames and slugs never hold a space, so "username slug" orders as the pair does.
+    const [username = '', slug = ''] = decodeCursor(query.cursor, binding).value.split(' ');
+    q = q.where((eb) =>
+      eb.or([eb('users.username', '>', username), eb.and([eb('users.username', '=', username), eb('event_types.slug', '>', slug)])]),
+    );
+  }
+  const rows = await q.limit(query.limit + 1).execute();
+  return pageOf(
+    rows,
+    query.limit,
+    binding,
+    (r) => ({ value: `${r.username} ${r.slug}`, uid: r.id }),
+    (r) => {
+      const schedule = r.schedule_json === null ? null : (JSON.parse(r.schedule_json) as { timezone?: string });
+      return {
+        id: r.id,
+        slug: r.slug,
+        name: r.name,
+        owner: { user_id: r.owner_user_id, username: r.username },
+        duration_minutes: r.duration_minutes,
+        status: r.status as EventTypeSummary['status'],
+        recurring: r.recurring as EventTypeSummary['recurring'],
+        allow_reschedule: r.allow_reschedule === 1,
+        minimum_notice_minutes: r.minimum_notice_minutes,
+        future_limit_days: r.future_limit_days,
+        timezone: schedule?.timezone ?? r.owner_timezone,
+      };
+    },
+  );
 }

@@ -45,7 +45,7 @@ export async function execute(
   call: RawCall,
   requestId: string,
 ): Promise<Executed> {
-  if (!principal.scopes.has(operation.scope)) {
+  if (operation.scope !== null && !principal.scopes.has(operation.scope)) {
     throw new ScheduleError('insufficient_scope', `This token lacks the scope ${operation.scope}.`, {
       required_scope: operation.scope,
     });

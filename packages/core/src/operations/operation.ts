@@ -88,7 +88,8 @@ export interface Operation<Input = unknown> {
   readonly name: string;
   readonly method: 'GET' | 'POST' | 'PATCH';
   readonly path: string;
-  readonly scope: Scope;
+  /** The scope a token needs; null for what any valid token may ask (who am I, my directory). */
+  readonly scope: Scope | null;
   readonly idempotencyKey: Requirement;
   readonly ifMatch: Requirement;
   readonly schemas: OperationSchemas;

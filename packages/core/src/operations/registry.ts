@@ -6,6 +6,7 @@ import {
   rescheduleBookingOperation,
   updateBookingOperation,
 } from './booking-operations.js';
+import { listEventTypesOperation, listPeopleOperation, whoamiOperation } from './directory-operations.js';
 import type { Operation } from './operation.js';
 import {
   changeSeriesHostOperation,
@@ -19,7 +20,7 @@ import {
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
 
-/** Every operation of the API, in the order api.md lists them. */
+/** Every operation of the API, in the order api.md lists them, then the directory (not in api.md). */
 export const operations: readonly Operation<any>[] = [
   listSeriesOperation,
   getSeriesOperation,
@@ -37,4 +38,7 @@ export const operations: readonly Operation<any>[] = [
   updateBookingOperation,
   listSlotsOperation,
   checkSlotOperation,
+  whoamiOperation,
+  listPeopleOperation,
+  listEventTypesOperation,
 ];

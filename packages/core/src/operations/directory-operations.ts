@@ -1,0 +1,56 @@
+import { describeCaller, directoryQuerySchema, listEventTypes, listPeople } from '../directory/directory.js';
+import { callerSchema, eventTypeSummarySchema, personSchema } from '../directory/directory-view.js';
+import { ScheduleError } from '../errors.js';
+import { parseQuery } from '../pagination/query-params.js';
+import { defineOperation, type ListOutcome } from './operation.js';
+
+// Not in api.md, which has no endpoint for users or event types: what a
+// client needs before it can book (its own identity and zone, whose
+// calendars it may use, which event types it can book). Any valid token may
+// read them; they show only the caller's own set (decisions.md visibility).
+
+export const whoamiOperation = defineOperation({
+  name: 'whoami',
+  method: 'GET',
+  path: '/v1/me',
+  scope: null,
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  schemas: { params: [], output: callerSchema, list: false },
+  parse: (call) => {
+    const unknown = Object.keys(call.query);
+    if (unknown.length > 0) throw new ScheduleError('invalid_query_param', 'This endpoint takes no parameters.', { param: unknown[0] });
+    return {};
+  },
+  run: async (ctx) => ({ status: 200, data: describeCaller(ctx.principal) }),
+});
+
+export const listPeopleOperation = defineOperation({
+  name: 'list_people',
+  method: 'GET',
+  path: '/v1/people',
+  scope: null,
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  schemas: { params: [], input: directoryQuerySchema, output: personSchema, list: true },
+  parse: (call) => parseQuery(directoryQuerySchema, call.query),
+  async run(ctx, query): Promise<ListOutcome> {
+    const page = await listPeople(ctx.deps.store.db, ctx.principal, query);
+    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+  },
+});
+
+export const listEventTypesOperation = defineOperation({
+  name: 'list_event_types',
+  method: 'GET',
+  path: '/v1/event-types',
+  scope: null,
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  schemas: { params: [], input: directoryQuerySchema, output: eventTypeSummarySchema, list: true },
+  parse: (call) => parseQuery(directoryQuerySchema, call.query),
+  async run(ctx, query): Promise<ListOutcome> {
+    const page = await listEventTypes(ctx.deps.store.db, ctx.principal, query);
+    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+  },
+});
