@@ -1,8 +1,16 @@
 import { createRequire } from 'node:module';
-import { WorkspaceError } from '@schedule/core';
-import { Command } from 'commander';
-import { mcp, UsageError } from './commands/mcp.js';
-import { serve } from './commands/serve.js';
+import { Command, CommanderError } from 'commander';
+import { reportError } from './command-context.js';
+import { registerBookings } from './commands/bookings.js';
+import { registerDirectory } from './commands/directory.js';
+import { registerInit } from './commands/init.js';
+import { registerSeries } from './commands/series.js';
+import { registerSlots } from './commands/slots.js';
+import { registerTokens } from './commands/tokens.js';
+import { EXIT_CODES } from './output/exit-codes.js';
+
+// Nothing heavy is imported here: core, the HTTP and MCP servers load when a
+// command runs, so `schedule --version` and `--help` start at once.
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -10,11 +18,21 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 export function buildProgram(): Command {
   const program = new Command('schedule')
     .description('Self-hostable scheduling: bookings, recurring series and slots, over HTTP, MCP or this CLI.')
-    .version(version);
+    .version(version)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Commands run embedded (on --db, default the local file) or remote (--api-url / $SCHEDULE_API_URL),',
+        'as the token in --token / $SCHEDULE_TOKEN. Exit codes: 0 ok, 1 failure, 2 usage or invalid input,',
+        '3 not found, 4 not allowed, 5 conflict, 6 try again later.',
+      ].join('\n'),
+    );
 
   program
     .command('serve')
-    .description('Run the HTTP API.')
+    .description('Run the HTTP API (and the MCP server at /mcp).')
     .option('--workspace <file>', 'load this workspace file first (users, event types, tokens, bookings)')
     .option('--db <url>', 'SQLite file, :memory:, or postgres:// URL (default: $DATABASE_URL, else an embedded file)')
     .option('--port <n>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)')
@@ -24,7 +42,10 @@ export function buildProgram(): Command {
       'after',
       '\nExamples:\n  schedule serve --workspace demo/workspace.json\n  schedule serve --workspace ws.json --db postgres://127.0.0.1/test --port 0',
     )
-    .action(async (options) => serve(options, process.stdout));
+    .action(async (options) => {
+      const { serve } = await import('./commands/serve.js');
+      await serve(options, process.stdout);
+    });
 
   program
     .command('mcp')
@@ -43,21 +64,37 @@ export function buildProgram(): Command {
         '  schedule mcp --http --port 3001 --workspace demo/workspace.json',
       ].join('\n'),
     )
-    .action(async (options) => mcp(options, process.stdout));
+    .action(async (options) => {
+      const { mcp } = await import('./commands/mcp.js');
+      await mcp(options, process.stdout);
+    });
 
+  registerBookings(program);
+  registerSeries(program);
+  registerSlots(program);
+  registerDirectory(program);
+  registerTokens(program);
+  registerInit(program);
   return program;
 }
 
-/** Runs the CLI; a workspace or usage problem exits 2 with the reason on stderr. */
+/** Runs the CLI. Usage mistakes exit 2 as `error usage: …`; command errors use the exit code table. */
 export async function run(argv: readonly string[]): Promise<void> {
+  const program = buildProgram();
+  const usage = (command: Command) =>
+    command.exitOverride().configureOutput({
+      outputError: (text, write) => write(`error usage: ${text.replace(/^error: /, '')}`),
+    });
+  const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
+  for (const command of all(program)) usage(command);
   try {
-    await buildProgram().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof WorkspaceError || error instanceof UsageError) {
-      process.stderr.write(`schedule: ${error.message}\n`);
-      process.exit(2);
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      process.exitCode = error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+      return;
     }
-    process.stderr.write(`schedule: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    reportError(error, false);
   }
 }

@@ -1,0 +1,39 @@
+/** A call as the CLI makes it, before it is HTTP or a core call. */
+export interface CallInput {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  readonly idempotencyKey?: string | undefined;
+  readonly ifMatch?: string | undefined;
+}
+
+/** A success: the API's `data`, the page of a list, the version behind an ETag. */
+export interface CallResult {
+  readonly data: unknown;
+  readonly page?: { readonly nextCursor: string | null; readonly hasMore: boolean } | undefined;
+  readonly version?: number | undefined;
+}
+
+/**
+ * Where commands run: embedded (core on a local database) or remote (the
+ * HTTP API). Both take the same calls and fail with the same codes, so every
+ * command behaves the same in both modes.
+ */
+export interface Backend {
+  readonly mode: 'embedded' | 'remote';
+  /** Runs the operation of this name (core's operation names, which MCP tools share). */
+  call(operation: string, input: CallInput): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+/** A failure with the API's code (or a CLI code: `usage`, `connection_failed`). */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import type { Backend, CallInput, CallResult } from './backend/backend.js';
+import { CliError } from './backend/backend.js';
+import { exitCodeOf } from './output/exit-codes.js';
+import { type OutputStyle, renderJson, wantsColor } from './output/render.js';
+
+/** Options every data command takes: where to run, as whom, and how to print. */
+export interface CommonOptions {
+  db?: string;
+  apiUrl?: string;
+  token?: string;
+  workspace?: string;
+  json?: boolean;
+  verbose?: boolean;
+  tz?: string;
+  color?: boolean;
+}
+
+/** Adds the common options to a command. */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .option('--db <url>', 'embedded: SQLite file, :memory: or postgres:// URL (default: $DATABASE_URL, else the embedded file)')
+    .option('--api-url <url>', 'remote: the HTTP API to call instead (default: $SCHEDULE_API_URL)')
+    .option('--token <secret>', 'the token to act as (default: $SCHEDULE_TOKEN)')
+    .option('--workspace <file>', 'load or refresh this workspace file into the database first (embedded only)')
+    .option('--json', "print the API's data as JSON")
+    .option('--tz <zone>', "time zone times are shown in on a terminal (default: this machine's)")
+    .option('--no-color', 'no colours (also: NO_COLOR)')
+    .option('--verbose', 'also print the idempotency key and the mode on stderr');
+}
+
+/** What a command's work gets: the backend, how to print, and the invocation's helpers. */
+export interface RunContext {
+  readonly backend: Backend;
+  readonly style: OutputStyle;
+  readonly options: CommonOptions & Record<string, any>;
+  print(text: string): void;
+  /** A new Idempotency-Key for this invocation (`--idempotency-key` wins), shown with --verbose. */
+  key(): string;
+  call(operation: string, input: CallInput): Promise<CallResult>;
+}
+
+function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+async function openBackend(options: CommonOptions): Promise<Backend> {
+  const apiUrl = options.apiUrl ?? process.env.SCHEDULE_API_URL;
+  const token = options.token ?? process.env.SCHEDULE_TOKEN;
+  if (apiUrl) {
+    if (options.workspace) throw new CliError('usage', '--workspace loads into a local database; it cannot be used with --api-url.');
+    const { openRemote } = await import('./backend/remote.js');
+    return openRemote({ apiUrl, token });
+  }
+  const [{ openEmbedded }, { resolveDatabase }] = await Promise.all([import('./backend/embedded.js'), import('./default-db.js')]);
+  return openEmbedded({ db: resolveDatabase(options.db), workspace: options.workspace, token });
+}
+
+/** Writes an error as `error <code>: <message>` on stderr and sets the exit code from the table. */
+export function reportError(error: unknown, verbose: boolean): void {
+  if (error instanceof CliError) {
+    process.stderr.write(`error ${error.code}: ${error.message}\n`);
+    if (verbose && Object.keys(error.details).length > 0) process.stderr.write(`details: ${JSON.stringify(error.details)}\n`);
+    process.exitCode = exitCodeOf(error.code);
+    return;
+  }
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'WorkspaceError' || name === 'UsageError') {
+    process.stderr.write(`error usage: ${(error as Error).message}\n`);
+    process.exitCode = exitCodeOf('usage');
+    return;
+  }
+  process.stderr.write(`error internal_error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
+
+/**
+ * Runs a command's work against the backend its options choose, printing
+ * its errors the one way every command does.
+ */
+export async function runCommand(command: Command, work: (ctx: RunContext) => Promise<void>): Promise<void> {
+  const options = command.optsWithGlobals() as CommonOptions & Record<string, any>;
+  const tty = process.stdout.isTTY === true;
+  const style: OutputStyle = { json: options.json === true, tty, color: wantsColor(tty, options.color), zone: options.tz ?? localZone() };
+  let backend: Backend | undefined;
+  try {
+    backend = await openBackend(options);
+    const opened = backend;
+    if (options.verbose) process.stderr.write(`mode: ${opened.mode}\n`);
+    let key: string | undefined;
+    await work({
+      backend: opened,
+      style,
+      options,
+      print: (text) => process.stdout.write(text),
+      key() {
+        key ??= options.idempotencyKey ?? randomUUID();
+        if (options.verbose) process.stderr.write(`idempotency-key: ${key}\n`);
+        return key!;
+      },
+      call: (operation, input) => opened.call(operation, input),
+    });
+  } catch (error) {
+    reportError(error, options.verbose === true);
+  } finally {
+    await backend?.close();
+  }
+}
+
+/** Prints a result: the API's data as JSON, or the command's own rendering. */
+export function show(ctx: RunContext, data: unknown, render: () => string): void {
+  ctx.print(ctx.style.json ? renderJson(data) : render());
+}
+
+/** Reads a JSON option (`--metadata '{"a":1}'`); bad JSON is a usage error naming the flag. */
+export function jsonOption(flag: string, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError('usage', `${flag} must be JSON, such as '{"key":"value"}'.`);
+  }
+}
+
+/** Drops undefined fields, so a body or query carries only what was given. */
+export function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

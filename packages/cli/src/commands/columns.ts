@@ -1,0 +1,68 @@
+import { type Column, statusTone } from '../output/render.js';
+
+// The columns each kind of item is listed with, one place for every command.
+
+export const BOOKING_COLUMNS: readonly Column[] = [
+  { title: 'UID', value: (b) => b.uid },
+  { title: 'START', value: (b) => b.start_at },
+  { title: 'END', value: (b) => b.end_at },
+  { title: 'STATUS', value: (b) => b.status, tone: statusTone },
+  { title: 'HOST', value: (b) => b.host?.username },
+  { title: 'TITLE', value: (b) => b.title },
+];
+
+export function patternText(s: { frequency: string; weekdays: string[]; interval_weeks: number }): string {
+  if (s.frequency !== 'weekly') return 'monthly';
+  return `${s.interval_weeks === 1 ? 'weekly' : `every ${s.interval_weeks} weeks`} ${s.weekdays.join(',')}`;
+}
+
+export const SERIES_COLUMNS: readonly Column[] = [
+  { title: 'UID', value: (s) => s.uid },
+  { title: 'STATUS', value: (s) => s.status, tone: statusTone },
+  { title: 'PATTERN', value: (s) => patternText(s) },
+  { title: 'TIME', value: (s) => `${s.time} ${s.timezone}` },
+  { title: 'FROM', value: (s) => s.starts_on },
+  { title: 'COUNT', value: (s) => s.count },
+  { title: 'HOST', value: (s) => s.host?.username },
+  { title: 'ATTENDEE', value: (s) => s.attendee?.email },
+];
+
+export const OCCURRENCE_COLUMNS: readonly Column[] = [
+  { title: 'UID', value: (o) => o.uid },
+  { title: 'START', value: (o) => o.start_at },
+  { title: 'END', value: (o) => o.end_at },
+  { title: 'STATUS', value: (o) => o.status, tone: statusTone },
+];
+
+export const SKIPPED_COLUMNS: readonly Column[] = [
+  { title: 'SKIPPED DATE', value: (s) => s.date },
+  { title: 'START', value: (s) => s.start_at },
+  { title: 'REASON', value: (s) => s.reason },
+];
+
+export const SLOT_COLUMNS: readonly Column[] = [
+  { title: 'START', value: (s) => s.start },
+  { title: 'END', value: (s) => s.end },
+];
+
+export const EVENT_TYPE_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (e) => e.id },
+  { title: 'OWNER/SLUG', value: (e) => `${e.owner?.username}/${e.slug}` },
+  { title: 'NAME', value: (e) => e.name },
+  { title: 'MINUTES', value: (e) => e.duration_minutes },
+  { title: 'RECURRING', value: (e) => e.recurring },
+  { title: 'STATUS', value: (e) => e.status, tone: (t) => (t === 'on' ? 'good' : 'bad') },
+];
+
+export const TOKEN_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (t) => t.id },
+  { title: 'NAME', value: (t) => t.name },
+  { title: 'USER', value: (t) => t.user?.username },
+  { title: 'SCOPES', value: (t) => t.scopes },
+  {
+    title: 'STATE',
+    value: (t) => (t.revoked_at ? 'revoked' : t.expires_at && t.expires_at <= new Date().toISOString() ? 'expired' : 'active'),
+    tone: statusTone,
+  },
+  { title: 'CREATED', value: (t) => t.created_at },
+];

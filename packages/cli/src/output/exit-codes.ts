@@ -1,0 +1,60 @@
+/**
+ * The exit code of each error code: the one table from the API's error codes
+ * to the shell (README, "CLI exit codes"). A script can tell "fix the
+ * input" from "not there" from "not allowed" from "conflict" from "retry".
+ */
+export const EXIT_CODES = {
+  ok: 0,
+  /** Unexpected: internal_error, or the API could not be reached. */
+  failure: 1,
+  /** The command line or the input is wrong. */
+  usage: 2,
+  notFound: 3,
+  /** No valid token, or the token may not do this. */
+  denied: 4,
+  /** The state of things refuses it (taken, ended, changed meanwhile). */
+  conflict: 5,
+  /** Try again later (rate limited, calendar down, lock busy, in progress). */
+  retry: 6,
+} as const;
+
+const BY_CODE: Record<string, number> = {
+  usage: EXIT_CODES.usage,
+  validation_error: EXIT_CODES.usage,
+  attendee_email_invalid: EXIT_CODES.usage,
+  invalid_query_param: EXIT_CODES.usage,
+  missing_idempotency_key: EXIT_CODES.usage,
+  invalid_if_match: EXIT_CODES.usage,
+  missing_if_match: EXIT_CODES.usage,
+  count_out_of_range: EXIT_CODES.usage,
+  field_immutable: EXIT_CODES.usage,
+  invalid_change: EXIT_CODES.usage,
+  payload_too_large: EXIT_CODES.usage,
+  not_found: EXIT_CODES.notFound,
+  booking_not_found: EXIT_CODES.notFound,
+  series_not_found: EXIT_CODES.notFound,
+  event_type_not_found: EXIT_CODES.notFound,
+  unauthorized: EXIT_CODES.denied,
+  insufficient_scope: EXIT_CODES.denied,
+  host_not_allowed: EXIT_CODES.denied,
+  recurring_disabled: EXIT_CODES.conflict,
+  no_dates_free: EXIT_CODES.conflict,
+  series_busy: EXIT_CODES.conflict,
+  series_ended: EXIT_CODES.conflict,
+  version_conflict: EXIT_CODES.conflict,
+  event_type_inactive: EXIT_CODES.conflict,
+  slot_in_past: EXIT_CODES.conflict,
+  slot_unavailable: EXIT_CODES.conflict,
+  booking_in_past: EXIT_CODES.conflict,
+  booking_already_cancelled: EXIT_CODES.conflict,
+  reschedule_not_allowed: EXIT_CODES.conflict,
+  idempotency_key_conflict: EXIT_CODES.conflict,
+  idempotency_in_progress: EXIT_CODES.retry,
+  rate_limited: EXIT_CODES.retry,
+  availability_unavailable: EXIT_CODES.retry,
+  slot_lock_timeout: EXIT_CODES.retry,
+};
+
+export function exitCodeOf(code: string): number {
+  return BY_CODE[code] ?? EXIT_CODES.failure;
+}
