@@ -280,7 +280,7 @@ describe('schedule mcp on stdio refuses to start without a usable token', () => 
     const run = await runMcpToExit(args(), { SCHEDULE_TOKEN: undefined });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^schedule: .*SCHEDULE_TOKEN.*\n$/);
+    expect(run.stderr).toMatch(/^error usage: .*SCHEDULE_TOKEN.*\n$/);
   });
 
   it('an empty SCHEDULE_TOKEN counts as missing: exit 2', async () => {
@@ -297,6 +297,6 @@ describe('schedule mcp on stdio refuses to start without a usable token', () => 
     const run = await runMcpToExit(args(), { SCHEDULE_TOKEN: secret });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^schedule: SCHEDULE_TOKEN .*\n$/m);
+    expect(run.stderr).toMatch(/^error usage: SCHEDULE_TOKEN .*\n$/m);
   });
 });

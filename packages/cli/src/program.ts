@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { reportError } from './command-context.js';
 import { registerBookings } from './commands/bookings.js';
@@ -8,11 +7,12 @@ import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTokens } from './commands/tokens.js';
 import { EXIT_CODES } from './output/exit-codes.js';
+import { packageVersion } from './package-version.js';
 
 // Nothing heavy is imported here: core, the HTTP and MCP servers load when a
 // command runs, so `schedule --version` and `--help` start at once.
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+const version = packageVersion();
 
 /** The `schedule` command line. */
 export function buildProgram(): Command {

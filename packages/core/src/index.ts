@@ -6,7 +6,7 @@ export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export { hashSecret, newSecret } from './auth/token-secret.js';
-export { icsFeedReader } from './availability/adapters/ics-feed.js';
+export { icsFeedReader } from './availability/adapters/ics-feed-lazy.js';
 export type { Interval } from './availability/busy.js';
 export { type CalendarReader, CalendarUnreadable, createCalendarReader, type IcsFeedReader } from './availability/calendar-reader.js';
 export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from './bookings/booking-input.js';
@@ -97,7 +97,7 @@ export { checkSlotQuerySchema, listSlotsQuerySchema } from './slots/slot-queries
 export { type SlotCheck, type SlotList, slotCheckSchema, slotListSchema } from './slots/slot-view.js';
 export { migrateToLatest } from './storage/migrations.js';
 export { openStore } from './storage/open-store.js';
-export { createPostgresSchema, dropPostgresSchema, openPostgres } from './storage/postgres/open-postgres.js';
+export { createPostgresSchema, dropPostgresSchema } from './storage/postgres/postgres-admin.js';
 export type { Database } from './storage/schema.js';
 export { openSqlite } from './storage/sqlite/open-sqlite.js';
 export type { Dialect, Executor, Store } from './storage/store.js';

@@ -1,12 +1,9 @@
-import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { operations as allOperations, describeCaller, listEventTypes, listPeople, type Operation, type Principal } from '@schedule/core';
 import { admit, type CallerSource, callOperation, type McpDeps } from './call-tool.js';
 import { registerPrompts } from './prompts.js';
 import { TOOL_DOCS } from './tool-docs.js';
 import { inputSchemaOf, outputSchemaOf, successSchema } from './tool-schemas.js';
-
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /** What a model is told about this server when it connects. */
 export const INSTRUCTIONS = [
@@ -23,7 +20,7 @@ export const INSTRUCTIONS = [
  * how it is reached; `caller` says who is calling.
  */
 export function buildServer(deps: McpDeps, caller: CallerSource, operations: readonly Operation[] = allOperations): McpServer {
-  const server = new McpServer({ name: 'schedule', title: 'schedule', version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'schedule', title: 'schedule', version: deps.version ?? 'dev' }, { instructions: INSTRUCTIONS });
 
   for (const operation of operations) {
     const doc = TOOL_DOCS[operation.name];

@@ -19,6 +19,8 @@ export interface McpDeps {
   readonly core: ExecuteDeps;
   readonly rateLimiter: RateLimiter;
   readonly limits: Limits;
+  /** The version the server reports to clients (the product's). */
+  readonly version?: string | undefined;
   /** Where unexpected faults are reported; a caller only ever sees `internal_error`. */
   readonly logError: (error: unknown, context: Record<string, unknown>) => void;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operations } from '@schedule/core';
 import { buildApp, listen } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
+import { packageVersion } from '../package-version.js';
 import { exitOnSignal, type Service, startService } from '../service.js';
 
 export interface ServeOptions {
@@ -19,6 +20,7 @@ export function mcpDepsOf(service: Service) {
     authenticate: service.authenticate,
     rateLimiter: service.rateLimiter,
     limits: service.limits,
+    version: packageVersion(),
     logError: (error: unknown, context: Record<string, unknown>) => service.logger.error({ ...context, err: error }, 'tool failed'),
   };
 }

@@ -1,5 +1,4 @@
 import { migrateToLatest } from './migrations.js';
-import { createPostgresSchema, openPostgres } from './postgres/open-postgres.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import type { Store } from './store.js';
 
@@ -12,6 +11,8 @@ export async function openStore(location: string): Promise<Store> {
   let store: Store;
   let schema: string | undefined;
   if (/^postgres(ql)?:\/\//.test(location)) {
+    // Loaded only for PostgreSQL: a command on the embedded SQLite file never pays for the pg driver.
+    const { createPostgresSchema, openPostgres } = await import('./postgres/open-postgres.js');
     const url = new URL(location);
     schema = url.searchParams.get('schema') ?? undefined;
     url.searchParams.delete('schema');

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { getGlobalDispatcher, interceptors, request } from 'undici';
+import { Agent, interceptors, request } from 'undici';
 import type { Clock } from '../../clock.js';
 import { isTimeZone } from '../../time.js';
 import { wallClockToInstant } from '../../wall-clock.js';
@@ -29,8 +29,10 @@ const MAX_REDIRECTS = 5;
 /** Reads busy times from iCalendar feeds over HTTP(S), caching each parsed feed for a while. */
 export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
   const { clock, timeoutMs = 3000, cacheTtlMs = 60_000, maxBytes = 5 * 1024 * 1024 } = options;
-  // Composed on the global dispatcher so an embedder's proxy or agent settings still apply.
-  const dispatcher = getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+  // An agent of this undici, not the global dispatcher: that one may be Node's
+  // own (built-in fetch installs it), of another undici version whose handlers
+  // do not fit these interceptors.
+  const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
   // Keyed by the configured URL; the set of URLs comes from the workspace, so it stays small.
   const cache = new Map<string, { feed: Promise<Series[]>; expiresAtMs: number }>();
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RateLimitStore } from '../rate-limit-store.js';
 
 // One round trip, atomic: count the hit and make the window's key expire with it.
@@ -22,23 +22,29 @@ export interface RedisStoreOptions {
  * first request whenever Redis is there.
  */
 export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 100,
-    connectTimeout: 1000,
-    retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
-    lazyConnect: false,
+  // The client module loads on first use: importing core must not cost ioredis when Redis is not configured.
+  const client: Promise<Redis> = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 100,
+      connectTimeout: 1000,
+      retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+      lazyConnect: false,
+    });
+    // Connection errors surface as failed hits; the event itself needs no handling.
+    redis.on('error', () => {});
+    return redis;
   });
-  // Connection errors surface as failed hits; the event itself needs no handling.
-  redis.on('error', () => {});
   const prefix = options.keyPrefix ?? 'schedule:';
   return {
     async hit(bucketKey, windowStartMs, windowMs) {
+      const redis = await client;
       const count = await redis.eval(HIT_SCRIPT, 1, `${prefix}rl:${bucketKey}:${windowStartMs}`, String(windowMs + 1000));
       return Number(count);
     },
     async ready(timeoutMs) {
+      const redis = await client;
       if (redis.status === 'ready') return true;
       return new Promise<boolean>((resolve) => {
         const done = (ok: boolean) => {
@@ -52,7 +58,7 @@ export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}
       });
     },
     async close() {
-      redis.disconnect();
+      (await client).disconnect();
     },
   };
 }
