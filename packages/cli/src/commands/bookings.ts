@@ -106,6 +106,7 @@ export function registerBookings(program: Command): void {
     .description('Cancel a booking that has not started.')
     .option('--reason <text>', 'why, passed on to the attendee')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule bookings cancel <uid> --reason "Out sick"')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) =>
         showBooking(
@@ -122,6 +123,7 @@ export function registerBookings(program: Command): void {
     .option('--timezone <zone>', "the booking's time zone from now on")
     .option('--reason <text>', 'why')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00:00Z')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const body = defined({ start: ctx.options.start, timezone: ctx.options.timezone, reason: ctx.options.reason });

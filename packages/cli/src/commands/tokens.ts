@@ -58,6 +58,7 @@ export function registerTokens(program: Command): void {
 
   withCommonOptions(tokens.command('list'))
     .description('List every token (never its secret).')
+    .addHelpText('after', '\nExample:\n  schedule tokens list --db ./schedule.db')
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const { listTokens } = await core();
@@ -68,6 +69,7 @@ export function registerTokens(program: Command): void {
 
   withCommonOptions(tokens.command('revoke <id-or-name>'))
     .description('Revoke a token; it stops working at once on this process, within TOKEN_CACHE_MS on servers.')
+    .addHelpText('after', '\nExample:\n  schedule tokens revoke laptop')
     .action((idOrName: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const { isScheduleError, revokeToken, systemClock } = await core();
