@@ -6,6 +6,7 @@ import { registerInit } from './commands/init.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerInteractive } from './interactive/register-interactive.js';
 import { EXIT_CODES } from './output/exit-codes.js';
 import { packageVersion } from './package-version.js';
 
@@ -75,6 +76,7 @@ export function buildProgram(): Command {
   registerDirectory(program);
   registerTokens(program);
   registerInit(program);
+  registerInteractive(program);
   return program;
 }
 

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { defined, type RunContext, runCommand, show, withCommonOptions } from '../command-context.js';
+import { withProgress } from '../interactive/progress.js';
+import { offerSeriesWizard } from '../interactive/register-interactive.js';
 import { renderList, renderObject } from '../output/render.js';
 import { ifMatchOf } from './bookings.js';
 import { OCCURRENCE_COLUMNS, SERIES_COLUMNS, SKIPPED_COLUMNS } from './columns.js';
@@ -29,6 +31,32 @@ function showCreated(ctx: RunContext, data: { series: Record<string, unknown>; o
   });
 }
 
+/** `series create` from its flags: the scriptable command. */
+function createSeries(command: Command): Promise<void> {
+  return runCommand(command, async (ctx) => {
+    const o = ctx.options;
+    const body = defined({
+      host_user_id: o.host,
+      event_type_id: o.eventType,
+      username: o.username,
+      event_slug: o.eventSlug,
+      attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, phone: o.phone }),
+      frequency: o.frequency,
+      weekdays: o.weekdays,
+      interval_weeks: o.intervalWeeks,
+      time: o.time,
+      timezone: o.timezone,
+      starts_on: o.startsOn,
+      count: o.count,
+      location_url: o.locationUrl,
+      notify_invitee: o.notify === false ? false : undefined,
+    });
+    const key = ctx.key();
+    const created = await withProgress('Creating the series…', () => ctx.call('create_series', { body, idempotencyKey: key }));
+    showCreated(ctx, created.data as never);
+  });
+}
+
 /** `schedule series …`: one command per series endpoint. */
 export function registerSeries(program: Command): void {
   const series = program
@@ -54,11 +82,12 @@ export function registerSeries(program: Command): void {
 
   withCommonOptions(series.command('get <uid>'))
     .description('Show one series and its version.')
+    .addHelpText('after', '\nExample:\n  schedule series get <uid> --json')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => showObject(ctx, (await ctx.call('get_series', { params: { uid } })).data)),
     );
 
-  withCommonOptions(series.command('create'))
+  const create = withCommonOptions(series.command('create'))
     .description('Book a run of meetings; dates the host is not free are skipped, not shifted.')
     .requiredOption('--host <user-id>', 'whose calendar to book (someone you may act for)')
     .option('--event-type <id>', 'the event type (or --username with --event-slug)')
@@ -81,35 +110,19 @@ export function registerSeries(program: Command): void {
       'after',
       '\nExample:\n  schedule series create --host <user-id> --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
     )
-    .action((_, command: Command) =>
-      runCommand(command, async (ctx) => {
-        const o = ctx.options;
-        const body = defined({
-          host_user_id: o.host,
-          event_type_id: o.eventType,
-          username: o.username,
-          event_slug: o.eventSlug,
-          attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, phone: o.phone }),
-          frequency: o.frequency,
-          weekdays: o.weekdays,
-          interval_weeks: o.intervalWeeks,
-          time: o.time,
-          timezone: o.timezone,
-          starts_on: o.startsOn,
-          count: o.count,
-          location_url: o.locationUrl,
-          notify_invitee: o.notify === false ? false : undefined,
-        });
-        showCreated(ctx, (await ctx.call('create_series', { body, idempotencyKey: ctx.key() })).data as never);
-      }),
-    );
+    .action((_, command: Command) => createSeries(command));
+  offerSeriesWizard(create, createSeries);
 
   withCommonOptions(series.command('pause <uid>'))
     .description('Hold every future meeting (canceled without mail, owed until resumed).')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule series pause <uid>')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) =>
-        showObject(ctx, (await ctx.call('pause_series', { params: { uid }, idempotencyKey: ctx.key() })).data),
+        showObject(
+          ctx,
+          (await withProgress('Pausing the series…', () => ctx.call('pause_series', { params: { uid }, idempotencyKey: ctx.key() }))).data,
+        ),
       ),
     );
 
@@ -117,19 +130,24 @@ export function registerSeries(program: Command): void {
     .description('Book what a pause holds; dates not free stay owed (run it again later).')
     .option('--if-match <version>', 'refuse if the series changed since this version')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule series resume <uid> --if-match 4')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const input = { params: { uid }, idempotencyKey: ctx.key(), ifMatch: ctx.options.ifMatch as string | undefined };
-        showObject(ctx, (await ctx.call('resume_series', input)).data);
+        showObject(ctx, (await withProgress('Resuming the series…', () => ctx.call('resume_series', input))).data);
       }),
     );
 
   withCommonOptions(series.command('end <uid>'))
     .description('End the series for good: every future meeting is canceled, and the attendee told once.')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule series end <uid>')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) =>
-        showObject(ctx, (await ctx.call('end_series', { params: { uid }, idempotencyKey: ctx.key() })).data),
+        showObject(
+          ctx,
+          (await withProgress('Ending the series…', () => ctx.call('end_series', { params: { uid }, idempotencyKey: ctx.key() }))).data,
+        ),
       ),
     );
 
@@ -137,12 +155,16 @@ export function registerSeries(program: Command): void {
     .description('Move every future meeting, then the series, to another host.')
     .requiredOption('--host <user-id>', 'the new host (someone you may act for)')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+    .addHelpText('after', '\nExample:\n  schedule series move <uid> --host <user-id>')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) =>
         showObject(
           ctx,
-          (await ctx.call('change_series_host', { params: { uid }, body: { host_user_id: ctx.options.host }, idempotencyKey: ctx.key() }))
-            .data,
+          (
+            await withProgress('Moving the series to its new host…', () =>
+              ctx.call('change_series_host', { params: { uid }, body: { host_user_id: ctx.options.host }, idempotencyKey: ctx.key() }),
+            )
+          ).data,
         ),
       ),
     );
