@@ -1,12 +1,9 @@
 import {
   type Authenticator,
-  conferenceLinksAt,
   createAuthenticator,
-  createCalendarReader,
   createRateLimiter,
   type DispatchLoop,
   type ExecuteDeps,
-  icsFeedReader,
   type Limits,
   loadLimits,
   loggingMailer,
@@ -19,6 +16,7 @@ import {
   systemClock,
 } from '@schedule/core';
 import { type Logger, pino } from 'pino';
+import { coreDepsFromEnv } from './core-deps.js';
 import { resolveDatabase } from './default-db.js';
 import { openRuntime } from './open-runtime.js';
 
@@ -54,14 +52,7 @@ export async function startService(options: { db?: string | undefined; workspace
   if (!(await rateLimiter.ready(2000))) {
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
-  const core: ExecuteDeps = {
-    store,
-    clock,
-    ids,
-    idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
-    calendars: createCalendarReader(icsFeedReader({ clock })),
-    conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
-  };
+  const core = coreDepsFromEnv(store, clock, ids);
 
   const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
   purge.unref();

@@ -1,10 +1,6 @@
 import {
-  conferenceLinksAt,
   createAuthenticator,
-  createCalendarReader,
-  type ExecuteDeps,
   execute,
-  icsFeedReader,
   isScheduleError,
   type ListOutcome,
   operations,
@@ -13,6 +9,7 @@ import {
   type Store,
   systemClock,
 } from '@schedule/core';
+import { coreDepsFromEnv } from '../core-deps.js';
 import { openRuntime } from '../open-runtime.js';
 import { type Backend, CliError } from './backend.js';
 
@@ -30,15 +27,7 @@ export async function openEmbedded(options: {
   const clock = systemClock;
   const ids = randomIds;
   const { store } = await openRuntime({ db: options.db, workspace: options.workspace, clock, ids });
-  const core: ExecuteDeps = {
-    store,
-    clock,
-    ids,
-    idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
-    calendars: createCalendarReader(icsFeedReader({ clock })),
-    conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
-    source: 'internal',
-  };
+  const core = coreDepsFromEnv(store, clock, ids, 'internal');
   const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 0 });
   let principal: Promise<Principal | undefined> | undefined;
 

@@ -1,0 +1,23 @@
+import {
+  type Clock,
+  conferenceLinksAt,
+  createCalendarReader,
+  type ExecuteDeps,
+  type IdGenerator,
+  icsFeedReader,
+  type SeriesSource,
+  type Store,
+} from '@schedule/core';
+
+/** Core's deps on an open store, configured from the environment (README, "Running the server"). */
+export function coreDepsFromEnv(store: Store, clock: Clock, ids: IdGenerator, source?: SeriesSource): ExecuteDeps {
+  return {
+    store,
+    clock,
+    ids,
+    idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
+    calendars: createCalendarReader(icsFeedReader({ clock })),
+    conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
+    ...(source ? { source } : {}),
+  };
+}
