@@ -1,6 +1,7 @@
 // The public surface of @schedule/core. Everything exported here is API.
 
 export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator } from './auth/authenticate.js';
+export { bearerSecret } from './auth/bearer.js';
 export { createToken, listTokens, revokeToken, type TokenSummary, tokenSummarySchema } from './auth/manage-tokens.js';
 export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
@@ -62,6 +63,7 @@ export {
   createRateLimiter,
   type RateLimitDecision,
   type RateLimiter,
+  rateLimitedError,
   WINDOW_SECONDS,
 } from './rate-limit/rate-limiter.js';
 export { expandPattern, patternInstants } from './series/expand-pattern.js';

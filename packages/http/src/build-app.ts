@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Authenticator,
+  bearerSecret,
   bucketFor,
   type ExecuteDeps,
   execute,
@@ -10,6 +11,7 @@ import {
   type Principal,
   type RateLimitDecision,
   type RateLimiter,
+  rateLimitedError,
   ScheduleError,
 } from '@schedule/core';
 import { lingerAfterRefusal, readJsonBody } from './read-body.js';
@@ -41,12 +43,6 @@ function queryRecord(search: URLSearchParams): Record<string, string> {
   return query;
 }
 
-function bearerSecret(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return m?.[1] ?? '';
-}
-
 function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDecision): void {
   res.setHeader('X-RateLimit-Limit', String(decision.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
@@ -71,13 +67,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
     const decision = await deps.rateLimiter.consume(bucketFor(principal, req.socket.remoteAddress ?? 'unknown', deps.limits));
     setRateLimitHeaders(res, decision);
     if (!decision.allowed) {
-      const error = new ScheduleError(
-        'rate_limited',
-        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds exceeded; retry in ${decision.retryAfterSeconds} seconds.`,
-        { bucket: decision.bucket, limit: decision.limit, window_seconds: decision.windowSeconds },
-        decision.retryAfterSeconds,
-      );
-      return { status: sendError(res, error, requestId), route: url.pathname };
+      return { status: sendError(res, rateLimitedError(decision), requestId), route: url.pathname };
     }
 
     const match = route(method, url.pathname);

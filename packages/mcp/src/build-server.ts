@@ -3,7 +3,7 @@ import { operations as allOperations, describeCaller, listEventTypes, listPeople
 import { admit, type CallerSource, callOperation, type McpDeps } from './call-tool.js';
 import { registerPrompts } from './prompts.js';
 import { TOOL_DOCS } from './tool-docs.js';
-import { inputSchemaOf, outputSchemaOf, successSchema } from './tool-schemas.js';
+import { toolSchemasOf } from './tool-schemas.js';
 
 /** What a model is told about this server when it connects. */
 export const INSTRUCTIONS = [
@@ -30,8 +30,8 @@ export function buildServer(deps: McpDeps, caller: CallerSource, operations: rea
       {
         title: doc.title,
         description: doc.description,
-        inputSchema: inputSchemaOf(operation),
-        outputSchema: outputSchemaOf(successSchema(operation)),
+        inputSchema: toolSchemasOf(operation).input,
+        outputSchema: toolSchemasOf(operation).output,
         annotations: doc.annotations,
       },
       (args) => callOperation(deps, caller, operation, args as Record<string, unknown>),

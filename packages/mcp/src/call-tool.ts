@@ -10,6 +10,7 @@ import {
   type Principal,
   type RateLimiter,
   type RawCall,
+  rateLimitedError,
   ScheduleError,
 } from '@schedule/core';
 import { summarize } from './summarize.js';
@@ -83,19 +84,10 @@ export async function admit(deps: McpDeps, caller: CallerSource): Promise<{ prin
   const principal = await caller.principal();
   const decision = await deps.rateLimiter.consume(bucketFor(principal, caller.address, deps.limits));
   if (!decision.allowed) {
-    const refused = errorResult(
-      new ScheduleError(
-        'rate_limited',
-        `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds exceeded; retry in ${decision.retryAfterSeconds} seconds.`,
-        {
-          bucket: decision.bucket,
-          limit: decision.limit,
-          window_seconds: decision.windowSeconds,
-          retry_after_seconds: decision.retryAfterSeconds,
-        },
-      ),
-    );
-    return { refused };
+    // A tool result has no Retry-After header, so the wait travels in details.
+    const limited = rateLimitedError(decision);
+    const details = { ...limited.details, retry_after_seconds: decision.retryAfterSeconds };
+    return { refused: errorResult(new ScheduleError(limited.code, limited.message, details)) };
   }
   return principal ? { principal } : { refused: errorResult(unauthorized()) };
 }

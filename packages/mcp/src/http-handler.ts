@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Authenticator } from '@schedule/core';
+import { type Authenticator, bearerSecret } from '@schedule/core';
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 
@@ -27,11 +27,6 @@ export function onlyMcpPath(handler: (req: IncomingMessage, res: ServerResponse)
   };
 }
 
-function bearerSecret(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return m?.[1];
-}
-
 /**
  * The MCP server over Streamable HTTP, as a node:http handler for `/mcp`.
  * Every request carries its bearer token, exactly as the HTTP API does
@@ -51,7 +46,7 @@ export function mcpHttpHandler(deps: McpDeps & { authenticate: Authenticator }) 
       return;
     }
     const secret = bearerSecret(req.headers.authorization);
-    const principal = secret === undefined ? undefined : await deps.authenticate(secret);
+    const principal = secret ? await deps.authenticate(secret) : undefined;
     if (!principal) {
       sendError(res, 401, 'unauthorized', 'A valid bearer token is required.', deps.core.ids.uuid(), {
         'WWW-Authenticate': 'Bearer realm="schedule"',

@@ -81,3 +81,19 @@ export function inputSchemaOf(operation: Operation): z.ZodObject {
 export function outputSchemaOf(success: z.ZodType): z.ZodObject {
   return z.looseObject({}).meta({ anyOf: [jsonOf(success, 'output'), jsonOf(toolErrorSchema, 'output')] });
 }
+
+const registered = new WeakMap<Operation, { input: z.ZodObject; output: z.ZodObject }>();
+
+/**
+ * The schemas `registerTool` takes for an operation, derived once per
+ * operation: Streamable HTTP builds a server per request, and deriving the
+ * JSON Schemas of every tool each time cost about 5 ms a request.
+ */
+export function toolSchemasOf(operation: Operation): { input: z.ZodObject; output: z.ZodObject } {
+  let schemas = registered.get(operation);
+  if (!schemas) {
+    schemas = { input: inputSchemaOf(operation), output: outputSchemaOf(successSchema(operation)) };
+    registered.set(operation, schemas);
+  }
+  return schemas;
+}

@@ -1,8 +1,8 @@
 import { Box, renderToString, Text } from 'ink';
 import { createElement as h, type ReactNode } from 'react';
+import { addDays, dayHeading, localTime } from '../output/zone-time.js';
 import type { AgendaDay } from './agenda.js';
 import { HINT, tint } from './text-style.js';
-import { addDays, dayHeading, localTime } from './zone-time.js';
 
 export interface AgendaViewProps {
   readonly days: readonly AgendaDay[];

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { type RunContext, runCommand } from '../command-context.js';
 import { renderJson } from '../output/render.js';
+import { localDate } from '../output/zone-time.js';
 import type { BookingItem } from './api-items.js';
 import { listAll } from './list-all.js';
 import { withProgress } from './progress.js';
-import { localDate } from './zone-time.js';
 
 // `schedule agenda`: upcoming confirmed bookings by day. Only the terminal
 // view loads ink (agenda-view.ts); piped output is plain tab-separated text.

@@ -1,5 +1,6 @@
 import { Box, Text, useStdout } from 'ink';
 import { createElement as h, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { addDays, instantText, rangeText } from '../output/zone-time.js';
 import { emailProblem } from './answer-checks.js';
 import { type BookingItem, type EventTypeItem, eventTypeHint } from './api-items.js';
 import { ConfirmPrompt } from './confirm-prompt.js';
@@ -10,7 +11,6 @@ import { Spinner } from './spinner.js';
 import { TextPrompt } from './text-prompt.js';
 import { tint } from './text-style.js';
 import { type Week, weekOfInstant, weekStarting } from './week.js';
-import { addDays, instantText, rangeText } from './zone-time.js';
 
 /** What `schedule book` needs from a backend: three calls, so the flow tests without one. */
 export interface BookApi {

@@ -1,8 +1,8 @@
 import { expandPattern, type Pattern } from '@schedule/core';
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactNode } from 'react';
+import { dayHeading, localTime } from '../output/zone-time.js';
 import { HINT, tint } from './text-style.js';
-import { dayHeading, localTime } from './zone-time.js';
 
 /** A date the pattern gives, before it is checked. */
 export interface Candidate {

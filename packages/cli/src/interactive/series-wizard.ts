@@ -4,6 +4,7 @@ type PatternFrequency = Pattern['frequency'];
 
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { dayHeading, localDate, localTime } from '../output/zone-time.js';
 import { countProblem, dateProblem, emailProblem, timeProblem } from './answer-checks.js';
 import { type EventTypeItem, eventTypeHint, type PersonItem } from './api-items.js';
 import { ConfirmPrompt } from './confirm-prompt.js';
@@ -13,7 +14,6 @@ import { Spinner } from './spinner.js';
 import { TextPrompt } from './text-prompt.js';
 import { HINT, tint } from './text-style.js';
 import { WeekdayPicker } from './weekday-picker.js';
-import { dayHeading, localDate, localTime } from './zone-time.js';
 
 /** The body of `create_series` the wizard builds (api.md "POST /v1/series"). */
 export interface SeriesRequest {

@@ -1,4 +1,4 @@
-import { localDate, localTime } from './zone-time.js';
+import { localDate, localTime } from '../output/zone-time.js';
 
 // The slot grid without React: days as columns, wall-clock times as rows,
 // and how the highlight moves. Pure, so each rule is tested on its own.

@@ -1,11 +1,11 @@
 import { Box, type Key, Text } from 'ink';
 import { createElement as h, type ReactNode, useMemo } from 'react';
+import { dayColumn, dayHeading, localTime } from '../output/zone-time.js';
 import { useAnswerOnce, useFreshState } from './fresh-state.js';
 import { useKeys } from './key-router.js';
 import { buildGrid, type Cursor, type Direction, firstCursor, type Grid, moveCursor, type Slot } from './slot-grid-model.js';
 import { Spinner } from './spinner.js';
 import { HINT, tint } from './text-style.js';
-import { dayColumn, dayHeading, localTime } from './zone-time.js';
 
 const CELL = 7;
 

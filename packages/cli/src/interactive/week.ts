@@ -1,5 +1,5 @@
 import { wallClockToInstant } from '@schedule/core';
-import { addDays, localDate, mondayOf } from './zone-time.js';
+import { addDays, localDate, mondayOf } from '../output/zone-time.js';
 
 /** A week in the viewer's zone: its seven civil days and the instants it spans (for `list_slots`). */
 export interface Week {

@@ -1,3 +1,5 @@
+import { dateTimeIn } from './zone-time.js';
+
 /** How output is written: a table for people on a terminal, tab-separated for scripts, or the API's JSON. */
 export interface OutputStyle {
   readonly json: boolean;
@@ -32,35 +34,13 @@ function paint(style: OutputStyle, tone: Tone | 'bold', text: string): string {
   return `${on}${text}${off}`;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** `2026-03-02 10:00 GMT+1`: an instant as the viewer reads it. Intl, not a date library, to keep start-up light. */
-function inZone(iso: string, zone: string): string {
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
-    formats.set(zone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
-}
-
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 /** A cell as text: instants in the viewer's zone on a terminal, as stored (UTC ISO) for scripts. */
 export function cellText(value: unknown, style: OutputStyle): string {
   if (value === null || value === undefined) return style.tty ? '-' : '';
   if (typeof value === 'string') {
-    if (style.tty && INSTANT.test(value)) return inZone(value, style.zone);
+    if (style.tty && INSTANT.test(value)) return dateTimeIn(value, style.zone);
     return value;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -11,7 +11,7 @@ import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
-import { defineOperation, type ListOutcome, type OperationContext } from './operation.js';
+import { defineOperation, type ListOutcome, listOutcome, type OperationContext } from './operation.js';
 
 export const listBookingsOperation = defineOperation({
   name: 'list_bookings',
@@ -23,8 +23,7 @@ export const listBookingsOperation = defineOperation({
   schemas: { params: [], input: listBookingsQuerySchema, output: bookingSchema, list: true },
   parse: (call) => parseQuery(listBookingsQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
-    const page = await listBookings(ctx.deps, ctx.principal, query);
-    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+    return listOutcome(await listBookings(ctx.deps, ctx.principal, query));
   },
 });
 

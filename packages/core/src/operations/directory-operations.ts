@@ -2,7 +2,7 @@ import { describeCaller, directoryQuerySchema, listEventTypes, listPeople } from
 import { callerSchema, eventTypeSummarySchema, personSchema } from '../directory/directory-view.js';
 import { ScheduleError } from '../errors.js';
 import { parseQuery } from '../pagination/query-params.js';
-import { defineOperation, type ListOutcome } from './operation.js';
+import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
 // Not in api.md, which has no endpoint for users or event types: what a
 // client needs before it can book (its own identity and zone, whose
@@ -35,8 +35,7 @@ export const listPeopleOperation = defineOperation({
   schemas: { params: [], input: directoryQuerySchema, output: personSchema, list: true },
   parse: (call) => parseQuery(directoryQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
-    const page = await listPeople(ctx.deps.store.db, ctx.principal, query);
-    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+    return listOutcome(await listPeople(ctx.deps.store.db, ctx.principal, query));
   },
 });
 
@@ -50,7 +49,6 @@ export const listEventTypesOperation = defineOperation({
   schemas: { params: [], input: directoryQuerySchema, output: eventTypeSummarySchema, list: true },
   parse: (call) => parseQuery(directoryQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
-    const page = await listEventTypes(ctx.deps.store.db, ctx.principal, query);
-    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+    return listOutcome(await listEventTypes(ctx.deps.store.db, ctx.principal, query));
   },
 });

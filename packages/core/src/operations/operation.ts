@@ -5,6 +5,7 @@ import type { CalendarReader } from '../availability/calendar-reader.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import type { IdGenerator } from '../ids.js';
+import type { Page } from '../pagination/cursor.js';
 import type { StepHook } from '../series/series-steps.js';
 import type { SeriesSource } from '../series/series-view.js';
 import type { Executor, Store } from '../storage/store.js';
@@ -95,6 +96,11 @@ export interface Operation<Input = unknown> {
   readonly schemas: OperationSchemas;
   parse(call: RawCall): Input;
   run(ctx: OperationContext, input: Input): Promise<Outcome>;
+}
+
+/** The answer of a list operation: one page of items and where the next begins. */
+export function listOutcome(page: Page<unknown>): ListOutcome {
+  return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
 }
 
 /** Declares an operation with its input type inferred. */

@@ -27,7 +27,7 @@ import {
 import { updateSeries } from '../series/update-series.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
-import { defineOperation, type ListOutcome } from './operation.js';
+import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
 const uidOf = (params: Readonly<Record<string, string>>) => params.uid ?? '';
 
@@ -41,8 +41,7 @@ export const listSeriesOperation = defineOperation({
   schemas: { params: [], input: listSeriesQuerySchema, output: seriesSchema, list: true },
   parse: (call) => parseQuery(listSeriesQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
-    const page = await listSeries(ctx.deps.store.db, ctx.principal, query);
-    return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
+    return listOutcome(await listSeries(ctx.deps.store.db, ctx.principal, query));
   },
 });
 

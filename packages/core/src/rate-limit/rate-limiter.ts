@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
+import { ScheduleError } from '../errors.js';
 import type { Limits } from '../workspace/workspace-schema.js';
 import { memoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
@@ -40,6 +41,20 @@ export interface RateLimitDecision {
   /** Seconds until the window rolls over (at least 1), for `Retry-After`. */
   readonly retryAfterSeconds: number;
   readonly windowSeconds: number;
+}
+
+/**
+ * api.md "Rate limits": the refusal when a bucket is spent, its message
+ * stating the seconds to wait, `details` = `{ bucket, limit, window_seconds }`
+ * and `Retry-After`. Every front end answers with this one error.
+ */
+export function rateLimitedError(decision: RateLimitDecision): ScheduleError {
+  return new ScheduleError(
+    'rate_limited',
+    `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} seconds exceeded; retry in ${decision.retryAfterSeconds} seconds.`,
+    { bucket: decision.bucket, limit: decision.limit, window_seconds: decision.windowSeconds },
+    decision.retryAfterSeconds,
+  );
 }
 
 export interface RateLimiterOptions {

@@ -32,6 +32,11 @@ export interface SeriesHostTime {
   readonly covers: Interval;
 }
 
+/** The last start the rules allow: the event type's future limit, or none for a move. */
+function horizonOf(policy: Pick<SlotPolicy, 'futureLimitDays'>, nowMs: number, rules: StartRules): number {
+  return rules.bookingWindow === false ? Number.POSITIVE_INFINITY : nowMs + policy.futureLimitDays * DAY_MS;
+}
+
 /**
  * Reads the host's calendars across the given starts, once. Starts past the
  * event type's horizon are never free, so the read stops there. A conflict
@@ -47,7 +52,7 @@ export async function loadSeriesHostTime(
 ): Promise<SeriesHostTime> {
   const policy = policyOf(eventType);
   const nowMs = deps.clock.now();
-  const horizon = rules.bookingWindow === false ? Number.POSITIVE_INFINITY : nowMs + policy.futureLimitDays * DAY_MS;
+  const horizon = horizonOf(policy, nowMs, rules);
   const reachable = startsMs.filter((ms) => ms <= horizon);
   const time = (busy: Interval[]): HostTime => ({ policy, schedule: host.schedule, zone: host.timezone, busy, nowMs });
   if (reachable.length === 0) return { time: time([]), covers: { startMs: 0, endMs: 0 } };
@@ -60,7 +65,7 @@ export async function loadSeriesHostTime(
 
 /** True when the read covers every given start (those past the horizon need none). */
 export function coversAll(read: SeriesHostTime, startsMs: readonly number[], rules: StartRules = OCCURRENCE_RULES): boolean {
-  const horizon = rules.bookingWindow === false ? Number.POSITIVE_INFINITY : read.time.nowMs + read.time.policy.futureLimitDays * DAY_MS;
+  const horizon = horizonOf(read.time.policy, read.time.nowMs, rules);
   return startsMs.every((ms) => ms > horizon || (ms >= read.covers.startMs && ms < read.covers.endMs));
 }
 

@@ -14,6 +14,7 @@ function formatIn(zone: string): Intl.DateTimeFormat {
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
+      timeZoneName: 'short',
     });
     formats.set(zone, format);
   }
@@ -33,6 +34,12 @@ function partsOf(instant: number | string, zone: string): Record<string, string>
 export function localDate(instant: number | string, zone: string): string {
   const p = partsOf(instant, zone);
   return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** `2026-03-02 10:00 GMT+1`: an instant as a viewer in `zone` reads it, with the zone's short name. */
+export function dateTimeIn(instant: number | string, zone: string): string {
+  const p = partsOf(instant, zone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
 /** The wall-clock time (`HH:MM`, 24-hour) of an instant in `zone`. */
