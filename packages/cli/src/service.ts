@@ -9,9 +9,12 @@ import {
   loggingMailer,
   purgeExpiredKeys,
   type RateLimiter,
+  type Readiness,
   randomIds,
+  readinessCheck,
   redisRateLimitStore,
   type Store,
+  type StoreOptions,
   startDispatchLoop,
   systemClock,
 } from '@schedule/core';
@@ -30,6 +33,8 @@ export interface Service {
   readonly rateLimiter: RateLimiter;
   readonly limits: Limits;
   readonly logger: Logger;
+  /** Whether the database answers now (`GET /readyz`). */
+  readonly readiness: () => Promise<Readiness>;
   /** Stops the background work and closes the database. */
   close(): Promise<void>;
 }
@@ -42,8 +47,17 @@ export interface Service {
 export async function startService(options: { db?: string | undefined; workspace?: string | undefined }): Promise<Service> {
   const clock = systemClock;
   const ids = randomIds;
-  const { store } = await openRuntime({ db: resolveDatabase(options.db), workspace: options.workspace, clock, ids });
+  const { store } = await openRuntime({
+    db: resolveDatabase(options.db),
+    workspace: options.workspace,
+    clock,
+    ids,
+    store: storeOptionsFromEnv(),
+  });
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: 2, sync: false }));
+  // A backstop, not the way errors are handled: every front end catches its
+  // own. A promise someone forgot must cost a log line, never the process.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection; still serving'));
   const redisUrl = process.env.REDIS_URL;
   const rateLimiter = createRateLimiter({
     clock,
@@ -73,6 +87,7 @@ export async function startService(options: { db?: string | undefined; workspace
     rateLimiter,
     limits: await loadLimits(store),
     logger,
+    readiness: readinessCheck({ store, clock, rateLimitsShared: () => rateLimiter.shared() }),
     async close() {
       clearInterval(purge);
       await dispatch.stop();
@@ -80,6 +95,22 @@ export async function startService(options: { db?: string | undefined; workspace
       await store.close();
       logger.flush();
     },
+  };
+}
+
+/** Optional environment overrides of the database's bounds (README, "Running the server"). */
+function storeOptionsFromEnv(): StoreOptions {
+  const ms = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const postgresTimeouts = {
+    acquireMs: ms('PG_ACQUIRE_TIMEOUT_MS'),
+    statementMs: ms('PG_STATEMENT_TIMEOUT_MS'),
+    queryMs: ms('PG_QUERY_TIMEOUT_MS'),
+    idleInTransactionMs: ms('PG_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+  };
+  const sqliteBusyTimeoutMs = ms('SQLITE_BUSY_TIMEOUT_MS');
+  return {
+    postgresTimeouts: Object.fromEntries(Object.entries(postgresTimeouts).filter(([, v]) => v !== undefined)),
+    ...(sqliteBusyTimeoutMs === undefined ? {} : { sqliteBusyTimeoutMs }),
   };
 }
 

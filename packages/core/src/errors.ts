@@ -30,6 +30,10 @@ export const ERROR_CODES = [
   'idempotency_key_conflict',
   'idempotency_in_progress',
   'payload_too_large',
+  'unsupported_media_type',
+  'bad_request',
+  'request_timeout',
+  'headers_too_large',
   'count_out_of_range',
   'field_immutable',
   'invalid_change',
@@ -37,6 +41,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'availability_unavailable',
   'slot_lock_timeout',
+  'database_unavailable',
   'internal_error',
 ] as const;
 

@@ -28,6 +28,7 @@ export {
   personSchema,
 } from './directory/directory-view.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
+export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
 export { type DispatchLoop, startDispatchLoop } from './notifications/dispatch-loop.js';
@@ -98,12 +99,14 @@ export {
 export { checkSlotQuerySchema, listSlotsQuerySchema } from './slots/slot-queries.js';
 export { type SlotCheck, type SlotList, slotCheckSchema, slotListSchema } from './slots/slot-view.js';
 export { migrateToLatest } from './storage/migrations.js';
-export { openStore } from './storage/open-store.js';
+export { openStore, type StoreOptions } from './storage/open-store.js';
+export type { PostgresTimeouts } from './storage/postgres/open-postgres.js';
 export { createPostgresSchema, dropPostgresSchema } from './storage/postgres/postgres-admin.js';
 export type { Database } from './storage/schema.js';
 export { openSqlite } from './storage/sqlite/open-sqlite.js';
 export type { Dialect, Executor, Store } from './storage/store.js';
-export { parseInstant, toTimestamp } from './time.js';
+export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
+export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
 export { type LoadReport, loadWorkspace } from './workspace/load-workspace.js';
 export { jsonPath, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';

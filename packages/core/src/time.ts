@@ -13,13 +13,28 @@ export function toTimestamp(epochMs: number): string {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
+ * The dates every instant and civil date must fall between. Inside them a
+ * timestamp has the fixed width the storage orders by (a year past 9999
+ * would print as `+010000-…`), and every computation a date goes through
+ * (a series' 42 weeks, a slot range, a horizon) stays far from the limits of
+ * a JavaScript date.
+ */
+export const FIRST_DATE = '1900-01-01';
+export const LAST_DATE = '9000-12-31';
+const FIRST_MS = Date.parse(`${FIRST_DATE}T00:00:00Z`);
+const AFTER_LAST_MS = Date.parse(`${LAST_DATE}T00:00:00Z`) + 86_400_000;
+
+/**
  * Parses an ISO 8601 instant or date. A date alone is its UTC midnight; a
- * date-time without an offset is read as UTC. Undefined when not ISO 8601.
+ * date-time without an offset is read as UTC. Undefined when not ISO 8601,
+ * or outside FIRST_DATE..LAST_DATE.
  */
 export function parseInstant(text: string): { epochMs: number; dateOnly: boolean } | undefined {
   const parsed = DateTime.fromISO(text, { zone: 'utc' });
   if (!parsed.isValid) return undefined;
-  return { epochMs: parsed.toMillis(), dateOnly: DATE_ONLY.test(text) };
+  const epochMs = parsed.toMillis();
+  if (!(epochMs >= FIRST_MS && epochMs < AFTER_LAST_MS)) return undefined;
+  return { epochMs, dateOnly: DATE_ONLY.test(text) };
 }
 
 /** True when `zone` is an IANA time zone name this runtime knows. */

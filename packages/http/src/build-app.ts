@@ -1,19 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Authenticator,
-  bearerSecret,
-  bucketFor,
   type ExecuteDeps,
   execute,
   isScheduleError,
   type Limits,
   type Operation,
-  type Principal,
-  type RateLimitDecision,
   type RateLimiter,
-  rateLimitedError,
+  type Readiness,
   ScheduleError,
 } from '@schedule/core';
+import { admitRequest } from './admit-request.js';
+import { checkJsonContentType } from './content-type.js';
 import { lingerAfterRefusal, readJsonBody } from './read-body.js';
 import { sendError, sendOutcome } from './respond.js';
 import { buildRouter } from './router.js';
@@ -32,7 +30,13 @@ export interface AppDeps {
   readonly rateLimiter: RateLimiter;
   readonly limits: Limits;
   readonly logger: RequestLogger;
+  /** Answers `GET /readyz`; without it the probe always reports ready. */
+  readonly readiness?: (() => Promise<Readiness>) | undefined;
 }
+
+/** Probe paths a load balancer or orchestrator calls: no token, no rate limit, no database unless ready. */
+const LIVENESS_PATH = '/healthz';
+const READINESS_PATH = '/readyz';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -43,10 +47,13 @@ function queryRecord(search: URLSearchParams): Record<string, string> {
   return query;
 }
 
-function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDecision): void {
-  res.setHeader('X-RateLimit-Limit', String(decision.limit));
-  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('X-RateLimit-Reset', String(decision.resetEpochSeconds));
+/** The path of a request target, or undefined when the target is not a URL (`GET http://[::1 HTTP/1.1`). */
+function pathAndQuery(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -58,40 +65,64 @@ function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDecision): 
 export function buildApp(deps: AppDeps): RequestHandler {
   const route = buildRouter(deps.operations);
 
-  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<{ status: number; route: string }> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    const secret = bearerSecret(req.headers.authorization);
-    const principal: Principal | undefined = secret ? await deps.authenticate(secret) : undefined;
-
-    const decision = await deps.rateLimiter.consume(bucketFor(principal, req.socket.remoteAddress ?? 'unknown', deps.limits));
-    setRateLimitHeaders(res, decision);
-    if (!decision.allowed) {
-      return { status: sendError(res, rateLimitedError(decision), requestId), route: url.pathname };
+  /** The two probes, answered before anything that could fail with the database. */
+  async function probe(path: string, res: ServerResponse, requestId: string): Promise<number> {
+    if (path === LIVENESS_PATH) {
+      sendOutcome(res, { status: 200, data: { status: 'ok' } }, requestId);
+      return 200;
     }
+    const readiness = deps.readiness ? await deps.readiness() : undefined;
+    const checks = { database: readiness?.database ?? 'ok', rate_limits: readiness?.rateLimits ?? 'ok' };
+    if (readiness && !readiness.ready) {
+      const error = new ScheduleError(
+        'database_unavailable',
+        'The database does not answer; this process cannot serve requests now.',
+        checks,
+        2,
+      );
+      return sendError(res, error, requestId);
+    }
+    sendOutcome(res, { status: 200, data: { status: 'ready', ...checks } }, requestId);
+    return 200;
+  }
+
+  /** Serves one request; `seen.route` names it for the log as soon as it is known (the template, never the raw URL). */
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, seen: { route: string }): Promise<number> {
+    const url = pathAndQuery(req.url);
+    const method = req.method ?? 'GET';
+    if (url && method === 'GET' && (url.pathname === LIVENESS_PATH || url.pathname === READINESS_PATH)) {
+      seen.route = `GET ${url.pathname}`;
+      return probe(url.pathname, res, requestId);
+    }
+    const { principal, sentToken } = await admitRequest(deps, req, res);
+    if (!url) return sendError(res, new ScheduleError('bad_request', 'The request target is not a valid path.'), requestId);
 
     const match = route(method, url.pathname);
     if (match.kind === 'not_found') {
-      return { status: sendError(res, new ScheduleError('not_found', `No route ${url.pathname}.`), requestId), route: 'unmatched' };
+      return sendError(res, new ScheduleError('not_found', `No route ${url.pathname}.`), requestId);
     }
     if (match.kind === 'method_not_allowed') {
       res.setHeader('Allow', match.allow.join(', '));
       const error = new ScheduleError('method_not_allowed', `${method} is not allowed here; use ${match.allow.join(' or ')}.`, {
         allow: match.allow,
       });
-      return { status: sendError(res, error, requestId), route: url.pathname };
+      return sendError(res, error, requestId);
     }
     const { operation, params } = match;
-    const routeName = `${operation.method} ${operation.path}`;
+    seen.route = `${operation.method} ${operation.path}`;
     if (!principal) {
       const error = new ScheduleError(
         'unauthorized',
-        secret === undefined ? 'Authentication required: send Authorization: Bearer <token>.' : 'The bearer token is not valid.',
+        !sentToken ? 'Authentication required: send Authorization: Bearer <token>.' : 'The bearer token is not valid.',
       );
-      return { status: sendError(res, error, requestId), route: routeName };
+      return sendError(res, error, requestId);
     }
 
-    const body = method === 'GET' ? undefined : await readJsonBody(req);
+    let body: unknown;
+    if (method !== 'GET') {
+      checkJsonContentType(req);
+      body = await readJsonBody(req);
+    }
     const header = (name: string) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(',') : value;
@@ -108,30 +139,39 @@ export function buildApp(deps: AppDeps): RequestHandler {
       res.setHeader('X-Request-Id', executed.requestId);
     }
     sendOutcome(res, executed.outcome, executed.requestId);
-    return { status: executed.outcome.status, route: routeName };
+    return executed.outcome.status;
   }
 
   return (req, res) => {
     const started = performance.now();
     const requestId = deps.core.ids.uuid();
     res.setHeader('X-Request-Id', requestId);
-    handle(req, res, requestId)
+    // Logged by route template: a raw URL could carry a token in its query string.
+    const seen = { route: 'unmatched' };
+    handle(req, res, requestId, seen)
       .catch((error: unknown) => {
         if (isScheduleError(error)) {
           if (error.cause !== undefined) {
             const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
             deps.logger.warn({ request_id: requestId, code: error.code, cause }, 'request refused');
           }
-          if (error.code === 'payload_too_large') lingerAfterRefusal(req);
-          return { status: sendError(res, error, requestId), route: req.url ?? '' };
+          // A refused body may still be arriving: let it drain briefly, then drop the connection.
+          if (!req.complete) lingerAfterRefusal(req);
+          return res.headersSent ? res.statusCode : sendError(res, error, requestId);
         }
-        deps.logger.error({ request_id: requestId, err: error }, 'unexpected fault');
+        deps.logger.error({ request_id: requestId, route: seen.route, err: error }, 'unexpected fault');
         const fault = new ScheduleError('internal_error', 'An unexpected error occurred; it has been logged.', {});
-        return { status: res.headersSent ? 500 : sendError(res, fault, requestId), route: req.url ?? '' };
+        return res.headersSent ? 500 : sendError(res, fault, requestId);
       })
-      .then(({ status, route }) => {
+      .then((status) => {
         deps.logger.info(
-          { request_id: requestId, method: req.method, route, status, duration_ms: Math.round((performance.now() - started) * 100) / 100 },
+          {
+            request_id: requestId,
+            method: req.method,
+            route: seen.route,
+            status,
+            duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          },
           'request',
         );
       });

@@ -1,6 +1,9 @@
 // The public surface of @schedule/http.
 
+export { type AdmissionDeps, type Admitted, admitRequest, setRateLimitHeaders } from './admit-request.js';
 export { type AppDeps, buildApp, type RequestHandler, type RequestLogger } from './build-app.js';
-export { listen, type RunningServer } from './listen.js';
-export { MAX_BODY_BYTES } from './read-body.js';
+export { checkJsonContentType } from './content-type.js';
+export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, listen, type RunningServer } from './listen.js';
+export { lingerAfterRefusal, MAX_BODY_BYTES, readJsonBody } from './read-body.js';
+export { errorEnvelope, sendError } from './respond.js';
 export { HTTP_STATUS } from './status-codes.js';

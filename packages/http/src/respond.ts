@@ -23,11 +23,16 @@ export function sendOutcome(res: ServerResponse, outcome: Outcome, requestId: st
   send(res, outcome.status, { data: outcome.data, meta });
 }
 
+/** The common error envelope (api.md "Errors"). */
+export function errorEnvelope(error: ScheduleError, requestId: string) {
+  return { error: { code: error.code, message: error.message, details: error.details, request_id: requestId } };
+}
+
 /** An error in the common envelope, with the headers its code calls for. */
 export function sendError(res: ServerResponse, error: ScheduleError, requestId: string): number {
   const status = HTTP_STATUS[error.code];
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="schedule"');
-  send(res, status, { error: { code: error.code, message: error.message, details: error.details, request_id: requestId } });
+  send(res, status, errorEnvelope(error, requestId));
   return status;
 }

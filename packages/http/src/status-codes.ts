@@ -32,6 +32,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   idempotency_key_conflict: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   count_out_of_range: 422,
   field_immutable: 422,
   invalid_change: 422,
@@ -39,5 +43,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   availability_unavailable: 503,
   slot_lock_timeout: 503,
+  database_unavailable: 503,
   internal_error: 500,
 };

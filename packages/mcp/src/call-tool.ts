@@ -32,6 +32,12 @@ export interface CallerSource {
   principal(): Promise<Principal | undefined>;
   /** The client address, for the anonymous rate-limit bucket. */
   readonly address: string;
+  /**
+   * True when the transport has already counted the request this call came
+   * in (Streamable HTTP counts every request, before authentication); stdio
+   * counts each call here instead.
+   */
+  readonly counted?: boolean | undefined;
 }
 
 // Core speaks of the HTTP headers; a tool has arguments of these names instead.
@@ -78,10 +84,12 @@ function unauthorized(): ScheduleError {
 
 /**
  * Checks the caller and counts the call in its rate-limit bucket (the same
- * bucket its HTTP requests use). Answers the principal, or the error result.
+ * bucket its HTTP requests use), unless its transport counted it already.
+ * Answers the principal, or the error result.
  */
 export async function admit(deps: McpDeps, caller: CallerSource): Promise<{ principal: Principal } | { refused: CallToolResult }> {
   const principal = await caller.principal();
+  if (caller.counted) return principal ? { principal } : { refused: errorResult(unauthorized()) };
   const decision = await deps.rateLimiter.consume(bucketFor(principal, caller.address, deps.limits));
   if (!decision.allowed) {
     // A tool result has no Retry-After header, so the wait travels in details.

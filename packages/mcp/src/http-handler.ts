@@ -1,65 +1,82 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type Authenticator, bearerSecret } from '@schedule/core';
+import { type Authenticator, isScheduleError, ScheduleError } from '@schedule/core';
+import { admitRequest, checkJsonContentType, lingerAfterRefusal, readJsonBody, sendError } from '@schedule/http';
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
+import { guardMessages } from './message-guard.js';
 
 /** The path the Streamable HTTP endpoint answers at (workspace.md). */
 export const MCP_PATH = '/mcp';
-
-function sendError(
-  res: ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  requestId: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...headers });
-  res.end(JSON.stringify({ error: { code, message, details: {}, request_id: requestId } }));
-}
 
 /** For `schedule mcp --http`: only /mcp is served; anything else is `404 not_found` in the common envelope. */
 export function onlyMcpPath(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, ids: { uuid(): string }) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     if ((req.url ?? '/').split('?')[0] === MCP_PATH) void handler(req, res);
-    else sendError(res, 404, 'not_found', 'No such path; the MCP endpoint is /mcp.', ids.uuid());
+    else {
+      const requestId = ids.uuid();
+      res.setHeader('X-Request-Id', requestId);
+      sendError(res, new ScheduleError('not_found', 'No such path; the MCP endpoint is /mcp.'), requestId);
+    }
   };
 }
 
 /**
  * The MCP server over Streamable HTTP, as a node:http handler for `/mcp`.
- * Every request carries its bearer token, exactly as the HTTP API does
- * (workspace.md): without a valid one it is `401` with `WWW-Authenticate`.
- * Stateless: each request gets its own server bound to its caller, so no
- * session outlives a token and any process behind a balancer can answer.
+ * Every request is counted in the rate limiter first, as on the HTTP API:
+ * the token's bucket, or the anonymous bucket of the client address when the
+ * token is missing or not valid (so guessing tokens is limited), with the
+ * `X-RateLimit-*` headers. Then it needs its bearer token (`401` with
+ * `WWW-Authenticate`), a JSON body of at most 1 MiB, and gets its own
+ * server bound to its caller: stateless, so no session outlives a token and
+ * any process behind a balancer can answer.
+ *
+ * The returned promise never rejects: a failure is answered (503 when the
+ * database is away, 500 otherwise), never left to end the process.
  */
 export function mcpHttpHandler(deps: McpDeps & { authenticate: Authenticator }) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { principal } = await admitRequest(deps, req, res);
     // Stateless: there is no session to stream to (GET) or to end (DELETE).
     // Answering them 405 is what the MCP spec asks of such a server, and it
     // keeps no response open that would hold a shutdown.
     if (req.method !== 'POST') {
-      sendError(res, 405, 'method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP).', deps.core.ids.uuid(), {
-        Allow: 'POST',
-      });
-      return;
+      res.setHeader('Allow', 'POST');
+      throw new ScheduleError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP).', { allow: ['POST'] });
     }
-    const secret = bearerSecret(req.headers.authorization);
-    const principal = secret ? await deps.authenticate(secret) : undefined;
-    if (!principal) {
-      sendError(res, 401, 'unauthorized', 'A valid bearer token is required.', deps.core.ids.uuid(), {
-        'WWW-Authenticate': 'Bearer realm="schedule"',
-      });
-      return;
-    }
-    const server = buildServer(deps, { principal: async () => principal, address: req.socket.remoteAddress ?? 'unknown' });
+    if (!principal) throw new ScheduleError('unauthorized', 'A valid bearer token is required.');
+    checkJsonContentType(req);
+    const body = await readJsonBody(req);
+
+    // This request was counted above; its tool calls and resource reads are not counted again.
+    const server = buildServer(deps, { principal: async () => principal, address: req.socket.remoteAddress ?? 'unknown', counted: true });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    guardMessages(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = deps.core.ids.uuid();
+    res.setHeader('X-Request-Id', requestId);
+    try {
+      await serve(req, res);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (isScheduleError(error)) {
+        if (!req.complete) lingerAfterRefusal(req);
+        sendError(res, error, requestId);
+        return;
+      }
+      deps.logError(error, { request_id: requestId, route: `POST ${MCP_PATH}` });
+      sendError(res, new ScheduleError('internal_error', 'An unexpected error occurred; it has been logged.'), requestId);
+    }
   };
 }

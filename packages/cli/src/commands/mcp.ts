@@ -1,8 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { listen } from '@schedule/http';
-import { buildServer, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
+import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
 import { exitOnSignal, startService } from '../service.js';
-import { mcpDepsOf } from './serve.js';
+import { connectionLimitsFromEnv, mcpDepsOf } from './serve.js';
 
 export interface McpOptions {
   workspace?: string;
@@ -33,6 +33,8 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
     const running = await listen(onlyMcpPath(mcpHttpHandler(deps), service.core.ids), {
       host: options.host ?? process.env.HOST ?? '127.0.0.1',
       port,
+      limits: connectionLimitsFromEnv(),
+      requestIds: () => service.core.ids.uuid(),
     });
     out.write(`schedule: listening on ${running.url}\n`);
     exitOnSignal(async () => {
@@ -51,6 +53,7 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
   const transport = new StdioServerTransport();
   transport.onclose = () => void service.close().finally(() => process.exit(0));
   await server.connect(transport);
+  guardMessages(transport);
   exitOnSignal(async () => {
     await server.close();
     await service.close();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operations } from '@schedule/core';
-import { buildApp, listen } from '@schedule/http';
+import { buildApp, type ConnectionLimits, listen } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { packageVersion } from '../package-version.js';
 import { exitOnSignal, type Service, startService } from '../service.js';
@@ -37,6 +37,22 @@ export function routeMcp(
   };
 }
 
+/** Optional environment overrides of what one connection may cost (README, "Running the server"). */
+export function connectionLimitsFromEnv(): Partial<ConnectionLimits> {
+  const names: Record<keyof ConnectionLimits, string> = {
+    headersTimeoutMs: 'HTTP_HEADERS_TIMEOUT_MS',
+    requestTimeoutMs: 'HTTP_REQUEST_TIMEOUT_MS',
+    keepAliveTimeoutMs: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    maxConnections: 'HTTP_MAX_CONNECTIONS',
+    maxHeaderBytes: 'HTTP_MAX_HEADER_BYTES',
+  };
+  return Object.fromEntries(
+    Object.entries(names)
+      .filter(([, env]) => process.env[env])
+      .map(([key, env]) => [key, Number(process.env[env])]),
+  );
+}
+
 /** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */
 export async function serve(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
   const service = await startService(options);
@@ -47,11 +63,14 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     rateLimiter: service.rateLimiter,
     limits: service.limits,
     logger: service.logger,
+    readiness: service.readiness,
   });
   const port = Number(options.port ?? process.env.PORT ?? 3000);
   const running = await listen(routeMcp(mcpHttpHandler(mcpDepsOf(service)), api), {
     host: options.host ?? process.env.HOST ?? '127.0.0.1',
     port,
+    limits: connectionLimitsFromEnv(),
+    requestIds: () => service.core.ids.uuid(),
   });
   out.write(`schedule: listening on ${running.url}\n`);
   if (options.demo) out.write(demoHint(running.url));

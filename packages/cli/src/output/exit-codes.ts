@@ -30,6 +30,9 @@ const BY_CODE: Record<string, number> = {
   field_immutable: EXIT_CODES.usage,
   invalid_change: EXIT_CODES.usage,
   payload_too_large: EXIT_CODES.usage,
+  unsupported_media_type: EXIT_CODES.usage,
+  bad_request: EXIT_CODES.usage,
+  headers_too_large: EXIT_CODES.usage,
   not_found: EXIT_CODES.notFound,
   booking_not_found: EXIT_CODES.notFound,
   series_not_found: EXIT_CODES.notFound,
@@ -53,6 +56,8 @@ const BY_CODE: Record<string, number> = {
   rate_limited: EXIT_CODES.retry,
   availability_unavailable: EXIT_CODES.retry,
   slot_lock_timeout: EXIT_CODES.retry,
+  database_unavailable: EXIT_CODES.retry,
+  request_timeout: EXIT_CODES.retry,
 };
 
 export function exitCodeOf(code: string): number {

@@ -11,6 +11,7 @@ import {
   type StoredResponse,
 } from '../idempotency/idempotency.js';
 import type { SeriesSource } from '../series/series-view.js';
+import { checkRawCallBounds } from '../validation/raw-call-bounds.js';
 import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
 
 export interface ExecuteDeps extends CoreDeps {
@@ -59,6 +60,7 @@ export async function execute(
     throw new ScheduleError('missing_if_match', 'This endpoint requires an If-Match header with the current version.');
   }
 
+  checkRawCallBounds(call);
   const input = operation.parse(call);
   const idempotency: IdempotencyDeps = { ...deps, leaseMs: deps.idempotencyLeaseMs };
 

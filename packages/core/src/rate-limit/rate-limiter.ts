@@ -69,6 +69,8 @@ export interface RateLimiter {
   consume(bucket: Bucket): Promise<RateLimitDecision>;
   /** Waits up to `timeoutMs` for the shared store; false means counting starts per process. */
   ready(timeoutMs: number): Promise<boolean>;
+  /** False while the shared store fails or is slow and each process counts alone (fail open). */
+  shared(): boolean;
   close(): Promise<void>;
 }
 
@@ -82,16 +84,21 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   // Counts this process's requests when there is no shared store, or when it fails.
   const fallback = memoryRateLimitStore();
   const bound = options.failOpenAfterMs ?? 150;
+  let lastCountShared = true;
 
   async function count(key: string, windowStartMs: number): Promise<number> {
     if (store === undefined) return fallback.hit(key, windowStartMs, WINDOW_MS);
+    lastCountShared = false;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), bound);
     });
     try {
       const counted = await Promise.race([store.hit(key, windowStartMs, WINDOW_MS), timedOut]);
-      if (counted !== undefined) return counted;
+      if (counted !== undefined) {
+        lastCountShared = true;
+        return counted;
+      }
     } catch {
       // fall through: fail open
     } finally {
@@ -117,6 +124,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       };
     },
     ready: async (timeoutMs) => (store ? store.ready(timeoutMs) : true),
+    shared: () => lastCountShared,
     async close() {
       await store?.close();
       await fallback.close();

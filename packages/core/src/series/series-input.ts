@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { FIRST_DATE, LAST_DATE } from '../time.js';
 import { civilDate, email, httpUrl, timeZone, wallClockTime } from '../validation/fields.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
@@ -46,7 +47,7 @@ export const createSeriesBodySchema = z
     time: wallClockTime,
     timezone: timeZone.optional(),
     // Bounded so every instant stays a fixed-width timestamp (time.ts); years past 9999 would not.
-    starts_on: civilDate.refine((d) => d >= '1900-01-01' && d <= '9000-12-31', 'must be between 1900-01-01 and 9000-12-31'),
+    starts_on: civilDate.refine((d) => d >= FIRST_DATE && d <= LAST_DATE, `must be between ${FIRST_DATE} and ${LAST_DATE}`),
     // Any integer here; outside 1..42 is its own error, 422 count_out_of_range.
     // The JSON Schema still tells clients the range.
     count: z.int().meta({ minimum: MIN_COUNT, maximum: MAX_COUNT }),

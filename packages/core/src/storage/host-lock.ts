@@ -18,11 +18,12 @@ export async function lockHost(trx: Executor, dialect: Dialect, hostId: string):
   await trx.selectFrom('users').select('id').where('id', '=', hostId).forUpdate().execute();
 }
 
-/** True for the errors both engines raise when a lock was not had in time. */
+/**
+ * True for PostgreSQL's lock_not_available. (SQLite's driver answers a file
+ * another process holds too long as `slot_lock_timeout` itself, on every statement.)
+ */
 function isLockTimeout(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  // PostgreSQL lock_not_available; SQLite busy after its busy timeout.
-  return code === '55P03' || code === 'SQLITE_BUSY';
+  return (error as { code?: unknown } | null)?.code === '55P03';
 }
 
 /** Runs a write, answering `503 slot_lock_timeout` with `Retry-After: 1` when its lock was not had in time. */

@@ -1,13 +1,21 @@
 import { migrateToLatest } from './migrations.js';
+import type { PostgresTimeouts } from './postgres/open-postgres.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import type { Store } from './store.js';
+
+export interface StoreOptions {
+  /** PostgreSQL only: bounds on each kind of wait (see DEFAULT_POSTGRES_TIMEOUTS). */
+  readonly postgresTimeouts?: Partial<PostgresTimeouts>;
+  /** SQLite only: how long a write waits for another process's lock. */
+  readonly sqliteBusyTimeoutMs?: number;
+}
 
 /**
  * Opens the store a `--db` value names: a `postgres://` (or `postgresql://`)
  * URL, `:memory:`, or a SQLite file path; then brings its schema up to date.
  * A `?schema=NAME` on a PostgreSQL URL works inside that schema, creating it.
  */
-export async function openStore(location: string): Promise<Store> {
+export async function openStore(location: string, options: StoreOptions = {}): Promise<Store> {
   let store: Store;
   let schema: string | undefined;
   if (/^postgres(ql)?:\/\//.test(location)) {
@@ -17,9 +25,12 @@ export async function openStore(location: string): Promise<Store> {
     schema = url.searchParams.get('schema') ?? undefined;
     url.searchParams.delete('schema');
     if (schema) await createPostgresSchema(url.toString(), schema);
-    store = openPostgres(url.toString(), schema ? { schema } : {});
+    store = openPostgres(url.toString(), {
+      ...(schema ? { schema } : {}),
+      ...(options.postgresTimeouts ? { timeouts: options.postgresTimeouts } : {}),
+    });
   } else {
-    store = openSqlite(location);
+    store = openSqlite(location, options.sqliteBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.sqliteBusyTimeoutMs });
   }
   try {
     await migrateToLatest(store.db, { schema });

@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { isTimeZone, parseInstant } from '../time.js';
+import { FIRST_DATE, isTimeZone, LAST_DATE, parseInstant } from '../time.js';
 
 // Field shapes more than one request body shares, declared once.
 
 export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
 
 /** A date-time with its time of day; a bare date is not an instant to book. */
-export const instant = z.string().refine((s) => /T/.test(s) && parseInstant(s) !== undefined, 'must be an ISO 8601 date-time');
+export const instant = z
+  .string()
+  .refine((s) => /T/.test(s) && parseInstant(s) !== undefined, `must be an ISO 8601 date-time between ${FIRST_DATE} and ${LAST_DATE}`);
 
 export const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be an object' });
 

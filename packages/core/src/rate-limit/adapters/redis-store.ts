@@ -37,11 +37,31 @@ export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}
     return redis;
   });
   const prefix = options.keyPrefix ?? 'schedule:';
+  // A connection that went silent (a hung network, a frozen server) stays
+  // "ready" for ioredis: commands just time out, forever. After a run of
+  // failures the connection is dropped and opened anew, at most once a second,
+  // so that counting is shared again as soon as Redis answers.
+  let failuresInARow = 0;
+  let lastReconnectMs = 0;
+  const noteFailure = (redis: Redis) => {
+    failuresInARow += 1;
+    const nowMs = performance.now();
+    if (failuresInARow >= 3 && nowMs - lastReconnectMs >= 1000 && redis.status === 'ready') {
+      lastReconnectMs = nowMs;
+      redis.disconnect(true);
+    }
+  };
   return {
     async hit(bucketKey, windowStartMs, windowMs) {
       const redis = await client;
-      const count = await redis.eval(HIT_SCRIPT, 1, `${prefix}rl:${bucketKey}:${windowStartMs}`, String(windowMs + 1000));
-      return Number(count);
+      try {
+        const count = await redis.eval(HIT_SCRIPT, 1, `${prefix}rl:${bucketKey}:${windowStartMs}`, String(windowMs + 1000));
+        failuresInARow = 0;
+        return Number(count);
+      } catch (error) {
+        noteFailure(redis);
+        throw error;
+      }
     },
     async ready(timeoutMs) {
       const redis = await client;

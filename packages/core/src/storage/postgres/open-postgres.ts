@@ -1,25 +1,65 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
+import { PostgresPoolDialect } from './postgres-driver.js';
+
+/** How long each kind of wait on PostgreSQL may last before a request answers `503 database_unavailable`. */
+export interface PostgresTimeouts {
+  /** Waiting for a pooled connection, or opening a new one. */
+  acquireMs: number;
+  /** The server cancels a statement running longer (`statement_timeout`). */
+  statementMs: number;
+  /** The client gives up on an answer that does not come (a hung network); a little over statementMs. */
+  queryMs: number;
+  /** The server ends a session left idle inside a transaction (`idle_in_transaction_session_timeout`). */
+  idleInTransactionMs: number;
+}
+
+/**
+ * A request waits at most about acquire + query on one statement: a few
+ * seconds, so that a hung database answers 503 instead of holding every
+ * request (and its socket) open. The host lock's own 2 s `lock_timeout` fits inside.
+ */
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  acquireMs: 3000,
+  statementMs: 5000,
+  queryMs: 6000,
+  idleInTransactionMs: 10_000,
+};
 
 export interface PostgresOptions {
   /** A schema to work in instead of `public`; tests give each run its own. */
   schema?: string;
   /** Pool size per process. */
   maxConnections?: number;
+  timeouts?: Partial<PostgresTimeouts>;
 }
 
 /** Connects to PostgreSQL at a `postgres://` URL. */
 export function openPostgres(url: string, options: PostgresOptions = {}): Store {
+  const timeouts = { ...DEFAULT_POSTGRES_TIMEOUTS, ...options.timeouts };
+  const settings = [
+    `-c statement_timeout=${Math.round(timeouts.statementMs)}`,
+    `-c idle_in_transaction_session_timeout=${Math.round(timeouts.idleInTransactionMs)}`,
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    connectionTimeoutMillis: timeouts.acquireMs,
+    query_timeout: timeouts.queryMs,
+    // Lets the kernel notice a peer that vanished without a FIN or RST.
+    keepAlive: true,
+    options: settings.join(' '),
   });
-  // An idle client that loses its connection must not crash the process.
+  // Every client, idle or checked out, has an error listener: a connection
+  // lost under a request surfaces as that query's error (503), never as an
+  // unhandled 'error' event that ends the process. The pool listens on idle
+  // clients itself and drops them.
+  pool.on('connect', (client) => client.on('error', () => {}));
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(pool) });
   return {
     db,
     dialect: 'postgres',
@@ -27,11 +67,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Store 
   };
 }
 
+/** A one-off connection, bounded like the pool's: a hung server fails it instead of hanging start-up. */
+async function adminClient(url: string): Promise<pg.Client> {
+  const { acquireMs, queryMs } = DEFAULT_POSTGRES_TIMEOUTS;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: acquireMs, query_timeout: queryMs });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
 /** Creates a schema if it is missing; for per-run test schemas. */
 export async function createPostgresSchema(url: string, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await adminClient(url);
   try {
     await client.query(`create schema if not exists ${schema}`);
   } catch (error) {
@@ -46,8 +94,7 @@ export async function createPostgresSchema(url: string, schema: string): Promise
 /** Drops a schema and everything in it. */
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await adminClient(url);
   try {
     await client.query(`drop schema if exists ${schema} cascade`);
   } finally {

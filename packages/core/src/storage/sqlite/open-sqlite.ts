@@ -11,8 +11,9 @@ export interface SqliteOptions {
 
 /** Opens (and creates) a SQLite database file, or `:memory:`. */
 export function openSqlite(path: string, options: SqliteOptions = {}): Store {
-  const database = new BetterSqlite3(path);
-  database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  // Opening may wait inside SQLite for another process (before any request is served)...
+  const database = new BetterSqlite3(path, { timeout: busyTimeoutMs });
   if (path !== ':memory:') database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   // Checkpoints are where WAL mode syncs to disk; every 4 MB (the default)
@@ -22,6 +23,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): Store {
   // A 64 MB page cache holds the hot index pages of the bookings table.
   database.pragma('cache_size = -65536');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect(database) });
+  // ...but a request must not: the driver waits for another process's lock on timers instead.
+  database.pragma('busy_timeout = 0');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect(database, busyTimeoutMs) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Mutex } from 'async-mutex';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
@@ -12,6 +13,10 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { ScheduleError } from '../../errors.js';
+
+/** Longest pause between two tries for another process's write lock. */
+const MAX_BACKOFF_MS = 50;
 
 /**
  * One better-sqlite3 connection, handed to one user at a time.
@@ -28,8 +33,11 @@ class SqliteDriver implements Driver {
   readonly #connection: SqliteConnection;
   #release: (() => void) | undefined;
 
-  constructor(readonly database: BetterSqlite3.Database) {
-    this.#connection = new SqliteConnection(database);
+  constructor(
+    readonly database: BetterSqlite3.Database,
+    busyTimeoutMs: number,
+  ) {
+    this.#connection = new SqliteConnection(database, busyTimeoutMs);
   }
 
   async init(): Promise<void> {}
@@ -62,11 +70,29 @@ class SqliteDriver implements Driver {
   }
 }
 
+/**
+ * SQLite's own busy handler sleeps inside the call, and better-sqlite3 is
+ * synchronous: a writer waiting for another process's lock would stop the
+ * whole event loop. So the file is opened with no busy wait at all, and a
+ * statement refused as busy is tried again here, on timers, until
+ * `busyTimeoutMs`; then the request answers `503 slot_lock_timeout`. Only a
+ * `BEGIN IMMEDIATE` or a statement outside a transaction can be refused so
+ * (inside one, the lock is already held), and a refused statement did nothing,
+ * so trying it again is safe.
+ */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 class SqliteConnection implements DatabaseConnection {
   // Kysely would prepare every statement afresh; the hot reads repeat the same SQL.
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
 
-  constructor(readonly database: BetterSqlite3.Database) {}
+  constructor(
+    readonly database: BetterSqlite3.Database,
+    readonly busyTimeoutMs: number,
+  ) {}
 
   #prepare(sql: string): BetterSqlite3.Statement {
     let statement = this.#statements.get(sql);
@@ -79,6 +105,23 @@ class SqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const giveUpAt = performance.now() + this.busyTimeoutMs;
+    for (let backoffMs = 1; ; backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS)) {
+      try {
+        return this.#run<R>(compiledQuery);
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        if (performance.now() + backoffMs > giveUpAt) {
+          throw new ScheduleError('slot_lock_timeout', 'The database is locked by another writer; retry shortly.', {}, 1, {
+            cause: error,
+          });
+        }
+        await sleep(backoffMs);
+      }
+    }
+  }
+
+  #run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const statement = this.#prepare(compiledQuery.sql);
     const parameters = compiledQuery.parameters as unknown[];
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
@@ -94,9 +137,12 @@ class SqliteConnection implements DatabaseConnection {
 
 /** The Kysely dialect for one better-sqlite3 database. */
 export class SqliteDialect implements KyselyDialect {
-  constructor(readonly database: BetterSqlite3.Database) {}
+  constructor(
+    readonly database: BetterSqlite3.Database,
+    readonly busyTimeoutMs: number,
+  ) {}
   createDriver(): Driver {
-    return new SqliteDriver(this.database);
+    return new SqliteDriver(this.database, this.busyTimeoutMs);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();

@@ -1,0 +1,117 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type Kysely,
+  type Dialect as KyselyDialect,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type pg from 'pg';
+import { databaseFault, isLostSession } from './postgres-faults.js';
+
+/**
+ * One checked-out pg client. A query that fails because the session is gone
+ * (terminated, timed out, reset) marks the connection lost: it answers
+ * `503 database_unavailable`, skips the rollback it could not run anyway, and
+ * is destroyed on release instead of going back to the pool, where it would
+ * hang the next request behind a query that will never answer.
+ */
+class PostgresConnection implements DatabaseConnection {
+  #lost: Error | undefined;
+
+  constructor(readonly client: pg.PoolClient) {}
+
+  get lost(): boolean {
+    return this.#lost !== undefined;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#lost) throw databaseFault(this.#lost) ?? this.#lost;
+    try {
+      const result = await this.client.query(compiledQuery.sql, [...compiledQuery.parameters]);
+      const writes = result.command === 'INSERT' || result.command === 'UPDATE' || result.command === 'DELETE';
+      return {
+        rows: (result.rows ?? []) as R[],
+        ...(writes ? { numAffectedRows: BigInt(result.rowCount ?? 0) } : {}),
+      };
+    } catch (error) {
+      if (isLostSession(error)) this.#lost = error as Error;
+      throw databaseFault(error) ?? error;
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not used; Kysely's interface requires the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported by this PostgreSQL driver');
+  }
+
+  release(): void {
+    // pg-pool destroys a client released with an error.
+    this.client.release(this.#lost);
+  }
+}
+
+/**
+ * Kysely's driver over a pg pool, with every wait bounded: the pool's
+ * `connectionTimeoutMillis` bounds acquiring (a free client or a new
+ * connection), the client's `query_timeout` bounds a statement on a hung
+ * network, and the server's `statement_timeout` a slow one.
+ */
+class PostgresDriver implements Driver {
+  constructor(readonly pool: pg.Pool) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    try {
+      return new PostgresConnection(await this.pool.connect());
+    } catch (error) {
+      throw databaseFault(error) ?? error;
+    }
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const level = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`begin${level}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // A lost session has no transaction left to roll back; the server already did.
+    if ((connection as PostgresConnection).lost) return;
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as PostgresConnection).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** The Kysely dialect for one pg pool. */
+export class PostgresPoolDialect implements KyselyDialect {
+  constructor(readonly pool: pg.Pool) {}
+  createDriver(): Driver {
+    return new PostgresDriver(this.pool);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new PostgresIntrospector(db);
+  }
+}

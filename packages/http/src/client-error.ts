@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { type ErrorCode, ScheduleError } from '@schedule/core';
+import { errorEnvelope } from './respond.js';
+import { HTTP_STATUS } from './status-codes.js';
+
+const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** What a refusal of Node's HTTP parser means for the client, by the parser's error code. */
+function refusalOf(code: string | undefined): ScheduleError {
+  const [errorCode, message]: [ErrorCode, string] =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? ['headers_too_large', 'The request headers are too large.']
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['request_timeout', 'The request did not arrive in time.']
+        : code === 'HPE_INVALID_METHOD'
+          ? ['bad_request', 'The request method is not an HTTP method this server knows.']
+          : ['bad_request', 'The request is not valid HTTP/1.1.'];
+  return new ScheduleError(errorCode, message);
+}
+
+/**
+ * Node's `clientError`: a request its parser refused (oversized headers, an
+ * unknown method, malformed syntax) or one that timed out. There is no
+ * request object, so the answer is written to the socket by hand, in the
+ * common error envelope with an `X-Request-Id`, and the connection closes.
+ * A socket that is gone, or that already carries a response, is only closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, newRequestId: () => string = randomUUID): void {
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const refusal = refusalOf(error.code);
+  const status = HTTP_STATUS[refusal.code];
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorEnvelope(refusal, requestId));
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${requestId}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
