@@ -36,15 +36,17 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const status = HTTP_STATUS[refusal.code];
   const requestId = newRequestId();
   const body = JSON.stringify(errorEnvelope(refusal, requestId));
-  socket.end(
-    [
-      `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
-      'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      `X-Request-Id: ${requestId}`,
-      'Connection: close',
-      '',
-      body,
-    ].join('\r\n'),
-  );
+  const answer = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+  // Destroyed once the answer is handed to the kernel, not merely ended: an
+  // HTTP server socket allows half-open connections, and a client that never
+  // reads would otherwise hold it open for good.
+  socket.end(answer, () => socket.destroy());
 }

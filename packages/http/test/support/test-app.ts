@@ -1,20 +1,54 @@
+import { randomBytes } from 'node:crypto';
 import {
   type CalendarReader,
   type Clock,
   conferenceLinksAt,
   createAuthenticator,
   createCalendarReader,
+  createPostgresSchema,
   createRateLimiter,
+  dropPostgresSchema,
   loadLimits,
   loadWorkspace,
   type Operation,
   openStore,
   operations,
   parseWorkspace,
+  type Readiness,
   type Store,
   sequentialIds,
 } from '@schedule/core';
-import { buildApp, listen, type RunningServer } from '../../src/index.js';
+import { buildApp, type ConnectionLimits, listen, type RunningServer } from '../../src/index.js';
+
+/** The PostgreSQL the tests use; CI and the dev machine run one on loopback (trust auth). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Which engine a test app stores in: a fresh `:memory:` SQLite, or a fresh schema of its own on TEST_DATABASE_URL. */
+export type TestDatabase = 'sqlite' | 'postgres';
+
+/** A migrated, empty store, and how to close it and throw it away. */
+async function openTestStore(database: TestDatabase): Promise<{ store: Store; discard(): Promise<void> }> {
+  if (database === 'sqlite') {
+    const store = await openStore(':memory:');
+    return { store, discard: () => store.close() };
+  }
+  const schema = `h_${randomBytes(6).toString('hex')}`;
+  // Created before opening, so that a failed open still leaves a schema to drop.
+  await createPostgresSchema(TEST_DATABASE_URL, schema);
+  try {
+    const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}`);
+    return {
+      store,
+      async discard() {
+        await store.close();
+        await dropPostgresSchema(TEST_DATABASE_URL, schema);
+      },
+    };
+  } catch (error) {
+    await dropPostgresSchema(TEST_DATABASE_URL, schema);
+    throw error;
+  }
+}
 
 export interface TestApp {
   readonly store: Store;
@@ -24,15 +58,32 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The HTTP app over an in-memory store loaded with `workspace`, listening on a free port. */
-export async function startTestApp(options: {
+export interface TestAppOptions {
   workspace: unknown;
   clock: Clock;
+  database?: TestDatabase;
   calendars?: CalendarReader;
   extraOperations?: readonly Operation[];
-}): Promise<TestApp> {
+  /** Connection bounds for the listener; Node's defaults are far too long for a test to wait out. */
+  limits?: Partial<ConnectionLimits>;
+  /** Answers `GET /readyz`. */
+  readiness?: () => Promise<Readiness>;
+}
+
+/** The HTTP app over a fresh store (in-memory SQLite unless `database` says) loaded with `workspace`, listening on a free port. */
+export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
+  const { store, discard } = await openTestStore(options.database ?? 'sqlite');
+  try {
+    return await serveStore(store, discard, options);
+  } catch (error) {
+    // A workspace that does not load must not leave a PostgreSQL schema behind.
+    await discard();
+    throw error;
+  }
+}
+
+async function serveStore(store: Store, discard: () => Promise<void>, options: TestAppOptions): Promise<TestApp> {
   const { clock } = options;
-  const store = await openStore(':memory:');
   const ids = sequentialIds();
   await loadWorkspace({ store, clock, ids }, parseWorkspace(JSON.stringify(options.workspace)));
   const logged: Record<string, unknown>[] = [];
@@ -51,15 +102,16 @@ export async function startTestApp(options: {
     rateLimiter: createRateLimiter({ clock }),
     limits: await loadLimits(store),
     logger: { info: log, warn: log, error: log },
+    readiness: options.readiness,
   });
-  const server = await listen(app, { host: '127.0.0.1', port: 0 });
+  const server = await listen(app, { host: '127.0.0.1', port: 0, limits: options.limits, requestIds: () => ids.uuid() });
   return {
     store,
     server,
     logged,
     async close() {
       await server.close();
-      await store.close();
+      await discard();
     },
   };
 }
