@@ -46,6 +46,9 @@ function silentSocket(url: string): Promise<Socket> {
   });
 }
 
+/** A response's JSON body, as the test reads it. */
+const jsonOf = (res: Response): Promise<any> => res.json();
+
 const openOnServer = (app: TestApp) => new Promise<number>((resolve) => app.server.server.getConnections((_, n) => resolve(n)));
 
 const closed = (socket: Socket) =>
@@ -163,7 +166,7 @@ describe('the HTTP server against hostile clients', () => {
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
         const res = await post('/v1/bookings', body, { 'content-type': contentType });
         expect(res.status).toBe(415);
-        expect((await res.json()).error).toMatchObject({ code: 'unsupported_media_type', details: { accepted: ['application/json'] } });
+        expect((await jsonOf(res)).error).toMatchObject({ code: 'unsupported_media_type', details: { accepted: ['application/json'] } });
       }
       const bare = await fetch(`${url}/v1/bookings`, {
         method: 'POST',
@@ -177,7 +180,7 @@ describe('the HTTP server against hostile clients', () => {
     it('application/json with a charset, and +json types, are accepted', async () => {
       for (const contentType of ['application/json; charset=utf-8', 'application/merge-patch+json', 'Application/JSON']) {
         const res = await post('/v1/bookings', '{}', { 'content-type': contentType });
-        expect((await res.json()).error.code).toBe('validation_error');
+        expect((await jsonOf(res)).error.code).toBe('validation_error');
       }
     });
 
@@ -185,7 +188,7 @@ describe('the HTTP server against hostile clients', () => {
       const deep = `${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}`;
       const res = await post('/v1/bookings', deep, { 'content-type': 'application/json' });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatchObject({
+      expect((await jsonOf(res)).error).toMatchObject({
         code: 'validation_error',
         message: 'The body must not nest deeper than 32 levels.',
         details: { fields: [] },
@@ -199,13 +202,13 @@ describe('the HTTP server against hostile clients', () => {
       const body = JSON.stringify({ event_type_id: ET_ID, start: '2026-11-23T10:00:00Z', attendee: { email: 'a@example.test', name } });
       const res = await post('/v1/bookings', body, { 'content-type': 'application/json' });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatchObject({ code: 'validation_error', details: { fields: ['attendee.name'] } });
+      expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['attendee.name'] } });
     });
 
     it('a NUL in a query value is 400 invalid_query_param naming it', async () => {
       const res = await fetch(`${url}/v1/bookings?status=upcoming%00`, { headers: { authorization: `Bearer ${SECRET}` } });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatchObject({ code: 'invalid_query_param', details: { param: 'status' } });
+      expect((await jsonOf(res)).error).toMatchObject({ code: 'invalid_query_param', details: { param: 'status' } });
     });
 
     it.each(['+275760-09-12T23:30:00Z', '0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '9001-01-01T00:00:00Z'])(
@@ -214,12 +217,12 @@ describe('the HTTP server against hostile clients', () => {
         const body = JSON.stringify({ event_type_id: ET_ID, start, attendee: { email: 'a@example.test' } });
         const res = await post('/v1/bookings', body, { 'content-type': 'application/json' });
         expect(res.status).toBe(400);
-        expect((await res.json()).error).toMatchObject({ code: 'validation_error', details: { fields: ['start'] } });
+        expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['start'] } });
         const query = await fetch(`${url}/v1/bookings?updated_since=${encodeURIComponent(start)}`, {
           headers: { authorization: `Bearer ${SECRET}` },
         });
         expect(query.status).toBe(400);
-        expect((await query.json()).error).toMatchObject({ code: 'invalid_query_param', details: { param: 'updated_since' } });
+        expect((await jsonOf(query)).error).toMatchObject({ code: 'invalid_query_param', details: { param: 'updated_since' } });
       },
     );
   });
@@ -239,18 +242,18 @@ describe('the HTTP server against hostile clients', () => {
     it('GET /healthz is 200 without a token', async () => {
       const res = await fetch(`${url}/healthz`);
       expect(res.status).toBe(200);
-      expect((await res.json()).data).toEqual({ status: 'ok' });
+      expect((await jsonOf(res)).data).toEqual({ status: 'ok' });
     });
 
     it('GET /readyz is 200 while the database answers, and 503 database_unavailable with Retry-After while it does not', async () => {
       const ready = await fetch(`${url}/readyz`);
       expect(ready.status).toBe(200);
-      expect((await ready.json()).data).toEqual({ status: 'ready', database: 'ok', rate_limits: 'ok' });
+      expect((await jsonOf(ready)).data).toEqual({ status: 'ready', database: 'ok', rate_limits: 'ok' });
       readiness = { ready: false, database: 'unavailable', rateLimits: 'degraded' };
       const down = await fetch(`${url}/readyz`);
       expect(down.status).toBe(503);
       expect(down.headers.get('retry-after')).toBe('2');
-      expect((await down.json()).error).toMatchObject({
+      expect((await jsonOf(down)).error).toMatchObject({
         code: 'database_unavailable',
         details: { database: 'unavailable', rate_limits: 'degraded' },
       });

@@ -15,6 +15,9 @@ import { openSuite, type Suite } from './support/tool-calls.js';
 const FEW_ANONYMOUS = { pat_per_minute: 5, oauth_per_minute: 120, anonymous_per_minute: 3 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A response's JSON body, as the test reads it. */
+const jsonOf = (res: Response): Promise<any> => res.json();
+
 const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const callWith = (args: unknown) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: args } });
 
@@ -41,8 +44,8 @@ describe('/mcp over HTTP', () => {
   const asUma = { authorization: `Bearer ${TOKEN.uma}` };
 
   async function expectEnvelope(res: Response, status: number, code: string) {
-    expect({ status: res.status, code: (await res.clone().json()).error?.code }).toEqual({ status, code });
-    const body = await res.json();
+    expect({ status: res.status, code: (await jsonOf(res.clone())).error?.code }).toEqual({ status, code });
+    const body = await jsonOf(res);
     expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
     expect(res.headers.get('x-request-id')).toMatch(UUID);
     return body.error;
@@ -52,7 +55,7 @@ describe('/mcp over HTTP', () => {
     await start();
     const answers = [];
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { authorization: 'Bearer guess-1' },
       { authorization: 'Bearer guess-2' },
       { authorization: 'Bearer guess-3' },
@@ -93,14 +96,14 @@ describe('/mcp over HTTP', () => {
     ] as const) {
       const res = await post(callWith(args), asUma);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({
+      expect(await jsonOf(res)).toEqual({
         jsonrpc: '2.0',
         id: 7,
         error: { code: -32602, message: `Invalid params: params.arguments must be an object of whoami's arguments, not ${what}.` },
       });
     }
     const noName = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { arguments: {} } }, asUma);
-    expect((await noName.json()).error).toEqual({
+    expect((await jsonOf(noName)).error).toEqual({
       code: -32602,
       message: 'Invalid params: params.name must be the name of a tool (a string).',
     });
