@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'bad_request',
   'request_timeout',
   'headers_too_large',
+  'expectation_failed',
   'count_out_of_range',
   'field_immutable',
   'invalid_change',

@@ -95,9 +95,17 @@ export function buildApp(deps: AppDeps): RequestHandler {
       return probe(url.pathname, res, requestId);
     }
     const { principal, sentToken } = await admitRequest(deps, req, res);
-    if (!url) return sendError(res, new ScheduleError('bad_request', 'The request target is not a valid path.'), requestId);
+    if (!url) throw new ScheduleError('bad_request', 'The request target is not a valid path.');
+    // RFC 9112 section 3.2: a server must refuse an HTTP/1.1 request without Host.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined)
+      throw new ScheduleError('bad_request', 'HTTP/1.1 requests need a Host header.');
+    const expectation = req.headers.expect;
+    if (expectation !== undefined && expectation.toLowerCase() !== '100-continue') {
+      throw new ScheduleError('expectation_failed', `Expect: ${expectation} cannot be met; only 100-continue is understood.`);
+    }
 
-    const match = route(method, url.pathname);
+    // HEAD is GET without the body (RFC 9110 section 9.3.2); Node leaves the body out of a HEAD answer.
+    const match = route(method === 'HEAD' ? 'GET' : method, url.pathname);
     if (match.kind === 'not_found') {
       return sendError(res, new ScheduleError('not_found', `No route ${url.pathname}.`), requestId);
     }
@@ -119,7 +127,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
     }
 
     let body: unknown;
-    if (method !== 'GET') {
+    if (operation.method !== 'GET') {
       checkJsonContentType(req);
       body = await readJsonBody(req);
     }

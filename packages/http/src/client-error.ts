@@ -6,6 +6,27 @@ import { HTTP_STATUS } from './status-codes.js';
 
 const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/**
+ * Writes an error in the common envelope straight to a socket that has no
+ * response object, then closes it. Destroyed once the answer is handed to the
+ * kernel, not merely ended: an HTTP server socket allows half-open
+ * connections, and a client that never reads would otherwise hold it open for good.
+ */
+function writeRawError(socket: Duplex, error: ScheduleError, requestId: string): void {
+  const status = HTTP_STATUS[error.code];
+  const body = JSON.stringify(errorEnvelope(error, requestId));
+  const answer = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+  socket.end(answer, () => socket.destroy());
+}
+
 /** What a refusal of Node's HTTP parser means for the client, by the parser's error code. */
 function refusalOf(code: string | undefined): ScheduleError {
   const [errorCode, message]: [ErrorCode, string] =
@@ -32,21 +53,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const refusal = refusalOf(error.code);
-  const status = HTTP_STATUS[refusal.code];
-  const requestId = newRequestId();
-  const body = JSON.stringify(errorEnvelope(refusal, requestId));
-  const answer = [
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
-  // Destroyed once the answer is handed to the kernel, not merely ended: an
-  // HTTP server socket allows half-open connections, and a client that never
-  // reads would otherwise hold it open for good.
-  socket.end(answer, () => socket.destroy());
+  writeRawError(socket, refusalOf(error.code), newRequestId());
+}
+
+/**
+ * Node's `connect`: a CONNECT request (a proxy tunnel). This server is no
+ * proxy; without this the socket would close with no answer at all.
+ */
+export function answerConnect(socket: Duplex, newRequestId: () => string = randomUUID): void {
+  socket.on('error', () => {});
+  writeRawError(socket, new ScheduleError('bad_request', 'CONNECT is not supported: this server is not a proxy.'), newRequestId());
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from './build-app.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, answerConnect } from './client-error.js';
 import { MAX_BODY_BYTES } from './read-body.js';
 
 export interface RunningServer {
@@ -59,12 +59,17 @@ export async function listen(
       maxHeaderSize: limits.maxHeaderBytes,
       // How often Node checks the two timeouts above; its default (30 s) would let a silent socket live that long.
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
+      // Node would answer a missing Host with a bare 400; the app answers it in the envelope.
+      requireHostHeader: false,
     },
     handler,
   );
   server.maxConnections = limits.maxConnections;
   // A request Node's parser refuses (or that timed out) is answered in the error envelope where the socket allows.
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, options.requestIds));
+  server.on('connect', (_req, socket) => answerConnect(socket, options.requestIds));
+  // An Expect other than 100-continue: the app answers 417 in the envelope (Node's own answer has no body).
+  server.on('checkExpectation', handler);
   // A client that asks before sending a large body (`Expect: 100-continue`)
   // is refused before it sends it, and the connection closes after the 413.
   server.on('checkContinue', (req, res) => {

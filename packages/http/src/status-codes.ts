@@ -36,6 +36,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   request_timeout: 408,
   headers_too_large: 431,
+  expectation_failed: 417,
   count_out_of_range: 422,
   field_immutable: 422,
   invalid_change: 422,

@@ -98,6 +98,33 @@ describe('the HTTP server against hostile clients', () => {
     it('a request line that is not HTTP is 400 bad_request', async () => {
       expectRawError(await raw('hello there\r\n\r\n'), 400, 'bad_request');
     });
+
+    it('an HTTP/1.1 request without Host is 400 bad_request, with rate-limit headers', async () => {
+      const answer = await raw(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${SECRET}\r\n\r\n`);
+      expect(expectRawError(answer, 400, 'bad_request').message).toBe('HTTP/1.1 requests need a Host header.');
+      expect(answer.response!.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    });
+
+    it('an Expect other than 100-continue is 417 expectation_failed', async () => {
+      for (const expectation of ['foo', '', '100-continue, foo']) {
+        const answer = await raw(`GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nExpect: ${expectation}\r\n\r\n`);
+        expectRawError(answer, 417, 'expectation_failed');
+      }
+    });
+
+    it('CONNECT is 400 bad_request: this is not a proxy', async () => {
+      expectRawError(await raw('CONNECT /v1/me HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'bad_request');
+    });
+
+    it('HEAD on a GET route answers like GET, without a body', async () => {
+      const answer = await exchange(url, Buffer.from(`HEAD /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\n\r\n`), {
+        bodiless: true,
+        timeoutMs: 3000,
+      });
+      expect(answer.response?.status).toBe(200);
+      expect(answer.response?.headers.get('x-request-id')).toMatch(UUID);
+      expect(answer.response?.body.length).toBe(0);
+    });
   });
 
   describe('connections are bounded in time and number', () => {
@@ -203,6 +230,14 @@ describe('the HTTP server against hostile clients', () => {
       const res = await post('/v1/bookings', body, { 'content-type': 'application/json' });
       expect(res.status).toBe(400);
       expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['attendee.name'] } });
+    });
+
+    it('a number JSON cannot carry (1e309 parses to Infinity) is 400 validation_error, not a 500 in the fingerprint', async () => {
+      const res = await post('/v1/bookings', '{"attendee":{"email":"a@example.test"},"x":[1,-1e309]}', {
+        'content-type': 'application/json',
+      });
+      expect(res.status).toBe(400);
+      expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['x.1'] } });
     });
 
     it('a NUL in a query value is 400 invalid_query_param naming it', async () => {

@@ -33,6 +33,7 @@ const BY_CODE: Record<string, number> = {
   unsupported_media_type: EXIT_CODES.usage,
   bad_request: EXIT_CODES.usage,
   headers_too_large: EXIT_CODES.usage,
+  expectation_failed: EXIT_CODES.usage,
   not_found: EXIT_CODES.notFound,
   booking_not_found: EXIT_CODES.notFound,
   series_not_found: EXIT_CODES.notFound,

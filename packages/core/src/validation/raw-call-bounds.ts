@@ -16,12 +16,13 @@ function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && text.isWellFormed();
 }
 
-type Flaw = { readonly kind: 'too_deep' } | { readonly kind: 'text'; readonly path: string };
+type Flaw = { readonly kind: 'too_deep' } | { readonly kind: 'text' | 'number'; readonly path: string };
 
 /**
- * The first flaw of a JSON value: nesting deeper than MAX_JSON_DEPTH, or a
- * string or key no store keeps as sent. Iterative, so a value of any depth is
- * judged before anything recurses over it.
+ * The first flaw of a JSON value: nesting deeper than MAX_JSON_DEPTH, a
+ * string or key no store keeps as sent, or a number JSON cannot carry (JSON
+ * text such as `1e309` parses to Infinity, which no canonical form has).
+ * Iterative, so a value of any depth is judged before anything recurses over it.
  */
 function flawOf(root: unknown): Flaw | undefined {
   const pending: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
@@ -31,6 +32,7 @@ function flawOf(root: unknown): Flaw | undefined {
       if (!isStorableText(value)) return { kind: 'text', path: path.join('.') };
       continue;
     }
+    if (typeof value === 'number' && !Number.isFinite(value)) return { kind: 'number', path: path.join('.') };
     if (typeof value !== 'object' || value === null) continue;
     if (path.length >= MAX_JSON_DEPTH) return { kind: 'too_deep' };
     for (const [name, child] of Object.entries(value)) {
@@ -42,6 +44,7 @@ function flawOf(root: unknown): Flaw | undefined {
 }
 
 const TEXT_RULE = 'must not contain U+0000 or a lone surrogate';
+const NUMBER_RULE = 'must be a finite number';
 
 /**
  * The bounds every call meets before it is parsed, for every front end alike:
@@ -61,7 +64,8 @@ export function checkRawCallBounds(call: {
   for (const [param, value] of Object.entries(call.query)) {
     const flaw = isStorableText(param) ? flawOf(value) : { kind: 'text' };
     if (flaw) {
-      const rule = flaw.kind === 'too_deep' ? `must not nest deeper than ${MAX_JSON_DEPTH} levels` : TEXT_RULE;
+      const rule =
+        flaw.kind === 'too_deep' ? `must not nest deeper than ${MAX_JSON_DEPTH} levels` : flaw.kind === 'number' ? NUMBER_RULE : TEXT_RULE;
       throw new ScheduleError('invalid_query_param', `Query parameter ${param}: ${rule}.`, { param });
     }
   }
@@ -72,8 +76,8 @@ export function checkRawCallBounds(call: {
   if (flaw?.kind === 'too_deep') {
     throw new ScheduleError('validation_error', `The body must not nest deeper than ${MAX_JSON_DEPTH} levels.`, { fields: [] });
   }
-  if (flaw?.kind === 'text') {
+  if (flaw?.kind === 'text' || flaw?.kind === 'number') {
     const field = flaw.path || 'body';
-    throw new ScheduleError('validation_error', `${field}: ${TEXT_RULE}.`, { fields: [field] });
+    throw new ScheduleError('validation_error', `${field}: ${flaw.kind === 'number' ? NUMBER_RULE : TEXT_RULE}.`, { fields: [field] });
   }
 }
