@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESTAMP } from './support/booking-view.js';
@@ -239,6 +239,15 @@ describe('init', () => {
     expect(fresh).not.toBe(token);
     expect(readFileSync(file, 'utf8')).toContain(fresh);
     expect(readFileSync(file, 'utf8')).not.toContain(token);
+  });
+
+  it('writes the file readable by its owner only (0600), also when --force overwrites a wider one', async () => {
+    const wide = join(dir, 'wide.json');
+    writeFileSync(wide, '{}', { mode: 0o644 });
+    chmodSync(wide, 0o644);
+    await runCli(['init', '--file', wide, '--force']);
+    expect(statSync(wide).mode & 0o777).toBe(0o600);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('with no flags writes workspace.json in the current directory, for $USER in the machine zone ($TZ)', async () => {

@@ -9,6 +9,8 @@ import {
   type Store,
   type StoreOptions,
 } from '@schedule/core';
+import { CliError } from './backend/backend.js';
+import { revokePublicDemoTokens } from './demo-tokens.js';
 
 /** An open store, with the workspace file (if any) loaded into it. */
 export interface Runtime {
@@ -16,19 +18,31 @@ export interface Runtime {
   readonly report: LoadReport | undefined;
 }
 
-/** Opens the database a `--db` names and loads a `--workspace` file into it. */
+/**
+ * Opens the database a `--db` names and loads a `--workspace` file into it.
+ * A demo workspace (public tokens) loads only with `demo` (a throw-away
+ * database); any other database has the public demo tokens revoked.
+ */
 export async function openRuntime(options: {
   db: string;
   workspace?: string | undefined;
   clock: Clock;
   ids: IdGenerator;
   store?: StoreOptions;
+  demo?: boolean | undefined;
 }): Promise<Runtime> {
   // Parse before opening anything, so a bad file touches no database.
   const workspace = options.workspace ? parseWorkspace(await readFile(options.workspace, 'utf8')) : undefined;
+  if (workspace?.demo && !options.demo) {
+    throw new CliError(
+      'usage',
+      `${options.workspace} is a demo workspace: its tokens are public. Run it with --demo, which serves it from a throw-away in-memory database.`,
+    );
+  }
   const store = await openStore(options.db, options.store);
   try {
     const report = workspace ? await loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace) : undefined;
+    if (!options.demo) await revokePublicDemoTokens(store, new Date(options.clock.now()).toISOString());
     return { store, report };
   } catch (error) {
     await store.close();

@@ -38,10 +38,10 @@ export function buildProgram(): Command {
     .option('--db <url>', 'SQLite file, :memory:, or postgres:// URL (default: $DATABASE_URL, else an embedded file)')
     .option('--port <n>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)')
     .option('--host <addr>', 'address to bind (default: $HOST, else 127.0.0.1)')
-    .option('--demo', 'print a demo token and a curl to try')
+    .option('--demo', 'run a demo workspace in a throw-away in-memory database (fresh on every start), and print a token and a curl to try')
     .addHelpText(
       'after',
-      '\nExamples:\n  schedule serve --workspace demo/workspace.json\n  schedule serve --workspace ws.json --db postgres://127.0.0.1/test --port 0',
+      '\nExamples:\n  schedule serve --demo --workspace demo/workspace.json\n  schedule serve --workspace ws.json --db postgres://127.0.0.1/test --port 0',
     )
     .action(async (options) => {
       const { serve } = await import('./commands/serve.js');
@@ -56,13 +56,14 @@ export function buildProgram(): Command {
     .option('--http', 'serve Streamable HTTP at /mcp instead of stdio; each request sends its own bearer token')
     .option('--port <n>', 'with --http: port to listen on; 0 picks a free one (default: $PORT, else 3000)')
     .option('--host <addr>', 'with --http: address to bind (default: $HOST, else 127.0.0.1)')
+    .option('--demo', 'run a demo workspace in a throw-away in-memory database (fresh on every start)')
     .addHelpText(
       'after',
       [
         '',
         'Examples:',
-        '  SCHEDULE_TOKEN=pat_demo_alice_0123456789 schedule mcp --workspace demo/workspace.json',
-        '  schedule mcp --http --port 3001 --workspace demo/workspace.json',
+        '  SCHEDULE_TOKEN=pat_demo_alice_0123456789 schedule mcp --demo --workspace demo/workspace.json',
+        '  schedule mcp --http --port 3001 --demo --workspace demo/workspace.json',
       ].join('\n'),
     )
     .action(async (options) => {

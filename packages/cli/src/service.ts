@@ -44,15 +44,21 @@ export interface Service {
  * beside any front end: idempotency-key expiry and the mail dispatcher.
  * Logs go to stderr, so stdout stays free (for the MCP stdio transport).
  */
-export async function startService(options: { db?: string | undefined; workspace?: string | undefined }): Promise<Service> {
+export async function startService(options: {
+  db?: string | undefined;
+  workspace?: string | undefined;
+  /** The demo: an in-memory database unless `db` names one, so the public demo tokens never reach a real one. */
+  demo?: boolean | undefined;
+}): Promise<Service> {
   const clock = systemClock;
   const ids = randomIds;
   const { store } = await openRuntime({
-    db: resolveDatabase(options.db),
+    db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db),
     workspace: options.workspace,
     clock,
     ids,
     store: storeOptionsFromEnv(),
+    demo: options.demo,
   });
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: 2, sync: false }));
   // A backstop, not the way errors are handled: every front end catches its

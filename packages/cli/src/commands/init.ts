@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { reportError } from '../command-context.js';
@@ -69,7 +69,9 @@ export function registerInit(program: Command): void {
         if (existsSync(options.file) && !options.force)
           throw new CliError('usage', `${options.file} exists; pass --force to overwrite it.`);
         const secret = `pat_${randomBytes(24).toString('base64url')}`;
-        writeFileSync(options.file, `${JSON.stringify(starterWorkspace({ ...options, secret }), null, 2)}\n`);
+        // The file holds a token secret: readable by its owner only, also when --force overwrites a wider one.
+        writeFileSync(options.file, `${JSON.stringify(starterWorkspace({ ...options, secret }), null, 2)}\n`, { mode: 0o600 });
+        chmodSync(options.file, 0o600);
         process.stdout.write(
           [
             `wrote ${options.file}`,

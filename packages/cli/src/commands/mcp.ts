@@ -10,6 +10,7 @@ export interface McpOptions {
   http?: boolean;
   port?: string;
   host?: string;
+  demo?: boolean;
 }
 
 /** A usage problem: the CLI prints it and exits 2. */

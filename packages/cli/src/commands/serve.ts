@@ -83,7 +83,8 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
 function demoHint(url: string): string {
   return [
     '',
-    'Demo workspace loaded. Try it with the demo token of Alice (owner):',
+    'Demo workspace loaded into an in-memory database: it starts fresh on every start, and its public',
+    'tokens never reach your own database. Try it with the demo token of Alice (owner):',
     '',
     `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' '${url}/v1/bookings?limit=3'`,
     '',

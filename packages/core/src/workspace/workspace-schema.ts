@@ -131,6 +131,12 @@ const bookingSchema = z.object({
 });
 
 export const workspaceSchema = z.object({
+  /**
+   * A workspace for demonstrations: its token secrets are published, so a
+   * front end must never load it into a database that serves anyone (the
+   * CLI loads it only into a throw-away database, with --demo).
+   */
+  demo: z.boolean().default(false),
   organization: z.object({ name: z.string().min(1) }).default({ name: 'Workspace' }),
   limits: limitsSchema.optional(),
   users: z.array(userSchema).default([]),
