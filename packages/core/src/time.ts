@@ -37,6 +37,16 @@ export function parseInstant(text: string): { epochMs: number; dateOnly: boolean
   return { epochMs, dateOnly: DATE_ONLY.test(text) };
 }
 
+/**
+ * True when a date-time names its own offset (`Z`, `+01:00`, `-0500`, `+01`).
+ * decisions.md "Instants and dates": an instant the API receives must, since
+ * reading `2026-12-09T11:00` as UTC silently books the wrong hour for anyone
+ * not in UTC. (A bare date is not a date-time and is judged by its own rule.)
+ */
+export function namesItsOffset(text: string): boolean {
+  return text.includes('T') && /(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/.test(text);
+}
+
 /** True when `zone` is an IANA time zone name this runtime knows. */
 export function isTimeZone(zone: string): boolean {
   return zone.length > 0 && DateTime.local().setZone(zone).isValid;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { FIRST_DATE, LAST_DATE, parseInstant } from '../time.js';
+import { FIRST_DATE, LAST_DATE, namesItsOffset, parseInstant } from '../time.js';
+import { OFFSET_RULE } from '../validation/fields.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './cursor.js';
 
 // Query parameters arrive as text (HTTP) or as JSON values (MCP); each schema
@@ -30,6 +31,10 @@ export const instantParam = z.string().transform((text, ctx) => {
   const parsed = parseInstant(text);
   if (!parsed) {
     ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 timestamp or date between ${FIRST_DATE} and ${LAST_DATE}` });
+    return z.NEVER;
+  }
+  if (!parsed.dateOnly && !namesItsOffset(text)) {
+    ctx.addIssue({ code: 'custom', message: OFFSET_RULE });
     return z.NEVER;
   }
   return parsed;

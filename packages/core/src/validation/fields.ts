@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { FIRST_DATE, isTimeZone, LAST_DATE, parseInstant } from '../time.js';
+import { FIRST_DATE, isTimeZone, LAST_DATE, namesItsOffset, parseInstant } from '../time.js';
 
 // Field shapes more than one request body shares, declared once.
 
 export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
 
-/** A date-time with its time of day; a bare date is not an instant to book. */
+/** What an instant must look like, said once for bodies and queries. */
+export const OFFSET_RULE = 'must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00)';
+
+/** A date-time with its time of day and its offset; a bare date is not an instant to book. */
 export const instant = z
   .string()
-  .refine((s) => /T/.test(s) && parseInstant(s) !== undefined, `must be an ISO 8601 date-time between ${FIRST_DATE} and ${LAST_DATE}`);
+  .refine((s) => /T/.test(s) && parseInstant(s) !== undefined, `must be an ISO 8601 date-time between ${FIRST_DATE} and ${LAST_DATE}`)
+  .refine(namesItsOffset, OFFSET_RULE);
 
 export const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be an object' });
 
