@@ -1,0 +1,41 @@
+// Packs the `schedule` binary as an installable npm tarball:
+//   node scripts/pack.mjs [destination]     (default: the package folder)
+// Why not plain `npm pack`: the binary is one esbuild bundle (see
+// bundle.mjs) that already holds @schedule/core, http and mcp and every pure
+// JavaScript dependency, while the workspace's package.json names the
+// @schedule/* packages, which no registry has. The tarball's package.json
+// names only what the bundle leaves outside: the native SQLite driver and the
+// drivers loaded on demand, at the versions core declares.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const here = resolve(import.meta.dirname, '..');
+const destination = resolve(process.argv[2] ?? here);
+const cli = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
+const core = JSON.parse(readFileSync(join(here, '../core/package.json'), 'utf8'));
+const EXTERNAL = ['better-sqlite3', 'pg', 'ioredis', 'undici'];
+
+const stage = mkdtempSync(join(tmpdir(), 'schedule-cli-pack-'));
+try {
+  cpSync(join(here, 'dist/bin.js'), join(stage, 'dist/bin.js'));
+  cpSync(join(here, 'dist/chunks'), join(stage, 'dist/chunks'), { recursive: true });
+  cpSync(join(here, '../../README.md'), join(stage, 'README.md'));
+  const manifest = {
+    name: cli.name,
+    version: cli.version,
+    description: 'schedule: an open, self-hostable scheduling service. The `schedule` command: serve, mcp, and every API operation.',
+    type: 'module',
+    bin: cli.bin,
+    files: ['dist'],
+    engines: { node: '>=20.18' },
+    dependencies: Object.fromEntries(EXTERNAL.map((name) => [name, core.dependencies[name]])),
+  };
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: stage, encoding: 'utf8' });
+  const [{ filename }] = JSON.parse(output);
+  process.stdout.write(`${join(destination, filename)}\n`);
+} finally {
+  rmSync(stage, { recursive: true, force: true });
+}

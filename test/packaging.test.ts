@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './support/serve.js';
+
+// Issue 11, "The CLI installs": the README's install step puts `schedule` on
+// the PATH, the command packs into a tarball that installs on its own
+// outside the checkout, and the core library installs and runs the README's
+// embedding example. Installs go to temporary prefixes, never the machine's.
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '..');
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')).version as string;
+const NPM_QUIET = ['--no-audit', '--no-fund', '--loglevel=error'];
+
+/**
+ * better-sqlite3 is native: installing it where no prebuilt binary can be
+ * downloaded builds it from source, a minute of compiling that tests nothing
+ * of ours. The install skips its scripts, and the binary this checkout built
+ * (the same version, for the same Node) is copied in.
+ */
+function copyNativeSqlite(nodeModules: string): void {
+  const release = join(nodeModules, 'better-sqlite3', 'build', 'Release');
+  mkdirSync(release, { recursive: true });
+  copyFileSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), join(release, 'better_sqlite3.node'));
+}
+
+const schedule = (prefix: string, args: string[], cwd = prefix) =>
+  run(join(prefix, 'bin', 'schedule'), args, { cwd, env: { ...process.env, XDG_DATA_HOME: join(prefix, 'data') } });
+
+describe('installing the schedule command', () => {
+  it("the README's install step (npm install -g ./packages/cli) puts a working schedule on the PATH", async () => {
+    const prefix = tempDir('schedule-global-');
+    await run('npm', ['install', '-g', '--prefix', prefix, join(ROOT, 'packages/cli'), ...NPM_QUIET], { cwd: ROOT });
+    const { stdout } = await schedule(prefix, ['--version']);
+    expect(stdout.trim()).toBe(VERSION);
+  });
+
+  it('npm run pack makes a tarball that installs globally outside the checkout and runs', async () => {
+    const out = tempDir('schedule-pack-');
+    const { stdout: packed } = await run('node', [join(ROOT, 'packages/cli/scripts/pack.mjs'), out]);
+    const tarball = packed.trim();
+    expect(tarball).toBe(join(out, `schedule-cli-${VERSION}.tgz`));
+    const manifest = JSON.parse((await run('tar', ['-xOzf', tarball, 'package/package.json'])).stdout);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['better-sqlite3', 'ioredis', 'pg', 'undici']);
+
+    const prefix = tempDir('schedule-installed-');
+    await run('npm', ['install', '-g', '--prefix', prefix, '--ignore-scripts', tarball, ...NPM_QUIET], { cwd: prefix });
+    copyNativeSqlite(join(prefix, 'lib/node_modules/@schedule/cli/node_modules'));
+    expect((await schedule(prefix, ['--version'])).stdout.trim()).toBe(VERSION);
+
+    // A real command on SQLite: a starter workspace, and its token read back.
+    const init = await schedule(prefix, ['init', '--file', 'ws.json', '--username', 'kim', '--timezone', 'UTC']);
+    const token = /^token: (\S+)$/m.exec(init.stdout)?.[1] ?? '';
+    const whoami = await run(join(prefix, 'bin', 'schedule'), ['whoami', '--workspace', 'ws.json', '--db', 'own.db', '--json'], {
+      cwd: prefix,
+      env: { ...process.env, SCHEDULE_TOKEN: token },
+    });
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ username: 'kim', role: 'owner' });
+  }, 120_000);
+});
+
+describe('embedding @schedule/core', () => {
+  it("installs from its tarball and runs the README's embedding example", async () => {
+    const out = tempDir('schedule-core-pack-');
+    const { stdout } = await run('npm', ['pack', '-w', '@schedule/core', '--pack-destination', out, '--json', '--loglevel=error'], {
+      cwd: ROOT,
+    });
+    const tarball = join(out, JSON.parse(stdout)[0].filename);
+
+    const app = tempDir('schedule-embed-');
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'embed', private: true, type: 'module' }));
+    await run('npm', ['install', '--ignore-scripts', tarball, ...NPM_QUIET], { cwd: app });
+    copyNativeSqlite(join(app, 'node_modules'));
+
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const example = /<!-- embedding-example[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    writeFileSync(join(app, 'example.mjs'), example!);
+    const ran = await run('node', ['example.mjs'], { cwd: app });
+    expect(ran.stdout).toMatch(/^201 confirmed \d{4}-\d{2}-\d{2}T10:00:00\.000Z\n$/);
+  }, 120_000);
+});
