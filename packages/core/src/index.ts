@@ -28,6 +28,7 @@ export {
   personSchema,
 } from './directory/directory-view.js';
 export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
+export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
@@ -53,6 +54,7 @@ export {
 } from './operations/operation.js';
 export { operations } from './operations/registry.js';
 export { loadLimits } from './organization.js';
+export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
@@ -62,6 +64,7 @@ export {
   type Bucket,
   bucketFor,
   createRateLimiter,
+  type FailOpenCause,
   type RateLimitDecision,
   type RateLimiter,
   rateLimitedError,

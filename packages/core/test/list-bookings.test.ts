@@ -220,6 +220,9 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
       ['end_date', '2026-02-30'],
       ['updated_since', 'soon'],
       ['include_cancelled', 'maybe'],
+      ['status', []],
+      ['status', ['confirmed', 'bogus']],
+      ['status', [1]],
     ])('refuses %s=%j naming the parameter', async (param, value) => {
       expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual(invalid(param));
     });
@@ -229,6 +232,14 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     it('filters by status', async () => {
       expect(await uidsOf(alice, { status: 'canceled' })).toEqual(expected((b) => b.status === 'canceled'));
       expect(await uidsOf(alice, { status: 'confirmed,canceled' })).toEqual(expected(all));
+    });
+
+    it('takes status as a JSON array too (as MCP sends it), with the same meaning and the same cursor binding', async () => {
+      expect(await uidsOf(alice, { status: ['canceled'] })).toEqual(expected((b) => b.status === 'canceled'));
+      expect(await uidsOf(alice, { status: ['confirmed', 'canceled'] })).toEqual(expected(all));
+      const asText = await list(alice, { status: 'confirmed', limit: 2 });
+      const asArray = await list(alice, { status: ['confirmed'], limit: 2, cursor: asText.nextCursor });
+      expect(asArray.uids).toEqual((await list(alice, { status: 'confirmed', limit: 2, cursor: asText.nextCursor })).uids);
     });
 
     it('excludes canceled bookings with include_cancelled=false and includes them by default or when true', async () => {

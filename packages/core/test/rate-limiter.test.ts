@@ -156,4 +156,27 @@ describe('createRateLimiter with a shared store', () => {
     expect({ allowed: decision.allowed, remaining: decision.remaining }).toEqual({ allowed: true, remaining: 2 });
     expect(elapsed).toBeLessThan(1000);
   });
+
+  it('reports each fail-open to onFailOpen with its cause, and nothing while the store answers', async () => {
+    const causes: string[] = [];
+    let answer: () => Promise<number> = async () => 1;
+    const { store } = scriptedStore(() => answer());
+    const limiter = createRateLimiter({ store, clock: manualClock(NOON), failOpenAfterMs: 20, onFailOpen: (cause) => causes.push(cause) });
+    await limiter.consume(BUCKET);
+    expect(causes).toEqual([]);
+    answer = () => Promise.reject(new Error('cache down'));
+    await limiter.consume(BUCKET);
+    await limiter.consume(BUCKET);
+    answer = () => new Promise<number>(() => {});
+    await limiter.consume(BUCKET);
+    expect(causes).toEqual(['error', 'error', 'timeout']);
+    expect(limiter.shared()).toBe(false);
+  });
+
+  it('never calls onFailOpen without a shared store: counting in memory is then the design, not a failure', async () => {
+    const causes: string[] = [];
+    const limiter = createRateLimiter({ clock: manualClock(NOON), onFailOpen: (cause) => causes.push(cause) });
+    for (let i = 0; i < 4; i++) await limiter.consume(BUCKET);
+    expect(causes).toEqual([]);
+  });
 });

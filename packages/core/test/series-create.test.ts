@@ -39,6 +39,8 @@ const error = (code: string, details: Record<string, unknown> = {}, retryAfterSe
 const invalidFields = (...fields: string[]) => error('validation_error', { fields });
 const COUNT_OUT_OF_RANGE = error('count_out_of_range', { fields: ['count'], min: 1, max: 42 });
 const HOST_NOT_ALLOWED = error('host_not_allowed', { fields: ['host_user_id'] });
+/** An unknown username and one the caller may not act for answer alike, as ids do. */
+const HOST_BY_NAME_NOT_ALLOWED = error('host_not_allowed', { fields: ['host_username'] });
 const ET_NOT_FOUND = error('event_type_not_found');
 const noDatesFree = (...dates: [string, string][]) =>
   error('no_dates_free', { skipped: dates.map(([date, start]) => skippedAt(date, start)) });
@@ -97,6 +99,22 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       const rows = await occurrenceRowsOf(store, series.uid);
       expect(rows.map(({ uid, start_at, end_at, status }) => ({ uid, start_at, end_at, status }))).toEqual(occurrences);
       expect(new Set([series.uid, ...occurrences.map((o) => o.uid)]).size).toBe(5);
+    });
+
+    it('books on the host named by host_username exactly as by host_user_id', async () => {
+      const byName = await created(seriesBody({ host_user_id: undefined, host_username: 'hana' }));
+      expect(byName).toEqual({
+        series: seriesView(byName.series.uid),
+        occurrences: DEFAULT_STARTS.map((s) => occurrenceAt(s)),
+        skipped: [],
+      });
+    });
+
+    it('lets a manager name a managed host by username (mona for hana) and the admin anyone (ada for sam)', async () => {
+      const forHana = await created(seriesBody({ host_user_id: undefined, host_username: 'hana' }), who.mona);
+      expect(forHana.series.host).toEqual(HOST_OF.hana);
+      const forSam = await created(seriesBody({ host_user_id: undefined, host_username: 'sam', weekdays: ['tue'], count: 1 }), who.ada);
+      expect(forSam.series.host).toEqual(HOST_OF.sam);
     });
 
     it('monthly_same_day books the day of month of starts_on, once a month', async () => {
@@ -318,8 +336,8 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       expect(await refusal(body)).toEqual(invalidFields());
     });
 
-    it('refuses a body missing every required field, naming each', async () => {
-      expect(await refusal({})).toEqual(invalidFields('host_user_id', 'attendee', 'frequency', 'time', 'starts_on', 'count'));
+    it('refuses a body missing every required field, naming each (the host last: host_user_id or host_username names it)', async () => {
+      expect(await refusal({})).toEqual(invalidFields('attendee', 'frequency', 'time', 'starts_on', 'count', 'host_user_id'));
     });
 
     it.each([
@@ -342,6 +360,9 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['a location_url that is not http(s)', { location_url: 'ftp://x' }, invalidFields('location_url')],
       ['notify_invitee as text', { notify_invitee: 'no' }, invalidFields('notify_invitee')],
       ['a host_user_id that is not a UUID', { host_user_id: 'hana' }, invalidFields('host_user_id')],
+      ['no host named', { host_user_id: undefined }, invalidFields('host_user_id')],
+      ['the host named twice', { host_username: 'hana' }, invalidFields('host_username')],
+      ['an empty host_username', { host_user_id: undefined, host_username: '' }, invalidFields('host_username')],
       ['no event type named', { event_type_id: undefined }, invalidFields('event_type_id')],
       ['a username without event_slug', { event_type_id: undefined, username: 'hana' }, invalidFields('event_type_id')],
       ['an event_type_id that is not a UUID', { event_type_id: 'weekly' }, invalidFields('event_type_id')],
@@ -361,6 +382,8 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ["another user's event type, by name", { event_type_id: undefined, username: 'ivan', event_slug: 'weekly' }, ET_NOT_FOUND],
       ['a host the user may not act for', { host_user_id: USER.ivan }, HOST_NOT_ALLOWED],
       ['an unknown host', { host_user_id: NOBODY }, HOST_NOT_ALLOWED],
+      ['a host by username the user may not act for', { host_user_id: undefined, host_username: 'ivan' }, HOST_BY_NAME_NOT_ALLOWED],
+      ['an unknown host username', { host_user_id: undefined, host_username: 'nobody' }, HOST_BY_NAME_NOT_ALLOWED],
       [
         'every date outside working hours: 409 no_dates_free listing every candidate',
         { weekdays: ['sat', 'sun'], count: 3 },
@@ -381,6 +404,16 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['the admin, for an unknown user', 'ada', NOBODY],
     ] as const)('refuses with 403 host_not_allowed: %s', async (_, caller, host) => {
       expect(await refusal(seriesBody({ host_user_id: host }), who[caller])).toEqual(HOST_NOT_ALLOWED);
+    });
+
+    it.each([
+      ['mona, for sam whom she does not manage', 'mona', 'sam'],
+      ['mona, for an unknown username', 'mona', 'nobody'],
+      ['the admin, for an unknown username', 'ada', 'nobody'],
+      ['hana, for her own username in capitals (usernames match exactly)', 'hana', 'HANA'],
+    ] as const)('refuses a host by username with 403 host_not_allowed naming host_username: %s', async (_, caller, username) => {
+      const body = seriesBody({ host_user_id: undefined, host_username: username });
+      expect(await refusal(body, who[caller])).toEqual(HOST_BY_NAME_NOT_ALLOWED);
     });
 
     it.each([

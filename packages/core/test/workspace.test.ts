@@ -162,7 +162,14 @@ describe('parseWorkspace', () => {
   });
 
   it('fills the defaults of an empty file', () => {
-    expect(parseWorkspace('{}')).toEqual({ organization: { name: 'Workspace' }, users: [], event_types: [], tokens: [], bookings: [] });
+    expect(parseWorkspace('{}')).toEqual({
+      demo: false,
+      organization: { name: 'Workspace' },
+      users: [],
+      event_types: [],
+      tokens: [],
+      bookings: [],
+    });
   });
 });
 
@@ -419,5 +426,32 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
     expect(await loadLimits(store)).toEqual({ pat_per_minute: 10, oauth_per_minute: 120, anonymous_per_minute: 3 });
     await load(store, clock);
     expect(await loadLimits(store)).toEqual({ pat_per_minute: 10, oauth_per_minute: 120, anonymous_per_minute: 3 });
+  });
+});
+
+describe('booking-form questions in a workspace', () => {
+  const withQuestions = (questions: unknown[]) =>
+    JSON.stringify({
+      users: [{ username: 'ann', email: 'ann@example.test' }],
+      event_types: [{ owner: 'ann', slug: 'x', name: 'X', duration_minutes: 30, questions }],
+    });
+
+  it('a question is a text question unless it says otherwise, and not required', () => {
+    expect(parseWorkspace(withQuestions([{ id: 'topic', label: 'Topic' }])).event_types[0]?.questions).toEqual([
+      { id: 'topic', label: 'Topic', type: 'text', required: false },
+    ]);
+  });
+
+  it('options come exactly with select and multi_select questions', () => {
+    expect(() => parseWorkspace(withQuestions([{ id: 'size', label: 'Size', type: 'select' }]))).toThrow(
+      'event_types[0].questions[0].options: options are given exactly for select and multi_select questions',
+    );
+    expect(() => parseWorkspace(withQuestions([{ id: 'topic', label: 'Topic', options: ['a'] }]))).toThrow(
+      'event_types[0].questions[0].options: options are given exactly for select and multi_select questions',
+    );
+    expect(
+      parseWorkspace(withQuestions([{ id: 'size', label: 'Size', type: 'select', options: ['S', 'M'], required: true }])).event_types[0]
+        ?.questions,
+    ).toEqual([{ id: 'size', label: 'Size', type: 'select', options: ['S', 'M'], required: true }]);
   });
 });

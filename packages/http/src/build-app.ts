@@ -11,7 +11,9 @@ import {
   ScheduleError,
 } from '@schedule/core';
 import { admitRequest } from './admit-request.js';
+import type { AppMetrics } from './app-metrics.js';
 import { checkJsonContentType } from './content-type.js';
+import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
 import { lingerAfterRefusal, readJsonBody } from './read-body.js';
 import { sendError, sendOutcome } from './respond.js';
 import { buildRouter } from './router.js';
@@ -32,6 +34,10 @@ export interface AppDeps {
   readonly logger: RequestLogger;
   /** Answers `GET /readyz`; without it the probe always reports ready. */
   readonly readiness?: (() => Promise<Readiness>) | undefined;
+  /** Counts every request and answers `GET /metrics`; without it that path is an unknown route. */
+  readonly metrics?: AppMetrics | undefined;
+  /** When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`. */
+  readonly metricsToken?: string | undefined;
 }
 
 /** Probe paths a load balancer or orchestrator calls: no token, no rate limit, no database unless ready. */
@@ -64,6 +70,7 @@ function pathAndQuery(target: string | undefined): URL | undefined {
  */
 export function buildApp(deps: AppDeps): RequestHandler {
   const route = buildRouter(deps.operations);
+  const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
 
   /** The two probes, answered before anything that could fail with the database. */
   async function probe(path: string, res: ServerResponse, requestId: string): Promise<number> {
@@ -93,6 +100,11 @@ export function buildApp(deps: AppDeps): RequestHandler {
     if (url && method === 'GET' && (url.pathname === LIVENESS_PATH || url.pathname === READINESS_PATH)) {
       seen.route = `GET ${url.pathname}`;
       return probe(url.pathname, res, requestId);
+    }
+    // Scraped like a probe: a scraper that shares an address with clients must not spend their anonymous bucket.
+    if (scrape && url && method === 'GET' && url.pathname === METRICS_PATH) {
+      seen.route = `GET ${METRICS_PATH}`;
+      return scrape(req, res, requestId);
     }
     const { principal, sentToken } = await admitRequest(deps, req, res);
     if (!url) throw new ScheduleError('bad_request', 'The request target is not a valid path.');
@@ -172,13 +184,15 @@ export function buildApp(deps: AppDeps): RequestHandler {
         return res.headersSent ? 500 : sendError(res, fault, requestId);
       })
       .then((status) => {
+        const seconds = (performance.now() - started) / 1000;
+        deps.metrics?.observeRequest(seen.route, status, seconds);
         deps.logger.info(
           {
             request_id: requestId,
             method: req.method,
             route: seen.route,
             status,
-            duration_ms: Math.round((performance.now() - started) * 100) / 100,
+            duration_ms: Math.round(seconds * 100_000) / 100,
           },
           'request',
         );

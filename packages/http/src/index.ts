@@ -1,9 +1,11 @@
 // The public surface of @schedule/http.
 
 export { type AdmissionDeps, type Admitted, admitRequest, setRateLimitHeaders } from './admit-request.js';
+export { type AppMetrics, type AppMetricsOptions, createAppMetrics } from './app-metrics.js';
 export { type AppDeps, buildApp, type RequestHandler, type RequestLogger } from './build-app.js';
 export { checkJsonContentType } from './content-type.js';
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, listen, type RunningServer } from './listen.js';
+export { observeHandler } from './observe-handler.js';
 export { lingerAfterRefusal, MAX_BODY_BYTES, readJsonBody } from './read-body.js';
 export { errorEnvelope, sendError } from './respond.js';
 export { HTTP_STATUS } from './status-codes.js';

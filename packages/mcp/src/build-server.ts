@@ -10,8 +10,9 @@ export const INSTRUCTIONS = [
   "schedule books meetings on people's calendars. Every tool acts as the token's user, with its scopes, and sees only the people that user may act for.",
   'Start with whoami (your identity and time zone), list_event_types (what can be booked, with ids) and list_people (whose calendars you may use); these are also resources: schedule://me, schedule://event-types, schedule://people.',
   'To book once: list_slots or check_slot, then create_booking. To book a run: create_series; dates the host is not free are skipped, not shifted, so report them.',
-  'Writes take an idempotency_key: reuse it to retry safely. Updates take if_match: the version you read. Errors come back with a code (for example slot_unavailable, version_conflict, series_busy) and details; read the message and act on it.',
-  'Lists return one page; pass next_cursor back as cursor while has_more is true. Times are ISO 8601, answered in UTC.',
+  'Writes take an idempotency_key: reuse it to retry safely. Updates take if_match: the version you read. An argument a tool does not take is refused, not ignored.',
+  'Errors come back with isError and structuredContent { error: { code, message, details } }, the code for example slot_unavailable, version_conflict, series_busy; read the message and act on it.',
+  'Lists return one page; pass next_cursor back as cursor while has_more is true. Times are ISO 8601, answered in UTC; a time you send must carry Z or an offset (2026-12-09T11:00:00+01:00).',
 ].join(' ');
 
 /**

@@ -14,6 +14,7 @@ import {
   ScheduleError,
 } from '@schedule/core';
 import { summarize } from './summarize.js';
+import { refuseUnknownArguments } from './unknown-arguments.js';
 
 /** What running a tool needs; the same parts the HTTP API runs on. */
 export interface McpDeps {
@@ -100,23 +101,16 @@ export async function admit(deps: McpDeps, caller: CallerSource): Promise<{ prin
   return principal ? { principal } : { refused: errorResult(unauthorized()) };
 }
 
-/** Turns a tool's arguments into the call HTTP would have made: path, query or body, and the two headers. */
+/**
+ * Turns a tool's arguments into the call HTTP would have made: path, query
+ * or body, and the two headers. An argument the tool does not take is
+ * refused first (unknown-arguments.ts).
+ */
 export function rawCallOf(operation: Operation, args: Record<string, unknown>, newKey: () => string): RawCall {
+  refuseUnknownArguments(operation, args);
   const { idempotency_key, if_match, ...fields } = args;
   const params = Object.fromEntries(operation.schemas.params.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']));
   for (const name of operation.schemas.params) delete fields[name];
-  if (!operation.schemas.input && Object.keys(fields).length > 0) {
-    const accepted = [
-      ...operation.schemas.params,
-      ...(operation.idempotencyKey !== 'none' ? ['idempotency_key'] : []),
-      ...(operation.ifMatch !== 'none' ? ['if_match'] : []),
-    ];
-    const message =
-      accepted.length > 0
-        ? `${operation.name} takes no arguments besides ${accepted.join(', ')}.`
-        : `${operation.name} takes no arguments.`;
-    throw new ScheduleError('validation_error', message, { fields: Object.keys(fields) });
-  }
   if (idempotency_key !== undefined && typeof idempotency_key !== 'string') {
     throw new ScheduleError('validation_error', 'idempotency_key must be a string.', { fields: ['idempotency_key'] });
   }

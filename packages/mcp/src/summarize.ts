@@ -1,8 +1,18 @@
+import { type SlotList, slotsAsText } from './slot-text.js';
+
 // The text beside a tool's structured result. A model reads this first, so a
 // list is one short line per item (the ids and fields it needs to go on) and
-// the cursor; anything else is the structured result as compact JSON.
+// the cursor, free slots are one line per day; anything else is the
+// structured result as compact JSON.
 
 type Item = Record<string, any>;
+
+/** A form's questions on one line: `questions: agenda* (long_text), room (select: north|south)`; `*` marks required. */
+function questionsText(questions: Item[] | undefined): string {
+  if (!questions || questions.length === 0) return '';
+  const one = (q: Item) => `${q.id}${q.required ? '*' : ''} (${q.type}${q.options ? `: ${q.options.join('|')}` : ''})`;
+  return ` questions: ${questions.map(one).join(', ')}`;
+}
 
 const LINES: Record<string, (item: Item) => string> = {
   list_bookings: (b) => `${b.uid} ${b.start_at} ${b.status} "${b.title}" host=${b.host?.username} v${b.version}`,
@@ -10,10 +20,17 @@ const LINES: Record<string, (item: Item) => string> = {
     `${s.uid} ${s.status} ${s.frequency}${s.frequency === 'weekly' ? ` ${s.weekdays.join(',')}/${s.interval_weeks}w` : ''} ${s.time} ${s.timezone} x${s.count} host=${s.host?.username} v${s.version}`,
   list_people: (p) => `${p.user_id} ${p.username} "${p.name}" ${p.email} ${p.timezone} ${p.role}`,
   list_event_types: (e) =>
-    `${e.id} ${e.owner?.username}/${e.slug} "${e.name}" ${e.duration_minutes}min recurring=${e.recurring} status=${e.status}`,
+    `${e.id} ${e.owner?.username}/${e.slug} "${e.name}" ${e.duration_minutes}min recurring=${e.recurring} status=${e.status}${questionsText(e.questions)}`,
+};
+
+/** Tools whose whole answer has its own text. */
+const TEXTS: Record<string, (structured: Item) => string> = {
+  list_slots: (list) => slotsAsText(list as SlotList),
 };
 
 export function summarize(tool: string, structured: Item): string {
+  const text = TEXTS[tool];
+  if (text) return text(structured);
   const line = LINES[tool];
   if (!line || !Array.isArray(structured.data)) return JSON.stringify(structured);
   const items = structured.data as Item[];

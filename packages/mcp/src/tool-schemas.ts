@@ -1,7 +1,7 @@
 import { ERROR_CODES, type Operation } from '@schedule/core';
 import { z } from 'zod';
-
-type JsonSchema = Record<string, unknown>;
+import { inputForClients, type JsonSchema, outputForClients } from './client-json-schema.js';
+import { argumentNames } from './unknown-arguments.js';
 
 /** A failed call's `structuredContent` (workspace.md): the API's error, without the request id. */
 export const toolErrorSchema = z.object({
@@ -18,53 +18,54 @@ export function successSchema(operation: Operation): z.ZodType {
   return operation.schemas.list ? pageSchema(operation.schemas.output) : operation.schemas.output;
 }
 
-function jsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return json;
+/** The JSON Schema zod derives from a core schema, as is. */
+export function derivedJsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
 }
 
 /**
  * A zod object the SDK can list and validate with, whose JSON Schema is
- * `json` but which accepts any value.
+ * `json` but which accepts any value. Keys zod would add on its own
+ * (`$schema`, a loose object's `additionalProperties: {}`) are set to
+ * undefined, which its JSON Schema output leaves out, unless `json` says
+ * them (inputs say `additionalProperties: false`).
  *
  * Why: the SDK validates arguments before a tool runs, and a failure there
  * is a bare text error. Core's `parse` answers the spec's codes instead
  * (`validation_error` naming the fields, `attendee_email_invalid`,
  * `count_out_of_range`, `invalid_change`, `field_immutable`), and the MCP
- * server must answer exactly as HTTP does. So core stays the one validator,
- * and clients still see the real schema, derived from core's zod schemas.
+ * server must answer exactly as HTTP does; unknown arguments get their
+ * `validation_error` from unknown-arguments.ts, so they must reach it. So
+ * core stays the one validator, and clients still see the real schema,
+ * derived from core's zod schemas.
  */
 export function describedOnly(json: JsonSchema): z.ZodObject {
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const shape = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, z.unknown().optional().meta(property)]));
   const { properties: _, ...rest } = json;
-  return z.looseObject(shape).meta(rest);
+  return z.looseObject(shape).meta({ $schema: undefined, additionalProperties: undefined, ...rest });
 }
 
 const IDEMPOTENCY_KEY: JsonSchema = {
   type: 'string',
-  minLength: 1,
-  maxLength: 255,
-  description: 'Makes a retry safe: the same key with the same arguments is done once. Generated when omitted.',
+  description: 'Reuse it to retry safely; generated if omitted.',
 };
 const IF_MATCH: JsonSchema = {
-  anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }],
-  description: 'The version you read (get_booking / get_series `version`); the call fails with version_conflict if it changed.',
+  type: ['integer', 'string'],
+  minimum: 1,
+  description: 'The version you read (3, "3" or *); version_conflict if it changed.',
 };
 const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid of the resource.' };
 
 /** The tool arguments of an operation: path parameters, query or body fields, idempotency_key and if_match. */
 export function inputJsonOf(operation: Operation): JsonSchema {
-  const input = operation.schemas.input ? jsonOf(operation.schemas.input, 'input') : { type: 'object', properties: {} };
-  const properties: Record<string, JsonSchema> = {
-    ...Object.fromEntries(operation.schemas.params.map((param) => [param, UID])),
-    ...((input.properties ?? {}) as Record<string, JsonSchema>),
-  };
+  const input = operation.schemas.input ? derivedJsonOf(operation.schemas.input, 'input') : { type: 'object', properties: {} };
+  const fields = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const headers: Record<string, JsonSchema> = { idempotency_key: IDEMPOTENCY_KEY, if_match: IF_MATCH };
+  const properties = Object.fromEntries(argumentNames(operation).map((name) => [name, fields[name] ?? headers[name] ?? UID]));
   const required = [...operation.schemas.params, ...((input.required ?? []) as string[])];
-  if (operation.idempotencyKey !== 'none') properties.idempotency_key = IDEMPOTENCY_KEY;
-  if (operation.ifMatch !== 'none') properties.if_match = IF_MATCH;
   if (operation.ifMatch === 'required') required.push('if_match');
-  return { type: 'object', properties, required };
+  return inputForClients({ type: 'object', properties, required });
 }
 
 /** The input schema handed to `registerTool`. */
@@ -73,13 +74,28 @@ export function inputSchemaOf(operation: Operation): z.ZodObject {
 }
 
 /**
- * The output schema handed to `registerTool`: the success shape or the error
- * shape. A failed call also carries `structuredContent` (workspace.md), and
- * SDK clients check whatever structured content comes back against the
+ * The error branch only tells a failure from a success. Its shape is
+ * `toolErrorSchema` (workspace.md), said once in the server's instructions
+ * rather than in each of the nineteen output schemas: with the enum of its
+ * codes, it cost about 1 KB a tool (issue 11).
+ */
+const ERROR_JSON: JsonSchema = { required: Object.keys(toolErrorSchema.shape) };
+
+/**
+ * The output JSON Schema of a tool: the success shape or the error shape. A
+ * failed call also carries `structuredContent` (workspace.md), and SDK
+ * clients check whatever structured content comes back against the
  * declared schema, so the error shape must be part of it.
  */
-export function outputSchemaOf(success: z.ZodType): z.ZodObject {
-  return z.looseObject({}).meta({ anyOf: [jsonOf(success, 'output'), jsonOf(toolErrorSchema, 'output')] });
+export function outputJsonOf(operation: Operation): JsonSchema {
+  const success = outputForClients(derivedJsonOf(successSchema(operation), 'output'), operation.schemas.list);
+  return { type: 'object', anyOf: [success, ERROR_JSON] };
+}
+
+/** The output schema handed to `registerTool`. */
+export function outputSchemaOf(operation: Operation): z.ZodObject {
+  const { type: _, ...rest } = outputJsonOf(operation);
+  return z.looseObject({}).meta({ $schema: undefined, properties: undefined, additionalProperties: undefined, ...rest });
 }
 
 const registered = new WeakMap<Operation, { input: z.ZodObject; output: z.ZodObject }>();
@@ -92,7 +108,7 @@ const registered = new WeakMap<Operation, { input: z.ZodObject; output: z.ZodObj
 export function toolSchemasOf(operation: Operation): { input: z.ZodObject; output: z.ZodObject } {
   let schemas = registered.get(operation);
   if (!schemas) {
-    schemas = { input: inputSchemaOf(operation), output: outputSchemaOf(successSchema(operation)) };
+    schemas = { input: inputSchemaOf(operation), output: outputSchemaOf(operation) };
     registered.set(operation, schemas);
   }
   return schemas;

@@ -3,9 +3,10 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { inputForClients } from '../src/client-json-schema.js';
 import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
-import { openSuite, operationNamed, type Suite } from './support/tool-calls.js';
+import { openSuite, type Suite } from './support/tool-calls.js';
 
 // What a client sees before calling anything: tools, resources, prompts and
 // instructions (workspace.md "The MCP server", issue 5 parts 2 and 4).
@@ -103,16 +104,18 @@ describe('the server surface', () => {
   });
 
   it('hints read-only on list/get/check/directory tools, destructive only on cancel_booking and end_series, idempotent except the two creates, closed world', () => {
+    // The spec gives destructiveHint and idempotentHint meaning only beside readOnlyHint false, and the title is the tool's own (issue 11 budget).
     for (const t of tools) {
       expect({ name: t.name, annotations: t.annotations }).toEqual({
         name: t.name,
-        annotations: {
-          title: t.title,
-          readOnlyHint: READ_ONLY.has(t.name),
-          destructiveHint: DESTRUCTIVE.has(t.name),
-          idempotentHint: !NOT_IDEMPOTENT.has(t.name),
-          openWorldHint: false,
-        },
+        annotations: READ_ONLY.has(t.name)
+          ? { readOnlyHint: true, openWorldHint: false }
+          : {
+              readOnlyHint: false,
+              destructiveHint: DESTRUCTIVE.has(t.name),
+              idempotentHint: !NOT_IDEMPOTENT.has(t.name),
+              openWorldHint: false,
+            },
       });
     }
   });
@@ -162,17 +165,21 @@ describe('the server surface', () => {
     }
   });
 
-  it("gives each body or query property the JSON Schema zod derives from core's schema, and core's required list", () => {
+  it("gives each body or query property the JSON Schema zod derives from core's schema (as clients are shown it), and core's required list", () => {
     for (const operation of operations) {
       const input = operation.schemas.input;
       if (!input) continue;
       const derived = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as {
-        properties: Record<string, unknown>;
+        properties: Record<string, Record<string, unknown>>;
         required?: string[];
       };
       const listed = tool(operation.name).inputSchema;
       for (const [name, schema] of Object.entries(derived.properties)) {
-        expect({ tool: operation.name, name, schema: listed.properties?.[name] }).toEqual({ tool: operation.name, name, schema });
+        expect({ tool: operation.name, name, schema: listed.properties?.[name] }).toEqual({
+          tool: operation.name,
+          name,
+          schema: inputForClients(schema),
+        });
       }
       expect({ tool: operation.name, required: [...(listed.required ?? [])].sort() }).toEqual({
         tool: operation.name,
@@ -196,35 +203,55 @@ describe('the server surface', () => {
     }
   });
 
-  it('declares output schemas that constrain: an empty object and an unknown error code fail, the error shape passes', () => {
+  it('declares output schemas that constrain: an empty object and a success missing a field fail, the error shape passes', () => {
     // The SDK client checks results with these (after listTools); a schema that accepted anything would check nothing.
+    // The error branch only tells a failure from a success: listing every error code in each tool cost ~14 KB (issue 11).
     const ajv = new AjvJsonSchemaValidator();
     for (const t of tools) {
       const validate = ajv.getValidator(t.outputSchema as Record<string, unknown>);
+      const success = t.outputSchema?.anyOf?.[0] as { required?: string[] };
+      const firstRequired = success.required?.[0];
       expect({
         name: t.name,
         empty: validate({}).valid,
         error: validate({ error: { code: 'booking_not_found', message: 'No booking with this uid.', details: {} } }).valid,
-        unknownCode: validate({ error: { code: 'teapot', message: 'x', details: {} } }).valid,
-      }).toEqual({ name: t.name, empty: false, error: true, unknownCode: false });
+        notAnObject: validate([]).valid,
+      }).toEqual({ name: t.name, empty: false, error: true, notAnObject: false });
+      if (firstRequired)
+        expect({ name: t.name, missing: validate({ [`not_${firstRequired}`]: 1 }).valid }).toEqual({ name: t.name, missing: false });
     }
   });
 
-  it("declares an API tool's success branch as the JSON Schema of core's output zod schema", () => {
-    for (const name of API_TOOLS) {
-      const operation = operationNamed(name);
-      const item = z.toJSONSchema(operation.schemas.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-      delete item.$schema;
-      const success = tool(name).outputSchema?.anyOf?.[0] as Record<string, any>;
-      if (operation.schemas.list) {
-        expect({ name, required: success.required, item: success.properties.data.items }).toEqual({
-          name,
-          required: ['data', 'next_cursor', 'has_more'],
-          item,
+  it("names every field of core's output schema in a tool's success branch, typed, one level deep", () => {
+    for (const operation of operations) {
+      const success = tool(operation.name).outputSchema?.anyOf?.[0] as Record<string, any>;
+      const answer = (operation.schemas.list ? success.properties.data.items : success) as {
+        required?: string[];
+        properties?: Record<string, { type?: unknown; enum?: unknown; const?: unknown; anyOf?: unknown }>;
+        additionalProperties?: unknown;
+      };
+      const item = z.toJSONSchema(operation.schemas.output, { io: 'output', unrepresentable: 'any' }) as {
+        properties: Record<string, unknown>;
+        required?: string[];
+      };
+      const named = new Set([...(answer.required ?? []), ...Object.keys(answer.properties ?? {})]);
+      expect({ name: operation.name, named: [...named].sort() }).toEqual({
+        name: operation.name,
+        named: Object.keys(item.properties).sort(),
+      });
+      expect({ name: operation.name, required: answer.required ?? [] }).toEqual({ name: operation.name, required: item.required ?? [] });
+      // A field named only in `required` is a plain string: additionalProperties types it.
+      const untyped = (answer.required ?? []).filter((field) => !(field in (answer.properties ?? {})));
+      if (untyped.length > 0)
+        expect({ name: operation.name, rest: answer.additionalProperties }).toEqual({ name: operation.name, rest: { type: 'string' } });
+      for (const [field, schema] of Object.entries(answer.properties ?? {})) {
+        expect({ name: operation.name, field, typed: ['type', 'enum', 'const', 'anyOf'].some((k) => k in schema) }).toEqual({
+          name: operation.name,
+          field,
+          typed: true,
         });
-      } else {
-        expect({ name, success }).toEqual({ name, success: item });
       }
+      if (operation.schemas.list) expect(success.required).toEqual(['data', 'next_cursor', 'has_more']);
     }
   });
 

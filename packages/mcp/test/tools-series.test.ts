@@ -112,6 +112,43 @@ describe('series tools', () => {
       );
     });
 
+    it('takes the host by username: the same series as by host_user_id', async () => {
+      const { host_user_id: _, ...byName } = MONDAYS;
+      const result = await ok(olga, 'create_series', { ...byName, host_username: 'uma' });
+      expect(result.series).toMatchObject({ host: HOST_OF.uma, source: 'mcp' });
+      expect(result.occurrences).toEqual([occurrence('09'), occurrence('16'), occurrence('23')]);
+    });
+
+    it('answers an unknown username and one the caller may not act for alike, with host_not_allowed naming host_username', async () => {
+      const { host_user_id: _, ...byName } = MONDAYS;
+      const max = await suite.client(TOKEN.max);
+      for (const username of ['ulf', 'nobody']) {
+        await fails(
+          max,
+          'create_series',
+          { ...byName, host_username: username },
+          {
+            code: 'host_not_allowed',
+            message: 'host_username is not someone this caller may act for.',
+            details: { fields: ['host_username'] },
+          },
+        );
+      }
+    });
+
+    it('answers both host_user_id and host_username with validation_error naming host_username', async () => {
+      await fails(
+        olga,
+        'create_series',
+        { ...MONDAYS, host_username: 'uma' },
+        {
+          code: 'validation_error',
+          message: 'host_username: name the host once: host_user_id or host_username, not both',
+          details: { fields: ['host_username'] },
+        },
+      );
+    });
+
     it("answers a host outside a manager's people with host_not_allowed", async () => {
       const max = await suite.client(TOKEN.max);
       await fails(

@@ -36,9 +36,25 @@ describe('slot tools', () => {
       expect(slots).toEqual({ event_type_id: ET.weekly, timezone: 'Europe/Berlin', computed_at: M0, slots: MONDAY_SLOTS });
     });
 
-    it('answers compact JSON as text', async () => {
+    it('answers one line per day of start times as text, beside the UTC slots as structured content', async () => {
       const result = await call(uma, 'list_slots', { event_type_id: ET.weekly, ...MONDAY });
-      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.structuredContent) }]);
+      expect(result.content).toEqual([
+        {
+          type: 'text',
+          text: [
+            `16 free 30-minute slots for event type ${ET.weekly} on 1 day(s), start times in UTC; days not listed have none. Book one with start = date, time and offset, e.g. 2026-03-02T09:00:00Z.`,
+            'Mon 2026-03-02 (UTC): 09:00 09:30 10:00 10:30 11:00 11:30 12:00 12:30 13:00 13:30 14:00 14:30 15:00 15:30 16:00 16:30',
+          ].join('\n'),
+        },
+      ]);
+    });
+
+    it('labels the text in the zone asked for, with the offset to book by', async () => {
+      const result = await call(uma, 'list_slots', { event_type_id: ET.weekly, ...MONDAY, timezone: 'Europe/Berlin' });
+      expect(result.content[0]?.text?.split('\n')).toEqual([
+        `16 free 30-minute slots for event type ${ET.weekly} on 1 day(s), start times in Europe/Berlin; days not listed have none. Book one with start = date, time and offset, e.g. 2026-03-02T10:00:00+01:00.`,
+        'Mon 2026-03-02 (+01:00): 10:00 10:30 11:00 11:30 12:00 12:30 13:00 13:30 14:00 14:30 15:00 15:30 16:00 16:30 17:00 17:30',
+      ]);
     });
 
     it('answers a window over 31 days with invalid_query_param naming end', async () => {

@@ -2,44 +2,69 @@ import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeRef } from '../event-types/resolve-event-type.js';
 import { isUuid } from '../ids.js';
-import { email, instant, jsonObject, timeZone } from '../validation/fields.js';
+import {
+  attendeeName,
+  email,
+  eventSlug,
+  eventTypeOwner,
+  firstName,
+  instant,
+  jsonObject,
+  lastName,
+  phone,
+  timeZone,
+  WITH_OFFSET,
+} from '../validation/fields.js';
 
 // Request bodies of the booking writes (api.md "Bookings"). One schema each,
 // shared by every front end; MCP derives its tool input from them.
 
+const utm = z.string().max(255).optional().meta({ description: 'Merged into metadata.' });
+
 export const createBookingBodySchema = z.object({
-  event_type_id: z.string().refine(isUuid, 'must be a UUID').optional(),
-  username: z.string().min(1).optional(),
-  event_slug: z.string().min(1).optional(),
-  start: instant,
-  timezone: timeZone.optional(),
-  attendee: z.object({
-    email,
-    name: z.string().min(1).max(255).optional(),
-    first_name: z.string().max(127).optional(),
-    last_name: z.string().max(127).optional(),
-    phone: z.string().max(64).optional(),
-    timezone: timeZone.optional(),
-    sms_opt_in: z.boolean().default(false),
-  }),
+  event_type_id: z
+    .string()
+    .refine(isUuid, 'must be a UUID')
+    .optional()
+    .meta({ format: 'uuid', description: 'The event type; or username + event_slug.' }),
+  username: eventTypeOwner.optional(),
+  event_slug: eventSlug.optional(),
+  start: instant.meta({ description: `A free slot's start. ${WITH_OFFSET}` }),
+  timezone: timeZone.optional().meta({ description: 'IANA zone; default attendee.timezone, then UTC.' }),
+  attendee: z
+    .object({
+      email,
+      name: attendeeName,
+      first_name: firstName,
+      last_name: lastName,
+      phone,
+      timezone: timeZone.optional(),
+      sms_opt_in: z.boolean().default(false).meta({ description: 'Agreed to text messages.' }),
+    })
+    .meta({ description: 'Who the meeting is with.' }),
   guests: z
-    .array(z.union([email, z.object({ email, name: z.string().max(255).optional() })]))
+    .array(z.union([email, z.object({ email, name: z.string().max(255).optional().meta({ description: 'Name.' }) })]))
     .max(50)
-    .default([]),
-  responses: jsonObject.optional(),
-  metadata: jsonObject.default({}),
-  utm_source: z.string().max(255).optional(),
-  utm_medium: z.string().max(255).optional(),
-  utm_campaign: z.string().max(255).optional(),
+    .default([])
+    .meta({ description: 'More invitees: emails or { email, name }.' }),
+  responses: jsonObject.optional().meta({ description: 'Form answers by question id.' }),
+  metadata: jsonObject.default({}).meta({ description: 'Free-form JSON; utm_* are merged in.' }),
+  utm_source: utm,
+  utm_medium: utm,
+  utm_campaign: utm,
 });
 export type CreateBookingBody = z.output<typeof createBookingBodySchema>;
 
-const reason = z.string().max(1024, 'must be at most 1024 characters');
+const reason = z.string().max(1024, 'must be at most 1024 characters').meta({ description: 'Why; passed on to those invited.' });
 
 export const cancelBookingBodySchema = z.object({ reason: reason.optional() });
 export type CancelBookingBody = z.output<typeof cancelBookingBodySchema>;
 
-export const rescheduleBookingBodySchema = z.object({ start: instant, timezone: timeZone.optional(), reason: reason.optional() });
+export const rescheduleBookingBodySchema = z.object({
+  start: instant.meta({ description: `The new start, a free slot. ${WITH_OFFSET}` }),
+  timezone: timeZone.optional().meta({ description: 'New IANA zone; default the current one.' }),
+  reason: reason.optional(),
+});
 export type RescheduleBookingBody = z.output<typeof rescheduleBookingBodySchema>;
 
 /** The event type a create names; `validation_error` when it names none. */

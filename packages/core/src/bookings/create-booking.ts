@@ -5,6 +5,7 @@ import { checkStart } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import { ScheduleError } from '../errors.js';
+import { checkAnswers } from '../event-types/questions.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
@@ -24,20 +25,6 @@ export interface BookingWriteDeps {
   readonly calendars: CalendarReader;
   readonly conferenceLinks: ConferenceLinks;
   readonly dialect: Dialect;
-}
-
-/** Required booking-form questions must be answered (`validation_error` naming each). */
-function checkResponses(eventType: EventTypeWithHost, responses: Record<string, unknown> | undefined): void {
-  const missing = eventType.questions
-    .filter((q) => q.required)
-    .filter((q) => {
-      const answer = responses?.[q.id];
-      return answer === undefined || answer === null || answer === '';
-    })
-    .map((q) => `responses.${q.id}`);
-  if (missing.length > 0) {
-    throw new ScheduleError('validation_error', `Required questions are unanswered: ${missing.join(', ')}.`, { fields: missing });
-  }
 }
 
 /**
@@ -84,7 +71,7 @@ export async function prepareBooking(
   body: CreateBookingBody,
 ): Promise<{ eventType: EventTypeWithHost; startMs: number; endMs: number }> {
   const eventType = await resolveEventType(deps.db, principal, eventTypeRefOf(body));
-  checkResponses(eventType, body.responses);
+  checkAnswers(eventType.questions, body.responses);
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const startMs = parseInstant(body.start)!.epochMs;
   if (startMs < deps.clock.now()) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});

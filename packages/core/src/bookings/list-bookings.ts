@@ -2,7 +2,7 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
-import { booleanParam, csvParam, instantParam, limitParam, uuidParam } from '../pagination/query-params.js';
+import { booleanParam, csvParam, cursorParam, DATE_OR_INSTANT, instantParam, limitParam, uuidParam } from '../pagination/query-params.js';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import { DAY_MS, toTimestamp } from '../time.js';
@@ -14,18 +14,18 @@ export type BookingSort = (typeof BOOKING_SORTS)[number];
 
 /** The query of `GET /v1/bookings` (api.md). */
 export const listBookingsQuerySchema = z.object({
-  limit: limitParam,
-  cursor: z.string().optional(),
-  sort: z.enum(BOOKING_SORTS).default('start_at_desc'),
-  event_type_id: uuidParam.optional(),
-  host_user_id: uuidParam.optional(),
-  series_id: z.string().optional(),
-  attendee_email: z.string().optional(),
+  limit: limitParam(),
+  cursor: cursorParam,
+  sort: z.enum(BOOKING_SORTS).default('start_at_desc').meta({ description: 'The order; latest start first by default.' }),
+  event_type_id: uuidParam.optional().meta({ description: 'Only this event type.' }),
+  host_user_id: uuidParam.optional().meta({ description: 'Only this host.' }),
+  series_id: z.string().optional().meta({ description: "Only this series' occurrences (series uid)." }),
+  attendee_email: z.string().optional().meta({ description: 'Attendee email, exact match.' }),
   status: csvParam(['confirmed', 'canceled']).optional(),
-  start_date: instantParam.optional(),
-  end_date: instantParam.optional(),
-  updated_since: instantParam.optional(),
-  include_cancelled: booleanParam.optional(),
+  start_date: instantParam.optional().meta({ description: `Earliest start. ${DATE_OR_INSTANT}` }),
+  end_date: instantParam.optional().meta({ description: `Latest start (a date: all of it). ${DATE_OR_INSTANT}` }),
+  updated_since: instantParam.optional().meta({ description: `Changed at or after this. ${DATE_OR_INSTANT}` }),
+  include_cancelled: booleanParam.optional().meta({ description: 'Without status: false leaves canceled ones out (default: in).' }),
 });
 
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;

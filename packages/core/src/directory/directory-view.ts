@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
+import { questionSchema } from '../event-types/questions.js';
 
 // What a caller can learn about its own organization. api.md has no endpoint
 // for it, yet an assistant or a script needs these ids before it can book:
@@ -38,5 +39,7 @@ export const eventTypeSummarySchema = z.object({
   future_limit_days: z.int(),
   /** The zone the owner's working hours are read in. */
   timezone: z.string(),
+  /** The booking form: answers go in a booking's `responses`, keyed by question id. */
+  questions: z.array(questionSchema),
 });
 export type EventTypeSummary = z.infer<typeof eventTypeSummarySchema>;

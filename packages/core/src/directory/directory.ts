@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Role } from '../auth/roles.js';
+import { storedQuestions } from '../event-types/questions.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
-import { limitParam } from '../pagination/query-params.js';
+import { cursorParam, limitParam } from '../pagination/query-params.js';
 import type { Executor } from '../storage/store.js';
 import type { Caller, EventTypeSummary, Person } from './directory-view.js';
 
@@ -23,10 +24,7 @@ export function describeCaller(principal: Principal): Caller {
 }
 
 /** The query of the directory lists: a page size (default 100, as a directory is small) and a cursor. */
-export const directoryQuerySchema = z.object({
-  limit: limitParam.default(MAX_PAGE_SIZE),
-  cursor: z.string().optional(),
-});
+export const directoryQuerySchema = z.object({ limit: limitParam(MAX_PAGE_SIZE), cursor: cursorParam });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
 
 /** The people the caller may act for (decisions.md): whose bookings and series it sees and books; by username. */
@@ -83,6 +81,7 @@ export async function listEventTypes(db: Executor, principal: Principal, query: 
         minimum_notice_minutes: r.minimum_notice_minutes,
         future_limit_days: r.future_limit_days,
         timezone: schedule?.timezone ?? r.owner_timezone,
+        questions: storedQuestions(r.questions_json),
       };
     },
   );

@@ -3,8 +3,10 @@ import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
+import type { UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar, Schedule } from '../workspace/workspace-schema.js';
+import { type Question, storedQuestions } from './questions.js';
 
 /** An event type with its owner (the host `POST /v1/bookings` books), as availability reads them. */
 export interface EventTypeWithHost {
@@ -20,7 +22,7 @@ export interface EventTypeWithHost {
   readonly bufferBeforeMinutes: number;
   readonly bufferAfterMinutes: number;
   readonly slotIntervalMinutes: number;
-  readonly questions: readonly { id: string; label: string; required: boolean }[];
+  readonly questions: readonly Question[];
   readonly host: HostRecord;
 }
 
@@ -55,7 +57,15 @@ function query(db: Executor) {
 
 /** Loads a host by id. */
 export async function findHost(db: Executor, userId: string): Promise<HostRecord | undefined> {
-  const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  return toHost(await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst());
+}
+
+/** Loads a host by username (exact, as `username` + `event_slug` is matched). */
+export async function findHostByUsername(db: Executor, username: string): Promise<HostRecord | undefined> {
+  return toHost(await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst());
+}
+
+function toHost(row: UsersTable | undefined): HostRecord | undefined {
   if (!row) return undefined;
   return {
     id: row.id,
@@ -82,7 +92,7 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     bufferBeforeMinutes: row.buffer_before_minutes,
     bufferAfterMinutes: row.buffer_after_minutes,
     slotIntervalMinutes: row.slot_interval_minutes,
-    questions: JSON.parse(row.questions_json),
+    questions: storedQuestions(row.questions_json),
     host: {
       id: row.owner_user_id,
       username: row.username,

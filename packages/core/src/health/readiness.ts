@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Store } from '../storage/store.js';
 
 /** What a readiness probe reports of each dependency. */
@@ -7,15 +8,22 @@ export interface Readiness {
   /** False when requests that need the database would fail: the probe answers 503. */
   readonly ready: boolean;
   readonly database: 'ok' | 'unavailable';
-  /** `degraded`: the shared rate-limit store is away and each process counts alone (fail open). */
+  /**
+   * `degraded`: a shared rate-limit store (Redis) is configured but is not
+   * connected, or failed or was slow on the last count, so each process counts
+   * alone (api.md: fail open). Reported, never a reason for `ready` false:
+   * every process shares that one store, so failing readiness on it would take
+   * all of them out of the balancer at once, turning a looser limit into an
+   * outage. `ok` without a shared store: counting alone is then the design.
+   */
   readonly rateLimits: 'ok' | 'degraded';
 }
 
 export interface ReadinessDeps {
   readonly store: Store;
   readonly clock: Clock;
-  /** Whether requests are counted in the shared rate-limit store right now (the limiter's `shared`). */
-  readonly rateLimitsShared: () => boolean;
+  /** The limiter requests are counted in: its last count (`shared`) and its store's connection (`ready`). */
+  readonly rateLimiter: Pick<RateLimiter, 'shared' | 'ready'>;
 }
 
 export interface ReadinessOptions {
@@ -39,14 +47,18 @@ async function databaseAnswers(store: Store, timeoutMs: number): Promise<boolean
   }
 }
 
-/** A readiness check (`GET /readyz`): can this process reach its database right now? */
+/** A readiness check (`GET /readyz`): can this process reach its database right now, and are rate limits shared? */
 export function readinessCheck(deps: ReadinessDeps, options: ReadinessOptions = {}): () => Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const cacheMs = options.cacheMs ?? 1000;
   let last: { atMs: number; result: Promise<Readiness> } | undefined;
   const check = async (): Promise<Readiness> => {
-    const database = await databaseAnswers(deps.store, timeoutMs);
-    return { ready: database, database: database ? 'ok' : 'unavailable', rateLimits: deps.rateLimitsShared() ? 'ok' : 'degraded' };
+    // The last count alone would say `ok` for a Redis that went away while no
+    // request came (or never connected); the connection alone would say `ok`
+    // for a silent one whose commands time out. Both must hold.
+    const [database, connected] = await Promise.all([databaseAnswers(deps.store, timeoutMs), deps.rateLimiter.ready(0).catch(() => false)]);
+    const shared = connected && deps.rateLimiter.shared();
+    return { ready: database, database: database ? 'ok' : 'unavailable', rateLimits: shared ? 'ok' : 'degraded' };
   };
   return () => {
     const nowMs = deps.clock.now();

@@ -1,63 +1,68 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
-import { isUuid } from '../ids.js';
 import { FIRST_DATE, LAST_DATE, namesItsOffset, parseInstant } from '../time.js';
-import { OFFSET_RULE } from '../validation/fields.js';
+import { OFFSET_RULE, uuid } from '../validation/fields.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './cursor.js';
 
 // Query parameters arrive as text (HTTP) or as JSON values (MCP); each schema
 // takes both and yields one typed value.
 
-/** `limit`: 1 to 100, default 20. */
-export const limitParam = z
-  .union([
+/** A whole number sent as text (HTTP) becomes a number; anything else is left for the integer check to refuse. */
+const numberFromText = (value: unknown) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value);
+
+/** `limit`: 1 to 100, default 20 (the directory lists default to 100). */
+export function limitParam(pageSize: number = DEFAULT_PAGE_SIZE) {
+  return (
     z
-      .string()
-      .regex(/^\d{1,4}$/)
-      .transform(Number),
-    z.int(),
-  ])
-  .pipe(z.int().min(1).max(MAX_PAGE_SIZE))
-  .default(DEFAULT_PAGE_SIZE);
+      .preprocess(numberFromText, z.int().min(1).max(MAX_PAGE_SIZE))
+      // A prefault is parsed like a sent value, and unlike a default it stays in the derived JSON Schema.
+      .prefault(pageSize)
+      .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}; default ${pageSize}.` })
+  );
+}
+
+/** `cursor`: where the next page starts. */
+export const cursorParam = z.string().optional().meta({ description: "The last page's next_cursor." });
 
 /** A UUID, compared in lower case as ids are stored. */
-export const uuidParam = z
-  .string()
-  .refine(isUuid, 'must be a UUID')
-  .transform((id) => id.toLowerCase());
+export const uuidParam = uuid;
+
+/** What an instant-or-date parameter accepts, said in its description. */
+export const DATE_OR_INSTANT = 'ISO 8601 date (UTC), or date-time with Z or an offset (zone-less is refused).';
 
 /** An ISO 8601 instant or date, as epoch ms plus whether only a date was given. */
-export const instantParam = z.string().transform((text, ctx) => {
-  const parsed = parseInstant(text);
-  if (!parsed) {
-    ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 timestamp or date between ${FIRST_DATE} and ${LAST_DATE}` });
-    return z.NEVER;
-  }
-  if (!parsed.dateOnly && !namesItsOffset(text)) {
-    ctx.addIssue({ code: 'custom', message: OFFSET_RULE });
-    return z.NEVER;
-  }
-  return parsed;
-});
-
-export const booleanParam = z.union([z.enum(['true', 'false']).transform((v) => v === 'true'), z.boolean()]);
-
-/** A comma-separated list of allowed values, e.g. `status=active,paused`. */
-export function csvParam<const T extends readonly [string, ...string[]]>(values: T) {
-  const allowed = z.enum(values);
-  return z.string().transform((text, ctx) => {
-    const parts = text.split(',').map((p) => p.trim());
-    const out: T[number][] = [];
-    for (const part of parts) {
-      const parsed = allowed.safeParse(part);
-      if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${values.join(', ')}` });
-        return z.NEVER;
-      }
-      out.push(parsed.data);
+export const instantParam = z
+  .string()
+  .transform((text, ctx) => {
+    const parsed = parseInstant(text);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 timestamp or date between ${FIRST_DATE} and ${LAST_DATE}` });
+      return z.NEVER;
     }
-    return out;
-  });
+    if (!parsed.dateOnly && !namesItsOffset(text)) {
+      ctx.addIssue({ code: 'custom', message: OFFSET_RULE });
+      return z.NEVER;
+    }
+    return parsed;
+  })
+  .meta({ description: DATE_OR_INSTANT, examples: ['2026-03-09T09:00:00Z'] });
+
+/** `true`/`false` as text (HTTP) or a JSON boolean. */
+export const booleanParam = z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean());
+
+/**
+ * A list of allowed values: comma-separated text (`status=active,paused`,
+ * as HTTP sends it) or a JSON array of them. Declared as the array, which
+ * is also how OpenAPI describes a comma-separated query parameter.
+ */
+export function csvParam<const T extends readonly [string, ...string[]]>(values: T) {
+  const error = `must be a comma-separated list of ${values.join(', ')}`;
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.split(',').map((p) => p.trim()) : value),
+      z.array(z.enum(values, { error }), { error }).min(1, error),
+    )
+    .meta({ description: `Any of ${values.join(', ')} (array or comma-separated).` });
 }
 
 /**

@@ -57,11 +57,20 @@ export function rateLimitedError(decision: RateLimitDecision): ScheduleError {
   );
 }
 
+/** Why a request was counted in process memory although a shared store is configured. */
+export type FailOpenCause = 'error' | 'timeout';
+
 export interface RateLimiterOptions {
   store?: RateLimitStore;
   clock: Clock;
   /** How long to wait for the store before counting locally instead. */
   failOpenAfterMs?: number;
+  /**
+   * Called each time a request is counted in process memory because the
+   * shared store failed or did not answer in time; an operator counts these
+   * (a metric) to see how often limits were per process. Must not throw.
+   */
+  onFailOpen?: (cause: FailOpenCause) => void;
 }
 
 /** The limiter every front end asks before serving a request. */
@@ -93,6 +102,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const timedOut = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), bound);
     });
+    let cause: FailOpenCause = 'timeout';
     try {
       const counted = await Promise.race([store.hit(key, windowStartMs, WINDOW_MS), timedOut]);
       if (counted !== undefined) {
@@ -100,10 +110,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         return counted;
       }
     } catch {
-      // fall through: fail open
+      // Fails open below, like a timeout.
+      cause = 'error';
     } finally {
       clearTimeout(timer);
     }
+    options.onFailOpen?.(cause);
     return fallback.hit(key, windowStartMs, WINDOW_MS);
   }
 

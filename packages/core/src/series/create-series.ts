@@ -4,7 +4,13 @@ import { confirmedBookings } from '../availability/load-host-time.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
 import { ScheduleError } from '../errors.js';
-import { type EventTypeWithHost, findHost, type HostRecord, resolveEventType } from '../event-types/resolve-event-type.js';
+import {
+  type EventTypeWithHost,
+  findHost,
+  findHostByUsername,
+  type HostRecord,
+  resolveEventType,
+} from '../event-types/resolve-event-type.js';
 import { recordNotification } from '../notifications/record-notification.js';
 import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
@@ -23,15 +29,27 @@ import { toSeries } from './series-rows.js';
 import type { CreateSeriesResult, Occurrence, SeriesSource, Skipped } from './series-view.js';
 import { createSkipped } from './skipped.js';
 
-function hostNotAllowed(): ScheduleError {
-  return new ScheduleError('host_not_allowed', 'host_user_id is not someone this caller may act for.', { fields: ['host_user_id'] });
+function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError {
+  return new ScheduleError('host_not_allowed', `${field} is not someone this caller may act for.`, { fields: [field] });
 }
 
 /** The host a series write names, if the caller may act for them (else `403 host_not_allowed`, unknown users too). */
 export async function allowedHost(db: Executor, principal: Principal, hostUserId: string): Promise<HostRecord> {
-  if (!mayActFor(principal.actsFor, hostUserId)) throw hostNotAllowed();
+  if (!mayActFor(principal.actsFor, hostUserId)) throw hostNotAllowed('host_user_id');
   const host = await findHost(db, hostUserId);
-  if (!host) throw hostNotAllowed();
+  if (!host) throw hostNotAllowed('host_user_id');
+  return host;
+}
+
+/**
+ * The host a create names, by id or by username. An unknown username and
+ * one the caller may not act for answer alike, as ids do (decisions.md
+ * "Identity, roles, visibility": nothing tells who exists).
+ */
+async function namedHost(db: Executor, principal: Principal, body: CreateSeriesBody): Promise<HostRecord> {
+  if (body.host_user_id !== undefined) return allowedHost(db, principal, body.host_user_id);
+  const host = body.host_username === undefined ? undefined : await findHostByUsername(db, body.host_username);
+  if (!host || !mayActFor(principal.actsFor, host.id)) throw hostNotAllowed('host_username');
   return host;
 }
 
@@ -44,15 +62,15 @@ interface PreparedSeries {
 }
 
 /**
- * Everything a create checks before writing, in this order: the host
- * (`403 host_not_allowed`), the event type (`404`), its recurring mode
+ * Everything a create checks before writing, in this order: the host, by
+ * id or username (`403 host_not_allowed`), the event type (`404`), its recurring mode
  * (`409 recurring_disabled`) and status (`409 event_type_inactive`), then the
  * host's time across the candidates (`503 availability_unavailable`), and at
  * least one free candidate (`409 no_dates_free`).
  */
 async function prepareSeries(deps: CoreDeps, principal: Principal, body: CreateSeriesBody): Promise<PreparedSeries> {
   const db = deps.store.db;
-  const host = await allowedHost(db, principal, body.host_user_id);
+  const host = await namedHost(db, principal, body);
   const eventType = await resolveEventType(db, principal, eventTypeRefOf(body));
   if (eventType.recurring === 'off') {
     throw new ScheduleError('recurring_disabled', 'This event type does not allow recurring series.', {});

@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
-import { csvParam, limitParam, uuidParam } from '../pagination/query-params.js';
+import { csvParam, cursorParam, limitParam, uuidParam } from '../pagination/query-params.js';
 import type { Database } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { selectSeries, toSeries } from './series-rows.js';
@@ -10,11 +10,11 @@ import { SERIES_STATUSES, type Series } from './series-view.js';
 
 /** The query of `GET /v1/series` (api.md). */
 export const listSeriesQuerySchema = z.object({
-  limit: limitParam,
-  cursor: z.string().optional(),
+  limit: limitParam(),
+  cursor: cursorParam,
   status: csvParam(SERIES_STATUSES).optional(),
-  host_user_id: uuidParam.optional(),
-  event_type_id: uuidParam.optional(),
+  host_user_id: uuidParam.optional().meta({ description: 'Only this host.' }),
+  event_type_id: uuidParam.optional().meta({ description: 'Only this event type.' }),
 });
 export type ListSeriesQuery = z.output<typeof listSeriesQuerySchema>;
 

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
-import { isUuid } from '../ids.js';
 import { FIRST_DATE, LAST_DATE } from '../time.js';
-import { civilDate, email, httpUrl, timeZone, wallClockTime } from '../validation/fields.js';
+import {
+  attendeeName,
+  civilDate,
+  email,
+  eventSlug,
+  eventTypeOwner,
+  firstName,
+  httpUrl,
+  lastName,
+  phone,
+  timeZone,
+  uuid,
+  wallClockTime,
+} from '../validation/fields.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
 
@@ -13,46 +25,58 @@ import { WEEKDAY_NAMES } from './series-view.js';
 export const MIN_COUNT = 1;
 export const MAX_COUNT = 42;
 
-const uuid = z
-  .string()
-  .refine(isUuid, 'must be a UUID')
-  .transform((id) => id.toLowerCase())
-  .meta({ format: 'uuid' });
-
 /** Up to 7 days, none twice (decisions.md "Series expansion" rejects duplicates). */
 const weekdays = z
   .array(z.enum(WEEKDAY_NAMES))
   .max(7, 'must list at most 7 days')
-  .refine((days) => new Set(days).size === days.length, 'must not list a day twice');
+  .refine((days) => new Set(days).size === days.length, 'must not list a day twice')
+  .meta({ description: 'Days of a weekly series.' });
 
-const frequency = z.enum(['weekly', 'monthly_same_day']);
-const intervalWeeks = z.int().min(1, 'must be 1 to 8').max(8, 'must be 1 to 8');
+const frequency = z
+  .enum(['weekly', 'monthly_same_day'])
+  .meta({ description: "weekly on weekdays, or monthly_same_day (starts_on's day)." });
+const intervalWeeks = z.int().min(1, 'must be 1 to 8').max(8, 'must be 1 to 8').meta({ description: 'Every n weeks; weekly only.' });
+const time = wallClockTime.meta({ description: 'HH:MM (24-hour) in the series zone.' });
+const locationUrl = httpUrl.meta({ description: 'A fixed meeting link for every occurrence.' });
+const notifyInvitee = z.boolean().meta({ description: 'false: no mail to the attendee.' });
+
+// api.md names the host by `host_user_id`; `host_username` is this
+// service's addition (issue 11), for callers that know a person by name.
+const hostUserId = uuid.meta({ description: 'The host (a user_id you may act for); or host_username.' });
+const hostUsername = z.string().min(1).meta({ description: "The host's username, instead of host_user_id." });
+
+const isObject = (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null;
 
 export const createSeriesBodySchema = z
   .object({
-    host_user_id: uuid,
-    event_type_id: uuid.optional(),
-    username: z.string().min(1).optional(),
-    event_slug: z.string().min(1).optional(),
-    attendee: z.object({
-      email,
-      name: z.string().min(1).max(255).optional(),
-      first_name: z.string().max(127).optional(),
-      last_name: z.string().max(127).optional(),
-      phone: z.string().max(64).optional(),
-    }),
+    host_user_id: hostUserId.optional(),
+    host_username: hostUsername.optional(),
+    event_type_id: uuid.optional().meta({ description: 'The event type; or username + event_slug.' }),
+    username: eventTypeOwner.optional(),
+    event_slug: eventSlug.optional(),
+    attendee: z
+      .object({
+        email,
+        name: attendeeName,
+        first_name: firstName,
+        last_name: lastName,
+        phone,
+      })
+      .meta({ description: 'Who every occurrence is with.' }),
     frequency,
     interval_weeks: intervalWeeks.default(1),
     weekdays: weekdays.optional(),
-    time: wallClockTime,
-    timezone: timeZone.optional(),
+    time,
+    timezone: timeZone.optional().meta({ description: "IANA zone of time and starts_on; default the host's." }),
     // Bounded so every instant stays a fixed-width timestamp (time.ts); years past 9999 would not.
-    starts_on: civilDate.refine((d) => d >= FIRST_DATE && d <= LAST_DATE, `must be between ${FIRST_DATE} and ${LAST_DATE}`),
+    starts_on: civilDate
+      .refine((d) => d >= FIRST_DATE && d <= LAST_DATE, `must be between ${FIRST_DATE} and ${LAST_DATE}`)
+      .meta({ description: 'The first date the pattern may fall on.' }),
     // Any integer here; outside 1..42 is its own error, 422 count_out_of_range.
     // The JSON Schema still tells clients the range.
-    count: z.int().meta({ minimum: MIN_COUNT, maximum: MAX_COUNT }),
-    location_url: httpUrl.optional(),
-    notify_invitee: z.boolean().default(true),
+    count: z.int().meta({ minimum: MIN_COUNT, maximum: MAX_COUNT, description: 'Dates the pattern yields, booked or skipped.' }),
+    location_url: locationUrl.optional(),
+    notify_invitee: notifyInvitee.default(true),
   })
   .superRefine((body, ctx) => {
     if (body.event_type_id === undefined && (body.username === undefined || body.event_slug === undefined)) {
@@ -65,6 +89,18 @@ export const createSeriesBodySchema = z
     if (body.frequency === 'weekly' && (body.weekdays === undefined || body.weekdays.length === 0)) {
       ctx.addIssue({ code: 'custom', path: ['weekdays'], message: 'a weekly series needs at least one weekday' });
     }
+  })
+  // api.md makes the host required: exactly one of the two names it. Checked
+  // even when other fields are wrong, so a body missing everything names it too.
+  .refine((body) => body.host_user_id !== undefined || body.host_username !== undefined, {
+    path: ['host_user_id'],
+    message: 'name the host: host_user_id or host_username',
+    when: isObject,
+  })
+  .refine((body) => body.host_user_id === undefined || body.host_username === undefined, {
+    path: ['host_username'],
+    message: 'name the host once: host_user_id or host_username, not both',
+    when: isObject,
   });
 export type CreateSeriesBody = z.output<typeof createSeriesBodySchema>;
 
@@ -86,9 +122,9 @@ export const updateSeriesBodySchema = z.object({
   frequency: frequency.optional(),
   interval_weeks: intervalWeeks.optional(),
   weekdays: weekdays.optional(),
-  time: wallClockTime.optional(),
-  location_url: httpUrl.optional(),
-  notify_invitee: z.boolean().optional(),
+  time: time.optional(),
+  location_url: locationUrl.optional().meta({ description: 'The fixed link, if the series has one.' }),
+  notify_invitee: notifyInvitee.optional(),
 });
 export type UpdateSeriesBody = z.output<typeof updateSeriesBodySchema>;
 
@@ -121,5 +157,7 @@ export function parseUpdateSeriesBody(body: unknown): UpdateSeriesBody {
   return parsed;
 }
 
-export const changeHostBodySchema = z.object({ host_user_id: uuid });
+export const changeHostBodySchema = z.object({
+  host_user_id: uuid.meta({ description: 'The new host (a user_id you may act for).' }),
+});
 export type ChangeHostBody = z.output<typeof changeHostBodySchema>;

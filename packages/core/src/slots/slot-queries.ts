@@ -1,35 +1,35 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeRef } from '../event-types/resolve-event-type.js';
-import { instantParam, uuidParam } from '../pagination/query-params.js';
-import { DAY_MS, isTimeZone } from '../time.js';
+import { DATE_OR_INSTANT, instantParam, uuidParam } from '../pagination/query-params.js';
+import { DAY_MS } from '../time.js';
+import { eventSlug, eventTypeOwner, timeZone } from '../validation/fields.js';
 
 /** api.md "Slots": a list window is at most 31 days. */
 export const MAX_SLOT_WINDOW_DAYS = 31;
 /** api.md: `next_available` is looked for within 7 days after the requested end. */
 export const NEXT_AVAILABLE_SEARCH_DAYS = 7;
 
-const timeZoneParam = z.string().refine(isTimeZone, 'must be an IANA time zone name');
 const eventTypeParams = {
-  event_type_id: uuidParam.optional(),
-  username: z.string().min(1).optional(),
-  event_slug: z.string().min(1).optional(),
+  event_type_id: uuidParam.optional().meta({ description: 'The event type; or username + event_slug.' }),
+  username: eventTypeOwner.optional(),
+  event_slug: eventSlug.optional(),
 };
 
 /** The query of `GET /v1/slots`. */
 export const listSlotsQuerySchema = z.object({
   ...eventTypeParams,
-  start: instantParam,
-  end: instantParam,
-  timezone: timeZoneParam.optional(),
+  start: instantParam.meta({ description: `From (inclusive). ${DATE_OR_INSTANT}` }),
+  end: instantParam.meta({ description: `To (exclusive), up to ${MAX_SLOT_WINDOW_DAYS} days after start. ${DATE_OR_INSTANT}` }),
+  timezone: timeZone.optional().meta({ description: "IANA zone the answer is labelled in; default the host's, then UTC." }),
 });
 
 /** The query of `GET /v1/slots/check`. */
 export const checkSlotQuerySchema = z.object({
   ...eventTypeParams,
-  start: instantParam,
-  end: instantParam.optional(),
-  timezone: timeZoneParam.optional(),
+  start: instantParam.meta({ description: `The start to check. ${DATE_OR_INSTANT}` }),
+  end: instantParam.optional().meta({ description: `Default: start + duration. ${DATE_OR_INSTANT}` }),
+  timezone: timeZone.optional().meta({ description: 'IANA zone for finding next_available.' }),
 });
 
 /** The event type a slots query names; `invalid_query_param` when it names none. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
+import { questionSchema } from '../event-types/questions.js';
 import { isUuid } from '../ids.js';
 import { isTimeZone, parseInstant, toTimestamp } from '../time.js';
 
@@ -85,7 +86,7 @@ const eventTypeSchema = z.object({
   buffer_before_minutes: z.int().min(0).default(0),
   buffer_after_minutes: z.int().min(0).default(0),
   slot_interval_minutes: z.int().min(1).max(1440).optional(),
-  questions: z.array(z.object({ id: z.string().min(1), label: z.string(), required: z.boolean().default(false) })).default([]),
+  questions: z.array(questionSchema).default([]),
 });
 
 const tokenSchema = z.object({

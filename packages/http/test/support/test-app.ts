@@ -1,24 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type Backlog,
   type CalendarReader,
   type Clock,
   conferenceLinksAt,
+  countBacklog,
   createAuthenticator,
   createCalendarReader,
   createPostgresSchema,
   createRateLimiter,
   dropPostgresSchema,
+  type FailOpenCause,
   loadLimits,
   loadWorkspace,
   type Operation,
   openStore,
   operations,
   parseWorkspace,
+  type RateLimitStore,
   type Readiness,
+  readinessCheck,
   type Store,
   sequentialIds,
 } from '@schedule/core';
-import { buildApp, type ConnectionLimits, listen, type RunningServer } from '../../src/index.js';
+import { buildApp, type ConnectionLimits, createAppMetrics, listen, type RunningServer } from '../../src/index.js';
 
 /** The PostgreSQL the tests use; CI and the dev machine run one on loopback (trust auth). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -66,8 +71,18 @@ export interface TestAppOptions {
   extraOperations?: readonly Operation[];
   /** Connection bounds for the listener; Node's defaults are far too long for a test to wait out. */
   limits?: Partial<ConnectionLimits>;
-  /** Answers `GET /readyz`. */
-  readiness?: () => Promise<Readiness>;
+  /** Answers `GET /readyz`; `'check'` wires core's readinessCheck over this store and rate limiter. */
+  readiness?: (() => Promise<Readiness>) | 'check';
+  /** The shared store the rate limiter counts in (Redis in production); in memory without it. */
+  rateLimitStore?: RateLimitStore;
+  /** How long the rate limiter waits for `rateLimitStore` before failing open. */
+  failOpenAfterMs?: number;
+  /** Serves `GET /metrics`, the backlog counted in this store unless `backlog` replaces it; off without it. */
+  metrics?: {
+    token?: string;
+    backlog?: () => Promise<Backlog>;
+    backlogTimeoutMs?: number;
+  };
 }
 
 /** The HTTP app over a fresh store (in-memory SQLite unless `database` says) loaded with `workspace`, listening on a free port. */
@@ -88,6 +103,19 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
   await loadWorkspace({ store, clock, ids }, parseWorkspace(JSON.stringify(options.workspace)));
   const logged: Record<string, unknown>[] = [];
   const log = (fields: Record<string, unknown>) => logged.push(fields);
+  const metrics = options.metrics
+    ? createAppMetrics({
+        clock,
+        backlog: options.metrics.backlog ?? (() => countBacklog(store)),
+        backlogTimeoutMs: options.metrics.backlogTimeoutMs,
+      })
+    : undefined;
+  const rateLimiter = createRateLimiter({
+    clock,
+    ...(options.rateLimitStore ? { store: options.rateLimitStore } : {}),
+    ...(options.failOpenAfterMs === undefined ? {} : { failOpenAfterMs: options.failOpenAfterMs }),
+    ...(metrics ? { onFailOpen: (cause: FailOpenCause) => metrics.countRateLimitFailOpen(cause) } : {}),
+  });
   const app = buildApp({
     core: {
       store,
@@ -99,10 +127,12 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
     },
     authenticate: createAuthenticator({ store, clock }),
     operations: [...operations, ...(options.extraOperations ?? [])],
-    rateLimiter: createRateLimiter({ clock }),
+    rateLimiter,
     limits: await loadLimits(store),
     logger: { info: log, warn: log, error: log },
-    readiness: options.readiness,
+    readiness: options.readiness === 'check' ? readinessCheck({ store, clock, rateLimiter }) : options.readiness,
+    metrics,
+    metricsToken: options.metrics?.token,
   });
   const server = await listen(app, { host: '127.0.0.1', port: 0, limits: options.limits, requestIds: () => ids.uuid() });
   return {

@@ -1,0 +1,40 @@
+import type { Store } from '../storage/store.js';
+
+/** What waits to go out: the rows an operator watches grow when delivery stalls. */
+export interface Backlog {
+  /** Outbox events not dispatched yet (`dispatched_at` null). */
+  readonly events: number;
+  /** Mail queued and still to be tried (`notifications.status` = `pending`). */
+  readonly mail: number;
+}
+
+/**
+ * A count stops here: its cost must not grow with a backlog nobody drains
+ * (no dispatcher delivers outbox events yet, so they only accumulate). Past
+ * it, the backlog reads as this number: far beyond any alert threshold.
+ */
+export const BACKLOG_COUNT_CAP = 100_000;
+
+/**
+ * Counts the backlog in one statement, each count capped at
+ * BACKLOG_COUNT_CAP and served by an index (`outbox_pending`,
+ * `notifications_due`). Bounded in time by the store's own timeouts; it
+ * throws when the database does not answer.
+ */
+export async function countBacklog(store: Store): Promise<Backlog> {
+  const db = store.db;
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom(db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).limit(BACKLOG_COUNT_CAP).as('undispatched'))
+        .select(eb.fn.countAll().as('n'))
+        .as('events'),
+      eb
+        .selectFrom(db.selectFrom('notifications').select('id').where('status', '=', 'pending').limit(BACKLOG_COUNT_CAP).as('unsent'))
+        .select(eb.fn.countAll().as('n'))
+        .as('mail'),
+    ])
+    .executeTakeFirstOrThrow();
+  // PostgreSQL returns a count as a string (bigint), SQLite as a number.
+  return { events: Number(row.events), mail: Number(row.mail) };
+}

@@ -1,0 +1,166 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { operations } from '@schedule/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { argumentNames, closestName } from '../src/unknown-arguments.js';
+import { ET, IMPORTED, TOKEN, USER } from './support/mcp-workspace.js';
+import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from './support/tool-calls.js';
+
+// Issue 11 item 4: an argument a tool does not take is refused, naming it,
+// never passed over (a model that sends `statuses` would otherwise believe
+// it filtered).
+
+const BOOKING_ARGUMENTS =
+  'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled';
+
+/** The two PATCH tools leave a field that is no typo to core, which answers it as api.md says (field_immutable, invalid_change). */
+const PATCH_TOOLS = new Set(['update_booking', 'update_series']);
+
+describe('strict tool arguments', () => {
+  let suite: Suite;
+  let olga: Client;
+
+  beforeAll(async () => {
+    suite = await openSuite();
+    olga = await suite.client(TOKEN.olga);
+  });
+  afterAll(() => suite.world.close());
+
+  it('answers statuses on list_bookings with validation_error naming it, and suggests status', async () => {
+    await fails(
+      olga,
+      'list_bookings',
+      { statuses: 'confirmed' },
+      {
+        code: 'validation_error',
+        message: `list_bookings takes no arguments besides ${BOOKING_ARGUMENTS}. Did you mean status (not statuses)?`,
+        details: { fields: ['statuses'] },
+      },
+    );
+  });
+
+  it('names every unknown argument, with a hint only where a known one is close', async () => {
+    await fails(
+      olga,
+      'list_bookings',
+      { host_id: USER.uma, colour: 'blue', limit: 5 },
+      {
+        code: 'validation_error',
+        message: `list_bookings takes no arguments besides ${BOOKING_ARGUMENTS}. Did you mean host_user_id (not host_id)?`,
+        details: { fields: ['host_id', 'colour'] },
+      },
+    );
+  });
+
+  it('refuses an unknown argument on every tool, whatever else it was sent', async () => {
+    for (const operation of operations.filter((o) => !PATCH_TOOLS.has(o.name))) {
+      const result = await call(olga, operation.name, { zz_unknown: true });
+      expect({
+        tool: operation.name,
+        code: result.structuredContent?.error?.code,
+        details: result.structuredContent?.error?.details,
+      }).toEqual({
+        tool: operation.name,
+        code: 'validation_error',
+        details: { fields: ['zz_unknown'] },
+      });
+    }
+  });
+
+  it('books nothing when create_booking gets a valid booking and one unknown argument', async () => {
+    const before = await bookingUids(suite);
+    const book = { event_type_id: ET.weekly, start: '2026-03-02T11:00:00Z', attendee: { email: 'carol@example.com' } };
+    const result = await call(olga, 'create_booking', { ...book, notes: 'bring slides' });
+    expect(result.structuredContent?.error).toMatchObject({ code: 'validation_error', details: { fields: ['notes'] } });
+    expect(await bookingUids(suite)).toEqual(before);
+  });
+
+  it('refuses idempotency_key on a read and if_match on a tool that takes none', async () => {
+    expectToolError(
+      await call(olga, 'get_booking', { uid: IMPORTED.tue, idempotency_key: 'k' }),
+      'validation_error',
+      'get_booking takes no arguments besides uid.',
+      {
+        fields: ['idempotency_key'],
+      },
+    );
+    const cancel = await call(olga, 'cancel_booking', { uid: IMPORTED.tue, if_match: 1 });
+    expect(cancel.structuredContent?.error).toMatchObject({ code: 'validation_error', details: { fields: ['if_match'] } });
+  });
+
+  it('answers a typo of a patchable field on update_booking with validation_error and the field meant', async () => {
+    await fails(
+      olga,
+      'update_booking',
+      { uid: IMPORTED.wed, if_match: 1, metdata: { topic: 'x' } },
+      {
+        code: 'validation_error',
+        message:
+          'update_booking takes no arguments besides uid, metadata, responses, attendee_name, idempotency_key, if_match. Did you mean metadata (not metdata)?',
+        details: { fields: ['metdata'] },
+      },
+    );
+  });
+
+  it('leaves a field of the series that cannot be patched to core: update_series answers invalid_change naming it', async () => {
+    const series = await call(olga, 'create_series', {
+      host_user_id: USER.uma,
+      event_type_id: ET.weekly,
+      attendee: { email: 'bob@example.com' },
+      frequency: 'weekly',
+      weekdays: ['mon'],
+      time: '10:00',
+      starts_on: '2026-03-09',
+      count: 1,
+    });
+    await fails(
+      olga,
+      'update_series',
+      { uid: series.structuredContent?.series.uid, if_match: 1, count: 5 },
+      {
+        code: 'invalid_change',
+        message:
+          'These fields cannot be changed this way: count. Only frequency, interval_weeks, weekdays, time, location_url, notify_invitee can be patched, and location_url cannot be cleared.',
+        details: { fields: ['count'] },
+      },
+    );
+  });
+});
+
+describe('argument names and hints', () => {
+  const listBookings = operations.find((o) => o.name === 'list_bookings')!;
+  const createBooking = operations.find((o) => o.name === 'create_booking')!;
+
+  it("are the operation's path parameters, query or body fields, and the headers it takes", () => {
+    expect(argumentNames(listBookings).join(', ')).toBe(BOOKING_ARGUMENTS);
+    expect(argumentNames(operations.find((o) => o.name === 'resume_series')!)).toEqual(['uid', 'idempotency_key', 'if_match']);
+    expect(argumentNames(operations.find((o) => o.name === 'whoami')!)).toEqual([]);
+  });
+
+  it.each([
+    ['statuses', 'status'],
+    ['hostUserId', 'host_user_id'],
+    ['host_id', 'host_user_id'],
+    ['host', 'host_user_id'],
+    ['email', 'attendee_email'],
+    ['start', 'start_date'],
+    ['limt', 'limit'],
+    ['include_canceled', 'include_cancelled'],
+    ['since', 'updated_since'],
+  ])('list_bookings: %s suggests %s', (unknown, meant) => {
+    expect(closestName(unknown, argumentNames(listBookings))).toBe(meant);
+  });
+
+  it.each([
+    ['start_time', 'start'],
+    ['meta', 'metadata'],
+    ['key', 'idempotency_key'],
+    ['time_zone', 'timezone'],
+    ['slug', 'event_slug'],
+  ])('create_booking: %s suggests %s', (unknown, meant) => {
+    expect(closestName(unknown, argumentNames(createBooking))).toBe(meant);
+  });
+
+  it.each([['id'], ['order'], ['notes'], ['xyz']])('suggests nothing for %s on list_bookings', (unknown) => {
+    expect(closestName(unknown, argumentNames(listBookings))).toBeUndefined();
+  });
+});

@@ -1,0 +1,84 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../src/index.js';
+import { ET, TOKEN } from './support/mcp-workspace.js';
+import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
+
+// Issue 11 item 6: what the server costs a model's context, measured as the
+// bytes of JSON that cross the wire. Before issue 11: tools/list 73,970
+// bytes; list_slots text 6,823 (7 days) and 31,879 (31 days), the
+// structured content as JSON.
+
+const KB = 1024;
+const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
+
+/** uma's weekly type over the working week from Monday 2026-03-02 (three Tuesday-to-Thursday 10:00 slots are booked). */
+const WEEK = { event_type_id: ET.weekly, start: '2026-03-02T00:00:00Z', end: '2026-03-09T00:00:00Z' };
+const MONTH = { event_type_id: ET.weekly, start: '2026-03-02T00:00:00Z', end: '2026-04-02T00:00:00Z' };
+
+describe("budgets for a model's context", () => {
+  let suite: Suite;
+  let uma: Client;
+
+  beforeAll(async () => {
+    suite = await openSuite();
+    uma = await suite.client(TOKEN.uma);
+  });
+  afterAll(() => suite.world.close());
+
+  /** The `result` of a tools/list exactly as the server sent it (the SDK client's parse could drop keys). */
+  async function toolsListOnTheWire(): Promise<unknown> {
+    const principal = await suite.principal(TOKEN.uma);
+    const server = buildServer(suite.world.deps, { principal: async () => principal, address: 'in-memory' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'budget', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const seen: JSONRPCMessage[] = [];
+    const deliver = clientSide.onmessage;
+    clientSide.onmessage = (message, extra) => {
+      seen.push(message);
+      deliver?.(message, extra);
+    };
+    await client.listTools();
+    await client.close();
+    const answer = seen.find((m) => 'result' in m && 'tools' in (m.result as object));
+    if (!answer || !('result' in answer)) throw new Error('no tools/list answer seen');
+    return answer.result;
+  }
+
+  it('keeps the whole tools/list result within 32 KB of JSON', async () => {
+    const listed = await toolsListOnTheWire();
+    expect((listed as { tools: unknown[] }).tools).toHaveLength(19);
+    expect(bytes(listed)).toBeLessThanOrEqual(32 * KB);
+  });
+
+  it('answers list_slots over a typical week with at most 4 KB of text, one line per day with a free slot', async () => {
+    const result = await call(uma, 'list_slots', WEEK);
+    const text = result.content[0]?.text ?? '';
+    expect(bytes(text)).toBeLessThanOrEqual(4 * KB);
+    const lines = text.split('\n');
+    expect(lines.slice(1).map((line) => line.slice(0, line.indexOf(':')))).toEqual([
+      'Mon 2026-03-02 (UTC)',
+      'Tue 2026-03-03 (UTC)',
+      'Wed 2026-03-04 (UTC)',
+      'Thu 2026-03-05 (UTC)',
+      'Fri 2026-03-06 (UTC)',
+    ]);
+    expect(lines[2]).toBe(
+      'Tue 2026-03-03 (UTC): 09:00 09:30 10:30 11:00 11:30 12:00 12:30 13:00 13:30 14:00 14:30 15:00 15:30 16:00 16:30',
+    );
+    // The structured content stays the API's data.
+    expect(result.structuredContent).toEqual(await viaCore(suite, TOKEN.uma, 'list_slots', { query: WEEK }));
+  });
+
+  it('keeps a 31-day list_slots text within 4 KB too, one line per working day', async () => {
+    const result = await call(uma, 'list_slots', MONTH);
+    const text = result.content[0]?.text ?? '';
+    expect(bytes(text)).toBeLessThanOrEqual(4 * KB);
+    expect(text.split('\n')).toHaveLength(1 + 23);
+    // The API's data for the same window is about eight times the text.
+    expect(bytes(result.structuredContent)).toBeGreaterThan(7 * bytes(text));
+  });
+});
