@@ -62,7 +62,10 @@ const COMMANDS: { path: string; example: boolean; data: boolean }[] = [
   { path: 'tokens list', example: false, data: true },
   { path: 'tokens revoke', example: false, data: true },
   { path: 'init', example: true, data: false },
+  { path: 'completion', example: true, data: false },
 ];
+/** Commands on the local database only: --help lists neither --api-url nor --token (issue 11). */
+const LOCAL = new Set(['tokens create', 'tokens list', 'tokens revoke']);
 const GROUPS = ['bookings', 'series', 'slots', 'event-types', 'tokens'];
 
 describe('--version and --help', () => {
@@ -92,7 +95,9 @@ describe('--version and --help', () => {
       expect(run.stdout, c.path).toMatch(new RegExp(`^Usage: schedule ${c.path} `));
       if (c.data) {
         for (const option of ['--db <url>', '--api-url <url>', '--token <secret>', '--workspace <file>', '--json', '--verbose']) {
-          expect(run.stdout, `${c.path} --help names ${option}`).toContain(`  ${option}`);
+          const remoteOnly = option === '--api-url <url>' || option === '--token <secret>';
+          if (LOCAL.has(c.path) && remoteOnly) expect(run.stdout, `${c.path} --help hides ${option}`).not.toContain(`  ${option}`);
+          else expect(run.stdout, `${c.path} --help names ${option}`).toContain(`  ${option}`);
         }
       }
       if (c.example) {
@@ -128,7 +133,7 @@ describe('usage errors: exit 2, `error usage: …` on stderr, nothing on stdout'
       runCli(['series', 'create'], { stdinOpen: true, env: { SCHEDULE_TOKEN: ORA } }),
       runCli(['bookings', 'create'], { stdinOpen: true, env: { SCHEDULE_TOKEN: ORA } }),
     ]);
-    expect(series).toEqual(usage("required option '--host <user-id>' not specified"));
+    expect(series).toEqual(usage("required option '--host <username-or-id>' not specified"));
     expect(booking).toEqual(usage("required option '--start <iso>' not specified"));
   });
 
@@ -163,7 +168,7 @@ describe('piped output and --verbose, in both modes', () => {
       expect(lines[0]).toBe(`mode: ${name}`);
       expect(lines[1]).toMatch(/^idempotency-key: [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(lines.slice(2)).toEqual([
-        'error count_out_of_range: count must be 1 to 42.',
+        'error count_out_of_range: --count must be 1 to 42.',
         'details: {"fields":["count"],"min":1,"max":42}',
         '',
       ]);

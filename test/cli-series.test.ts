@@ -117,7 +117,7 @@ describe('series create', () => {
 
   it('--count 43 exits 2: error count_out_of_range', async () => {
     const runs = await modes.both(create('--weekdays', 'mon', '--starts-on', STARTS_ON, '--count', '43'));
-    expectSameInBothModes(modes, runs, () => failure(2, 'count_out_of_range', 'count must be 1 to 42.'));
+    expectSameInBothModes(modes, runs, () => failure(2, 'count_out_of_range', '--count must be 1 to 42.'));
   });
 
   it('a token with series:read only exits 4: error insufficient_scope', async () => {
@@ -237,7 +237,7 @@ describe('series actions on S1: pause, resume, update, move, end', () => {
 
   it('move to a host the token may not act for exits 4: error host_not_allowed', async () => {
     const runs = await modes.both((m) => ['series', 'move', s2[m.name], '--host', SERIES_USERS.gil], { token: SERIES_SECRETS.hal });
-    expectSameInBothModes(modes, runs, () => failure(4, 'host_not_allowed', 'host_user_id is not someone this caller may act for.'));
+    expectSameInBothModes(modes, runs, () => failure(4, 'host_not_allowed', '--host is not someone this caller may act for.'));
   });
 
   it('move --host gil moves every future occurrence, then the series', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESTAMP } from './support/booking-view.js';
 import { type CliModes, expectSameInBothModes, MODE_NAMES, startCliModes } from './support/cli-modes.js';
 import { failure, jsonOf, objectLines, success, tsv } from './support/cli-run.js';
+import { api, expectPage } from './support/http.js';
 import { SERIES_SECRETS, SERIES_USERS, SYNC, seriesWorkspace, tokyoAt, tokyoEnd } from './support/series-workspace.js';
 
 // Issue 6: `schedule slots list|check`, `schedule whoami` and
@@ -19,7 +20,19 @@ beforeAll(async () => {
   const eventTypes = workspace.event_types as Record<string, unknown>[];
   workspace.event_types = [
     ...eventTypes,
-    { id: INTRO.id, owner: 'gil', slug: INTRO.slug, name: INTRO.name, duration_minutes: 45, minimum_notice_minutes: 0, recurring: 'off' },
+    {
+      id: INTRO.id,
+      owner: 'gil',
+      slug: INTRO.slug,
+      name: INTRO.name,
+      duration_minutes: 45,
+      minimum_notice_minutes: 0,
+      recurring: 'off',
+      questions: [
+        { id: 'agenda', label: 'Agenda', required: true },
+        { id: 'room', label: 'Room', type: 'select', options: ['north', 'south'] },
+      ],
+    },
   ];
   modes = await startCliModes(workspace, ORA);
 });
@@ -65,7 +78,7 @@ describe('slots', () => {
       '--end',
       tokyoAt(32, '00:00'),
     ]);
-    expectSameInBothModes(modes, runs, () => failure(2, 'invalid_query_param', 'The window from start to end is at most 31 days.'));
+    expectSameInBothModes(modes, runs, () => failure(2, 'invalid_query_param', 'The window from --start to --end is at most 31 days.'));
   });
 
   it('a missing --end exits 2 naming it, nothing on stdout', async () => {
@@ -135,20 +148,26 @@ describe('whoami', () => {
 });
 
 describe('event-types list', () => {
-  it('prints one line per event type (id, owner/slug, name, minutes, recurring, status); --limit 1 the first page only', async () => {
+  it('prints one line per event type (id, owner/slug, name, minutes, recurring, status, questions); --limit 1 the first page only', async () => {
     const all = await modes.both(['event-types', 'list']);
     const first = await modes.both(['event-types', 'list', '--limit', '1']);
     // README, "the directory": by owner and slug.
     const lines = [
-      [INTRO.id, 'gil/intro', 'Intro', 45, 'off', 'on'],
-      [SYNC.id, 'hal/sync', 'Weekly sync', 30, 'on', 'on'],
+      [INTRO.id, 'gil/intro', 'Intro', 45, 'off', 'on', 'agenda*,room'],
+      [SYNC.id, 'hal/sync', 'Weekly sync', 30, 'on', 'on', '-'],
     ];
     for (const name of MODE_NAMES) {
       const listed = await modes[name].getAll('/v1/event-types?limit=100');
       expect(listed.map((e) => e.id)).toEqual([INTRO.id, SYNC.id]);
     }
     expectSameInBothModes(modes, all, () => success(tsv(lines)));
-    expectSameInBothModes(modes, first, () => success(tsv(lines.slice(0, 1))));
+    // Issue 11: the page has more after it, so stderr says how to get it, piped too.
+    const next = expectPage(await api(modes.remote.api, '/v1/event-types?limit=1', { token: ORA })).nextCursor;
+    expectSameInBothModes(modes, first, () => ({
+      code: 0,
+      stdout: tsv(lines.slice(0, 1)),
+      stderr: `more: pass --cursor ${next} or --all\n`,
+    }));
   });
 
   it("--all --limit 1 --json is every page as one array, equal to GET /v1/event-types' data", async () => {

@@ -98,6 +98,7 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
       minimum_notice_minutes: 0,
       future_limit_days: 400,
       timezone: 'Asia/Tokyo',
+      questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
     });
     expect(toolData(await s.call('list_event_types'))).toEqual({
       data: [twin('alder'), twin('birch')],

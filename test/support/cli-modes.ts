@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type CliEnv, type CliRun, runCli } from './cli-run.js';
+import { runCliOnTty, type TtyRun } from './cli-tty.js';
 import { api, expectData, expectPage } from './http.js';
 import { killServer } from './mcp-process.js';
 import { type ServerProcess, startServer, tempDir, writeWorkspace } from './serve.js';
@@ -38,6 +39,8 @@ export interface CliMode {
   readonly args: readonly string[];
   /** `schedule <args> <mode args>`. */
   run(args: readonly string[], options?: RunOptions): Promise<CliRun>;
+  /** The same on a pseudo-terminal (cli-tty.ts), as a person runs it. */
+  runOnTty(args: readonly string[], options?: Omit<RunOptions, 'stdinOpen'>): Promise<TtyRun>;
   /** GET `path` over HTTP on this mode's database as the suite's token: the `data` of the answer. */
   get(path: string, token?: string): Promise<any>;
   /** Every item of a list over HTTP, following `next_cursor` (`path` has a `?`). */
@@ -66,6 +69,8 @@ function normalizerFor(name: ModeName, fixed: ReadonlySet<string>): (text: strin
     text
       .replace(WRITE_TIME, (_, key: string, sep: string) => `${key}${sep}<written>`)
       .replace(/^mode: (embedded|remote)$/gm, (line, mode) => (mode === name ? 'mode: <mode>' : line))
+      // A cursor encodes the last uid shown, which differs between the twin databases.
+      .replace(/^more: pass --cursor \S+ or --all$/gm, 'more: pass --cursor <cursor> or --all')
       .replace(source, (_, sep: string) => `source${sep}<source>`)
       .replace(UUID_G, (uid) => {
         if (fixed.has(uid)) return uid;
@@ -129,6 +134,10 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
     run: (command, options = {}) => {
       const secret = options.token === undefined ? token : options.token;
       return runCli([...command, ...args], { env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env }, stdinOpen: options.stdinOpen });
+    },
+    runOnTty: (command, options = {}) => {
+      const secret = options.token === undefined ? token : options.token;
+      return runCliOnTty([...command, ...args], { env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env } });
     },
     ...httpReader(server.url, token),
     normalize: normalizerFor(name, fixed),

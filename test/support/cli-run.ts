@@ -24,7 +24,7 @@ let dataHome: string | undefined;
  * supports colour (so only the pipe decides), and a data directory of its
  * own (so the embedded default database never lands in the real one).
  */
-function baseEnv(): CliEnv {
+export function baseEnv(): CliEnv {
   dataHome ??= tempDir('schedule-cli-data-');
   const env: CliEnv = { ...process.env };
   for (const name of ['NO_COLOR', 'FORCE_COLOR', 'SCHEDULE_TOKEN', 'SCHEDULE_API_URL', 'DATABASE_URL', 'CI']) delete env[name];

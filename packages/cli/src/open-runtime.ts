@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   type Clock,
   type IdGenerator,
@@ -11,6 +10,7 @@ import {
 } from '@schedule/core';
 import { CliError } from './backend/backend.js';
 import { revokePublicDemoTokens } from './demo-tokens.js';
+import { readWorkspaceFile } from './workspace-file.js';
 
 /** An open store, with the workspace file (if any) loaded into it. */
 export interface Runtime {
@@ -32,7 +32,7 @@ export async function openRuntime(options: {
   demo?: boolean | undefined;
 }): Promise<Runtime> {
   // Parse before opening anything, so a bad file touches no database.
-  const workspace = options.workspace ? parseWorkspace(await readFile(options.workspace, 'utf8')) : undefined;
+  const workspace = options.workspace ? parseWorkspace(await readWorkspaceFile(options.workspace)) : undefined;
   if (workspace?.demo && !options.demo) {
     throw new CliError(
       'usage',

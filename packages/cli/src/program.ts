@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { reportError } from './command-context.js';
 import { registerBookings } from './commands/bookings.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerDirectory } from './commands/directory.js';
 import { registerInit } from './commands/init.js';
 import { registerSeries } from './commands/series.js';
@@ -28,6 +29,8 @@ export function buildProgram(): Command {
         'Commands run embedded (on --db, default the local file) or remote (--api-url / $SCHEDULE_API_URL),',
         'as the token in --token / $SCHEDULE_TOKEN. Exit codes: 0 ok, 1 failure, 2 usage or invalid input,',
         '3 not found, 4 not allowed, 5 conflict, 6 try again later.',
+        "Times typed without an offset (2026-12-09T11:00) are read in --tz, by default this machine's zone.",
+        'Shell completion: schedule completion bash|zsh|fish.',
       ].join('\n'),
     );
 
@@ -78,6 +81,7 @@ export function buildProgram(): Command {
   registerTokens(program);
   registerInit(program);
   registerInteractive(program);
+  registerCompletion(program);
   return program;
 }
 

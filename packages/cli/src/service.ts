@@ -1,5 +1,6 @@
 import {
   type Authenticator,
+  countBacklog,
   createAuthenticator,
   createRateLimiter,
   type DispatchLoop,
@@ -18,6 +19,7 @@ import {
   startDispatchLoop,
   systemClock,
 } from '@schedule/core';
+import { type AppMetrics, createAppMetrics } from '@schedule/http';
 import { type Logger, pino } from 'pino';
 import { coreDepsFromEnv } from './core-deps.js';
 import { resolveDatabase } from './default-db.js';
@@ -35,6 +37,8 @@ export interface Service {
   readonly logger: Logger;
   /** Whether the database answers now (`GET /readyz`). */
   readonly readiness: () => Promise<Readiness>;
+  /** What `GET /metrics` exposes: requests, the outbox backlog, rate-limit fail-opens. */
+  readonly metrics: AppMetrics;
   /** Stops the background work and closes the database. */
   close(): Promise<void>;
 }
@@ -64,9 +68,12 @@ export async function startService(options: {
   // A backstop, not the way errors are handled: every front end catches its
   // own. A promise someone forgot must cost a log line, never the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection; still serving'));
+  // The backlog is counted on a scrape only, never on a request's path.
+  const metrics = createAppMetrics({ clock, backlog: () => countBacklog(store) });
   const redisUrl = process.env.REDIS_URL;
   const rateLimiter = createRateLimiter({
     clock,
+    onFailOpen: (cause) => metrics.countRateLimitFailOpen(cause),
     ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: process.env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
   });
   if (!(await rateLimiter.ready(2000))) {
@@ -93,7 +100,8 @@ export async function startService(options: {
     rateLimiter,
     limits: await loadLimits(store),
     logger,
-    readiness: readinessCheck({ store, clock, rateLimitsShared: () => rateLimiter.shared() }),
+    readiness: readinessCheck({ store, clock, rateLimiter }),
+    metrics,
     async close() {
       clearInterval(purge);
       await dispatch.stop();

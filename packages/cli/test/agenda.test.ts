@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
-import { agendaLines, agendaQuery, groupByDay } from '../src/interactive/agenda.js';
+import { agendaLines, agendaQuery, groupByDay, listsOthers } from '../src/interactive/agenda.js';
 import { AgendaView, renderAgenda } from '../src/interactive/agenda-view.js';
 import type { BookingItem } from '../src/interactive/api-items.js';
 
@@ -85,5 +85,23 @@ describe('agenda grouping', () => {
       status: 'confirmed',
       sort: 'start_at_asc',
     });
+  });
+});
+
+describe('agenda host column (issue 11)', () => {
+  const others = [BOOKINGS[0]!, { ...BOOKINGS[2]!, host: { username: 'bob' } }];
+
+  it('lists others when a booking is hosted by someone else than the viewer', () => {
+    expect(listsOthers(BOOKINGS, { username: 'alice', timezone: 'UTC' })).toBe(false);
+    expect(listsOthers(others, { username: 'alice', timezone: 'UTC' })).toBe(true);
+  });
+
+  it('with showHost, each line names its host after the time, padded to a column', () => {
+    const props = { zone: 'UTC', color: false, today: '2026-11-23', span: 7 };
+    const days = groupByDay(others, 'UTC');
+    const text = renderAgenda({ ...props, days, showHost: true }, 100);
+    expect(text).toContain('  08:00–08:30  alice  Intro call between Alice and Kim');
+    expect(text).toContain('  09:00–10:00  bob    Intro call between Alice and Max');
+    expect(renderAgenda({ ...props, days }, 100)).toContain('  08:00–08:30  Intro call between Alice and Kim');
   });
 });

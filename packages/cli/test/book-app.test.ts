@@ -47,8 +47,9 @@ function fakeApi() {
   } satisfies BookApi;
 }
 
-function start() {
+function start(eventTypes: EventTypeItem[] = [INTRO, RETIRED]) {
   const api = fakeApi();
+  api.eventTypes.mockResolvedValue(eventTypes);
   const onDone = vi.fn<(outcome: BookOutcome) => void>();
   const app = render(h(BookApp, { api, zone: ZONE, nowMs: NOW, color: false, onDone }));
   return { api, onDone, app };
@@ -74,6 +75,8 @@ describe('book', () => {
 
     expect(app.lastFrame()).toContain('Intro call, Wed 25 Nov 2026 14:00 (Europe/Berlin)');
     await press(app, ...'kim@example.com', KEY.enter);
+    expect(app.lastFrame()).toContain('Attendee name (optional):');
+    await press(app, KEY.enter);
     expect(app.lastFrame()).toBe('Book Intro call with kim@example.com on Wed 25 Nov 2026 14:00 (Europe/Berlin)? [Y/n]');
     expect(api.book).not.toHaveBeenCalled();
     await press(app, 'y');
@@ -82,7 +85,12 @@ describe('book', () => {
     expect(done).toBe(
       ['Booked b-new', 'Intro call between Alice and kim@example.com', 'Wed 25 Nov 2026 14:00–14:30 (Europe/Berlin)'].join('\n'),
     );
-    expect(api.book).toHaveBeenCalledExactlyOnceWith({ eventType: INTRO, start: '2026-11-25T13:00:00.000Z', email: 'kim@example.com' });
+    expect(api.book).toHaveBeenCalledExactlyOnceWith({
+      eventType: INTRO,
+      start: '2026-11-25T13:00:00.000Z',
+      email: 'kim@example.com',
+      responses: {},
+    });
     await frameWhere(app, () => onDone.mock.calls.length > 0);
     expect(onDone).toHaveBeenCalledExactlyOnceWith({ kind: 'booked', booking: await api.book.mock.results[0]!.value });
     app.unmount();
@@ -115,7 +123,7 @@ describe('book', () => {
     await frameWhere(app, (f) => f.includes('Book which event type?'));
     await press(app, KEY.enter);
     await frameWhere(app, (f) => f.includes('Selected:'));
-    await press(app, KEY.enter, ...'kim@example.com', KEY.enter, 'n');
+    await press(app, KEY.enter, ...'kim@example.com', KEY.enter, KEY.enter, 'n');
     await frameWhere(app, (f) => f.includes('Selected: Tue 24 Nov 2026 09:00–09:30'));
     await press(app, KEY.escape);
     await frameWhere(app, () => onDone.mock.calls.length > 0);
@@ -131,9 +139,55 @@ describe('book', () => {
     await frameWhere(app, (f) => f.includes('Book which event type?'));
     await press(app, KEY.enter);
     await frameWhere(app, (f) => f.includes('Selected:'));
-    await press(app, KEY.enter, ...'kim@example.com', KEY.enter, KEY.enter);
+    await press(app, KEY.enter, ...'kim@example.com', KEY.enter, KEY.enter, KEY.enter);
     await frameWhere(app, () => onDone.mock.calls.length > 0);
     expect(onDone).toHaveBeenCalledExactlyOnceWith({ kind: 'failed', error: taken });
+    app.unmount();
+  });
+
+  it("asks the attendee's name and every question of the form before the confirmation; a required one cannot be left blank", async () => {
+    const form: EventTypeItem = {
+      ...INTRO,
+      questions: [
+        { id: 'agenda', label: 'Agenda', type: 'text', required: true },
+        { id: 'room', label: 'Room', type: 'select', options: ['north', 'south'], required: false },
+        { id: 'seats', label: 'Seats', type: 'number', required: false },
+        { id: 'recorded', label: 'Record it', type: 'boolean', required: false },
+      ],
+    };
+    const { api, app } = start([form]);
+    await frameWhere(app, (f) => f.includes('Book which event type?'));
+    await press(app, KEY.enter);
+    await frameWhere(app, (f) => f.includes('Selected:'));
+    await press(app, KEY.enter, ...'kim@example.com', KEY.enter, ...'Kim Lee', KEY.enter);
+
+    expect(app.lastFrame()).toContain('Agenda:');
+    await press(app, KEY.enter);
+    expect(app.lastFrame()).toContain('An answer is required.');
+    await press(app, ...'Pricing', KEY.enter);
+
+    expect(app.lastFrame()).toContain('Room (optional)');
+    expect(app.lastFrame()).toContain('(no answer)');
+    await press(app, KEY.down, KEY.enter);
+
+    expect(app.lastFrame()).toContain('Seats (optional):');
+    await press(app, ...'many', KEY.enter);
+    expect(app.lastFrame()).toContain('The answer must be a number.');
+    await press(app, ...Array(4).fill(KEY.backspace), KEY.enter);
+
+    expect(app.lastFrame()).toBe('Record it (optional)? [Y/n]');
+    await press(app, 'n');
+    expect(app.lastFrame()).toBe('Book Intro call with Kim Lee <kim@example.com> on Tue 24 Nov 2026 09:00 (Europe/Berlin)? [Y/n]');
+    expect(api.book).not.toHaveBeenCalled();
+    await press(app, 'y');
+    await frameWhere(app, (f) => f.startsWith('Booked'));
+    expect(api.book).toHaveBeenCalledExactlyOnceWith({
+      eventType: form,
+      start: '2026-11-24T08:00:00.000Z',
+      email: 'kim@example.com',
+      name: 'Kim Lee',
+      responses: { agenda: 'Pricing', room: 'south', recorded: false },
+    });
     app.unmount();
   });
 });

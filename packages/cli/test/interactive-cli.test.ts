@@ -96,7 +96,7 @@ describe('piped: never a prompt, never a colour', () => {
     expect(await runPiped(['series', 'create', '--db', db], env)).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error usage: required option '--host <user-id>' not specified\n(run with --help for usage)\n",
+      stderr: "error usage: required option '--host <username-or-id>' not specified\n(run with --help for usage)\n",
     });
   });
 
@@ -164,7 +164,7 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     expect(plain.raw).not.toContain(`${ESC}[1m`);
   });
 
-  it('schedule book: event type, slot, attendee, confirm, and the booking is made', { timeout: 30_000 }, async () => {
+  it('schedule book: event type, slot, attendee email and name, confirm, and the booking is made', { timeout: 30_000 }, async () => {
     const tty = runOnTty(['book', '--db', db, '--tz', 'UTC'], env);
     await tty.waitFor('Book which event type?');
     tty.type('\r');
@@ -177,6 +177,10 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     tty.type('pat@example.com');
     await tty.waitFor('pat@example.com');
     tty.type('\r');
+    await tty.waitFor('Attendee name (optional):');
+    tty.type('Pat Doe');
+    await tty.waitFor('Pat Doe');
+    tty.type('\r');
     await tty.waitFor('[Y/n]');
     tty.type('y');
     const { code, screen } = await tty.exit;
@@ -185,8 +189,8 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     expect(screen).toContain(`${picked} (UTC)`);
 
     const agenda = await runPiped(['agenda', '--db', db, '--days', '30', '--json'], env);
-    const made = (JSON.parse(agenda.stdout) as { uid: string; attendees: { email: string }[] }[]).find((b) => b.uid === uid);
-    expect(made?.attendees[0]?.email).toBe('pat@example.com');
+    const made = (JSON.parse(agenda.stdout) as { uid: string; attendees: { email: string; name: string }[] }[]).find((b) => b.uid === uid);
+    expect(made?.attendees[0]).toMatchObject({ email: 'pat@example.com', name: 'Pat Doe' });
   });
 
   it('in CI, even on a terminal, schedule book refuses and the wizard stays closed', async () => {
@@ -196,7 +200,7 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     const wizard = await runOnTty(['series', 'create', '--db', db], ci).exit;
     expect(wizard).toMatchObject({
       code: 2,
-      screen: "error usage: required option '--host <user-id>' not specified\n(run with --help for usage)\n",
+      screen: "error usage: required option '--host <username-or-id>' not specified\n(run with --help for usage)\n",
     });
   });
 

@@ -1,14 +1,29 @@
 import type { Command } from 'commander';
-import { defined, jsonOption, type RunContext, runCommand, show, withCommonOptions } from '../command-context.js';
-import { renderObject } from '../output/render.js';
+import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { hostIdOf, ownerNameOf } from '../input/host-flag.js';
+import { typedTime } from '../input/time-flags.js';
+import { bookedText, canceledText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
+import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** A single booking, or an action's answer: the object itself. */
+type BookingData = Parameters<typeof bookedText>[0];
+
+/** A single booking: the object itself, as key and value lines. */
 function showBooking(ctx: RunContext, data: unknown): void {
   show(ctx, data, () => renderObject(data as Record<string, unknown>, ctx.style));
+}
+
+/** A booking a write returned: one line on a terminal (`say`), the object's lines piped, the data with --json. */
+function showBookingWrite(ctx: RunContext, data: unknown, say: (b: BookingData, zone: string) => string): void {
+  showWrite(
+    ctx,
+    data,
+    () => confirmationLine(ctx.style, say(data as BookingData, ctx.style.zone)),
+    () => renderObject(data as Record<string, unknown>, ctx.style),
+  );
 }
 
 /** The version to send as If-Match: `--if-match`, else the version read just now. */
@@ -22,29 +37,37 @@ export async function ifMatchOf(ctx: RunContext, getOperation: string, uid: stri
 export function registerBookings(program: Command): void {
   const bookings = program.command('bookings').description('List, read, create, cancel, reschedule and update bookings.');
 
-  withPaging(withCommonOptions(bookings.command('list')))
-    .description('List the bookings you can see, newest start first.')
-    .option('--status <list>', 'comma-separated: confirmed, canceled')
-    .option('--host <user-id>', 'only this host')
-    .option('--event-type <id>', 'only this event type')
-    .option('--series <uid>', 'only the occurrences of this series')
-    .option('--attendee <email>', 'only this attendee (exact)')
-    .option('--from <iso>', 'start on or after (start_date)')
-    .option('--to <iso>', 'start on or before (end_date)')
-    .option('--updated-since <iso>', 'changed at or after')
-    .option('--sort <sort>', 'start_at_desc (default), start_at_asc, created_at_desc, updated_at_asc, updated_at_desc')
+  withCommonOptions(
+    withPaging(bookings.command('list'))
+      .description('List the bookings you can see, newest start first.')
+      .option('--status <list>', 'comma-separated: confirmed, canceled')
+      .option('--host <username-or-id>', 'only this host')
+      .option('--event-type <id>', 'only this event type')
+      .option('--series <uid>', 'only the occurrences of this series')
+      .option('--attendee <email>', 'only this attendee (exact)')
+      .option('--from <iso>', 'start on or after: a date, or a time (without an offset: in --tz)', typedTime)
+      .option('--to <iso>', 'start on or before: a date, or a time (without an offset: in --tz)', typedTime)
+      .option('--updated-since <iso>', 'changed at or after this time (without an offset: in --tz)', typedTime)
+      .option('--sort <sort>', 'start_at_desc (default), start_at_asc, created_at_desc, updated_at_asc, updated_at_desc'),
+  )
     .addHelpText(
       'after',
-      '\nExamples:\n  schedule bookings list --status confirmed --sort start_at_asc\n  schedule bookings list --series <uid> --all --json',
+      [
+        '',
+        'Examples:',
+        '  schedule bookings list --status confirmed --sort start_at_asc',
+        '  schedule bookings list --host alice --from 2026-12-07 --to 2026-12-11T18:00',
+        '  schedule bookings list --series <uid> --all --json',
+      ].join('\n'),
     )
     .action((_, command: Command) =>
-      runCommand(command, (ctx) =>
+      runCommand(command, async (ctx) =>
         listCommand(
           ctx,
           'list_bookings',
           defined({
             status: ctx.options.status,
-            host_user_id: ctx.options.host,
+            host_user_id: await hostIdOf(ctx, ctx.options.host),
             event_type_id: ctx.options.eventType,
             series_id: ctx.options.series,
             attendee_email: ctx.options.attendee,
@@ -58,38 +81,46 @@ export function registerBookings(program: Command): void {
       ),
     );
 
-  withCommonOptions(bookings.command('get <uid>'))
-    .description('Show one booking, with its form answers and version.')
+  withCommonOptions(bookings.command('get <uid>').description('Show one booking, with its form answers and version.'))
     .addHelpText('after', '\nExample:\n  schedule bookings get 3d6f2a10-5b7c-4d8e-9f01-23456789ab01')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => showBooking(ctx, (await ctx.call('get_booking', { params: { uid } })).data)),
     );
 
-  withCommonOptions(bookings.command('create'))
-    .description("Book a meeting with an event type's owner.")
-    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-    .option('--username <name>', "the event type's owner")
-    .option('--event-slug <slug>', "the event type's slug")
-    .requiredOption('--start <iso>', 'the start, ISO 8601 (see `schedule slots list`)')
-    .requiredOption('--attendee-email <email>', 'who the meeting is with')
-    .option('--attendee-name <name>', 'their name')
-    .option('--attendee-timezone <zone>', 'their time zone')
-    .option('--phone <phone>', 'their phone')
-    .option('--timezone <zone>', "the booking's time zone")
-    .option('--guest <email>', 'a guest (repeatable)', collect)
-    .option('--responses <json>', 'form answers, JSON object')
-    .option('--metadata <json>', 'metadata, JSON object')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    bookings
+      .command('create')
+      .description("Book a meeting with an event type's owner.")
+      .option('--event-type <id>', 'the event type (or --host with --event-slug)')
+      .option('--host <username-or-id>', "the event type's owner, who hosts the meeting")
+      .option('--username <name>', 'the same as --host, by username')
+      .option('--event-slug <slug>', "the event type's slug")
+      .requiredOption('--start <iso>', 'the start, such as 2026-12-08T09:00 (read in --tz) or 2026-12-08T09:00:00Z', typedTime)
+      .requiredOption('--attendee-email <email>', 'who the meeting is with')
+      .option('--attendee-name <name>', 'their name')
+      .option('--attendee-timezone <zone>', 'their time zone')
+      .option('--phone <phone>', 'their phone')
+      .option('--timezone <zone>', "the booking's time zone")
+      .option('--guest <email>', 'a guest (repeatable)', collect)
+      .option('--responses <json>', 'form answers, JSON object')
+      .option('--metadata <json>', 'metadata, JSON object')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText(
       'after',
-      '\nExample:\n  schedule bookings create --username alice --event-slug intro --start 2026-12-08T09:00:00Z --attendee-email kim@example.com',
+      [
+        '',
+        'Examples:',
+        '  schedule bookings create --host alice --event-slug intro --start 2026-12-08T09:00 --attendee-email kim@example.com',
+        '  schedule bookings create --event-type <id> --start 2026-12-08T09:00:00Z --attendee-email kim@example.com --json',
+      ].join('\n'),
     )
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const o = ctx.options;
         const body = defined({
           event_type_id: o.eventType,
-          username: o.username,
+          username: await ownerNameOf(ctx),
           event_slug: o.eventSlug,
           start: o.start,
           timezone: o.timezone,
@@ -98,46 +129,56 @@ export function registerBookings(program: Command): void {
           responses: jsonOption('--responses', o.responses),
           metadata: jsonOption('--metadata', o.metadata),
         });
-        showBooking(ctx, (await ctx.call('create_booking', { body, idempotencyKey: ctx.key() })).data);
+        showBookingWrite(ctx, (await ctx.call('create_booking', { body, idempotencyKey: ctx.key() })).data, bookedText);
       }),
     );
 
-  withCommonOptions(bookings.command('cancel <uid>'))
-    .description('Cancel a booking that has not started.')
-    .option('--reason <text>', 'why, passed on to the attendee')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    bookings
+      .command('cancel <uid>')
+      .description('Cancel a booking that has not started.')
+      .option('--reason <text>', 'why, passed on to the attendee')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule bookings cancel <uid> --reason "Out sick"')
     .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) =>
-        showBooking(
-          ctx,
-          (await ctx.call('cancel_booking', { params: { uid }, body: defined({ reason: ctx.options.reason }), idempotencyKey: ctx.key() }))
-            .data,
-        ),
-      ),
+      runCommand(command, async (ctx) => {
+        const body = defined({ reason: ctx.options.reason });
+        showBookingWrite(ctx, (await ctx.call('cancel_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data, canceledText);
+      }),
     );
 
-  withCommonOptions(bookings.command('reschedule <uid>'))
-    .description('Move a booking to a new start, keeping its length.')
-    .requiredOption('--start <iso>', 'the new start, ISO 8601')
-    .option('--timezone <zone>', "the booking's time zone from now on")
-    .option('--reason <text>', 'why')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
-    .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00:00Z')
+  withCommonOptions(
+    bookings
+      .command('reschedule <uid>')
+      .description('Move a booking to a new start, keeping its length.')
+      .requiredOption('--start <iso>', 'the new start, such as 2026-12-09T10:00 (read in --tz) or 2026-12-09T10:00:00Z', typedTime)
+      .option('--timezone <zone>', "the booking's time zone from now on")
+      .option('--reason <text>', 'why')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const body = defined({ start: ctx.options.start, timezone: ctx.options.timezone, reason: ctx.options.reason });
-        showBooking(ctx, (await ctx.call('reschedule_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data);
+        showBookingWrite(
+          ctx,
+          (await ctx.call('reschedule_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data,
+          rescheduledText,
+        );
       }),
     );
 
-  withCommonOptions(bookings.command('update <uid>'))
-    .description('Change metadata (merged), form answers (replaced) or the attendee name.')
-    .option('--metadata <json>', 'merged into the metadata, JSON object')
-    .option('--responses <json>', 'replaces the form answers, JSON object')
-    .option('--attendee-name <name>', "the attendee's name")
-    .option('--if-match <version>', 'the version you read (default: read it now)')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    bookings
+      .command('update <uid>')
+      .description('Change metadata (merged), form answers (replaced) or the attendee name.')
+      .option('--metadata <json>', 'merged into the metadata, JSON object')
+      .option('--responses <json>', 'replaces the form answers, JSON object')
+      .option('--attendee-name <name>', "the attendee's name")
+      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule bookings update <uid> --metadata \'{"crm_id":"42"}\'')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -147,7 +188,11 @@ export function registerBookings(program: Command): void {
           attendee_name: ctx.options.attendeeName,
         });
         const ifMatch = await ifMatchOf(ctx, 'get_booking', uid);
-        showBooking(ctx, (await ctx.call('update_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data);
+        showBookingWrite(
+          ctx,
+          (await ctx.call('update_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data,
+          updatedBookingText,
+        );
       }),
     );
 }

@@ -27,19 +27,6 @@ export const SERIES_COLUMNS: readonly Column[] = [
   { title: 'ATTENDEE', value: (s) => s.attendee?.email },
 ];
 
-export const OCCURRENCE_COLUMNS: readonly Column[] = [
-  { title: 'UID', value: (o) => o.uid },
-  { title: 'START', value: (o) => o.start_at },
-  { title: 'END', value: (o) => o.end_at },
-  { title: 'STATUS', value: (o) => o.status, tone: statusTone },
-];
-
-export const SKIPPED_COLUMNS: readonly Column[] = [
-  { title: 'SKIPPED DATE', value: (s) => s.date },
-  { title: 'START', value: (s) => s.start_at },
-  { title: 'REASON', value: (s) => s.reason },
-];
-
 export const SLOT_COLUMNS: readonly Column[] = [
   { title: 'START', value: (s) => s.start },
   { title: 'END', value: (s) => s.end },
@@ -52,6 +39,12 @@ export const EVENT_TYPE_COLUMNS: readonly Column[] = [
   { title: 'MINUTES', value: (e) => e.duration_minutes },
   { title: 'RECURRING', value: (e) => e.recurring },
   { title: 'STATUS', value: (e) => e.status, tone: (t) => (t === 'on' ? 'good' : 'bad') },
+  // The booking form, by question id; `*` marks a required one (`--json` has labels, types and options).
+  {
+    title: 'QUESTIONS',
+    value: (e) =>
+      ((e.questions ?? []) as { id: string; required: boolean }[]).map((q) => `${q.id}${q.required ? '*' : ''}`).join(',') || '-',
+  },
 ];
 
 export const TOKEN_COLUMNS: readonly Column[] = [

@@ -6,8 +6,7 @@ import { listCommand, withPaging } from './list-pages.js';
 
 /** `schedule whoami` and `schedule event-types list`. */
 export function registerDirectory(program: Command): void {
-  withCommonOptions(program.command('whoami'))
-    .description('Show who the token acts as: user, zone, role, scopes and whom it may act for.')
+  withCommonOptions(program.command('whoami').description('Show who the token acts as: user, zone, role, scopes and whom it may act for.'))
     .addHelpText('after', '\nExample:\n  SCHEDULE_TOKEN=pat_... schedule whoami --json')
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -17,8 +16,7 @@ export function registerDirectory(program: Command): void {
     );
 
   const eventTypes = program.command('event-types').description('Event types you can book.');
-  withPaging(withCommonOptions(eventTypes.command('list')))
-    .description('List the event types you can book, with their ids.')
+  withCommonOptions(withPaging(eventTypes.command('list').description('List the event types you can book, with their ids.')))
     .addHelpText('after', '\nExample:\n  schedule event-types list --json')
     .action((_, command: Command) => runCommand(command, (ctx) => listCommand(ctx, 'list_event_types', {}, EVENT_TYPE_COLUMNS)));
 }

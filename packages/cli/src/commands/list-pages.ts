@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type RunContext, show } from '../command-context.js';
 import { type Column, renderList } from '../output/render.js';
 
-/** Adds the paging options of a list command. */
+/** Adds the paging options of a list command (before the common ones, so --help lists them with the command's own). */
 export function withPaging(command: Command): Command {
   return command
     .option('--limit <n>', 'items per page, 1 to 100', (v) => Number(v))
@@ -12,8 +12,9 @@ export function withPaging(command: Command): Command {
 
 /**
  * Runs a list: one page, or with --all every page. `--json` prints the items
- * exactly as the API's `data` (all of them with --all). On a terminal, a
- * page with more after it says how to get it.
+ * exactly as the API's `data` (all of them with --all). A page with more
+ * after it says how to get the rest on stderr, piped and --json too: a
+ * script would otherwise take the first page for the whole list.
  */
 export async function listCommand(
   ctx: RunContext,
@@ -31,5 +32,5 @@ export async function listCommand(
     cursor = next ?? undefined;
   } while (ctx.options.all && next !== null);
   show(ctx, items, () => renderList(items, columns, ctx.style));
-  if (!ctx.options.all && next !== null && ctx.style.tty) process.stderr.write(`more: --cursor ${next} (or --all)\n`);
+  if (!ctx.options.all && next !== null) process.stderr.write(`more: pass --cursor ${next} or --all\n`);
 }

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { listen } from '@schedule/http';
 import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
 import { exitOnSignal, startService } from '../service.js';
+import { listenOrExplain, portOf } from './listen-port.js';
 import { connectionLimitsFromEnv, mcpDepsOf } from './serve.js';
 
 export interface McpOptions {
@@ -26,17 +26,22 @@ export class UsageError extends Error {
 export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Promise<void> {
   const secret = process.env.SCHEDULE_TOKEN;
   if (!options.http && !secret) throw new UsageError('SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
+  // Checked before the database opens: a wrong flag costs nothing.
+  const port = options.http ? portOf(options.port) : undefined;
   const service = await startService(options);
   const deps = mcpDepsOf(service);
 
-  if (options.http) {
-    const port = Number(options.port ?? process.env.PORT ?? 3000);
-    const running = await listen(onlyMcpPath(mcpHttpHandler(deps), service.core.ids), {
-      host: options.host ?? process.env.HOST ?? '127.0.0.1',
-      port,
-      limits: connectionLimitsFromEnv(),
-      requestIds: () => service.core.ids.uuid(),
-    });
+  if (port !== undefined) {
+    const running = await listenOrExplain(
+      onlyMcpPath(mcpHttpHandler(deps), service.core.ids),
+      {
+        host: options.host ?? process.env.HOST ?? '127.0.0.1',
+        port,
+        limits: connectionLimitsFromEnv(),
+        requestIds: () => service.core.ids.uuid(),
+      },
+      () => service.close(),
+    );
     out.write(`schedule: listening on ${running.url}\n`);
     exitOnSignal(async () => {
       await running.close();

@@ -1,10 +1,19 @@
 import type { Command } from 'commander';
-import { defined, type RunContext, runCommand, show, withCommonOptions } from '../command-context.js';
+import { defined, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { hostIdOf } from '../input/host-flag.js';
 import { withProgress } from '../interactive/progress.js';
 import { offerSeriesWizard } from '../interactive/register-interactive.js';
-import { renderList, renderObject } from '../output/render.js';
+import {
+  seriesCreatedText,
+  seriesEndedText,
+  seriesMovedText,
+  seriesPausedText,
+  seriesResumedText,
+  seriesUpdatedText,
+} from '../output/confirmations.js';
+import { confirmationLine, renderObject } from '../output/render.js';
 import { ifMatchOf } from './bookings.js';
-import { OCCURRENCE_COLUMNS, SERIES_COLUMNS, SKIPPED_COLUMNS } from './columns.js';
+import { SERIES_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
 
 const weekdays = (value: string) =>
@@ -17,18 +26,35 @@ function showObject(ctx: RunContext, data: unknown): void {
   show(ctx, data, () => renderObject(data as Record<string, unknown>, ctx.style));
 }
 
-/** A create's answer: the series, then what was booked and what was skipped (never shifted). */
-function showCreated(ctx: RunContext, data: { series: Record<string, unknown>; occurrences: unknown[]; skipped: unknown[] }): void {
-  show(ctx, data, () => {
-    const parts = [renderObject(data.series, ctx.style)];
-    if (ctx.style.tty) parts.push('\n', renderList(data.occurrences, OCCURRENCE_COLUMNS, ctx.style));
-    else parts.push(...data.occurrences.map((o: any) => `occurrence\t${o.uid}\t${o.start_at}\t${o.end_at}\t${o.status}\n`));
-    if (data.skipped.length > 0) {
-      if (ctx.style.tty) parts.push('\n', renderList(data.skipped, SKIPPED_COLUMNS, ctx.style));
-      else parts.push(...data.skipped.map((s: any) => `skipped\t${s.date}\t${s.start_at}\t${s.reason}\n`));
-    }
-    return parts.join('');
-  });
+/** An action's answer: one line on a terminal (`say`), its counts as key and value lines piped, the data with --json. */
+function showAction<T>(ctx: RunContext, data: unknown, say: (data: T) => string): void {
+  showWrite(
+    ctx,
+    data,
+    () => confirmationLine(ctx.style, say(data as T)),
+    () => renderObject(data as Record<string, unknown>, ctx.style),
+  );
+}
+
+type Created = Parameters<typeof seriesCreatedText>[0] & { series: Record<string, unknown>; occurrences: unknown[]; skipped: unknown[] };
+
+/**
+ * A create's answer. On a terminal: one line, with what was booked and the
+ * dates skipped (never shifted). Piped: the series, then one `occurrence`
+ * and one `skipped` line each.
+ */
+function showCreated(ctx: RunContext, data: Created): void {
+  showWrite(
+    ctx,
+    data,
+    () => confirmationLine(ctx.style, seriesCreatedText(data)),
+    () =>
+      [
+        renderObject(data.series, ctx.style),
+        ...data.occurrences.map((o: any) => `occurrence\t${o.uid}\t${o.start_at}\t${o.end_at}\t${o.status}\n`),
+        ...data.skipped.map((s: any) => `skipped\t${s.date}\t${s.start_at}\t${s.reason}\n`),
+      ].join(''),
+  );
 }
 
 /** `series create` from its flags: the scriptable command. */
@@ -36,7 +62,7 @@ function createSeries(command: Command): Promise<void> {
   return runCommand(command, async (ctx) => {
     const o = ctx.options;
     const body = defined({
-      host_user_id: o.host,
+      host_user_id: await hostIdOf(ctx, o.host),
       event_type_id: o.eventType,
       username: o.username,
       event_slug: o.eventSlug,
@@ -63,123 +89,144 @@ export function registerSeries(program: Command): void {
     .command('series')
     .description('Recurring series: list, read, create, pause, resume, end, move to another host, update.');
 
-  withPaging(withCommonOptions(series.command('list')))
-    .description('List the series you can see, newest first.')
-    .option('--status <list>', 'comma-separated: active, paused, ended')
-    .option('--host <user-id>', 'only this host')
-    .option('--event-type <id>', 'only this event type')
-    .addHelpText('after', '\nExample:\n  schedule series list --status active,paused')
+  withCommonOptions(
+    withPaging(series.command('list'))
+      .description('List the series you can see, newest first.')
+      .option('--status <list>', 'comma-separated: active, paused, ended')
+      .option('--host <username-or-id>', 'only this host')
+      .option('--event-type <id>', 'only this event type'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule series list --status active,paused --host alice')
     .action((_, command: Command) =>
-      runCommand(command, (ctx) =>
+      runCommand(command, async (ctx) =>
         listCommand(
           ctx,
           'list_series',
-          defined({ status: ctx.options.status, host_user_id: ctx.options.host, event_type_id: ctx.options.eventType }),
+          defined({
+            status: ctx.options.status,
+            host_user_id: await hostIdOf(ctx, ctx.options.host),
+            event_type_id: ctx.options.eventType,
+          }),
           SERIES_COLUMNS,
         ),
       ),
     );
 
-  withCommonOptions(series.command('get <uid>'))
-    .description('Show one series and its version.')
+  withCommonOptions(series.command('get <uid>').description('Show one series and its version.'))
     .addHelpText('after', '\nExample:\n  schedule series get <uid> --json')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => showObject(ctx, (await ctx.call('get_series', { params: { uid } })).data)),
     );
 
-  const create = withCommonOptions(series.command('create'))
-    .description('Book a run of meetings; dates the host is not free are skipped, not shifted.')
-    .requiredOption('--host <user-id>', 'whose calendar to book (someone you may act for)')
-    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-    .option('--username <name>', "the event type's owner")
-    .option('--event-slug <slug>', "the event type's slug")
-    .requiredOption('--attendee-email <email>', 'who the meetings are with')
-    .option('--attendee-name <name>', 'their name')
-    .option('--phone <phone>', 'their phone')
-    .requiredOption('--frequency <frequency>', 'weekly or monthly_same_day')
-    .option('--weekdays <days>', 'weekly: comma-separated mon,tue,wed,thu,fri,sat,sun', weekdays)
-    .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', (v) => Number(v))
-    .requiredOption('--time <HH:MM>', '24-hour wall clock in --timezone')
-    .option('--timezone <zone>', "the series' zone (default: the host's)")
-    .requiredOption('--starts-on <date>', 'YYYY-MM-DD, the first day the pattern is walked from')
-    .requiredOption('--count <n>', 'how many meetings, 1 to 42', (v) => Number(v))
-    .option('--location-url <url>', 'a fixed link for every meeting instead of generated ones')
-    .option('--no-notify', 'send the attendee no mail about this series')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  const create = withCommonOptions(
+    series
+      .command('create')
+      .description('Book a run of meetings; dates the host is not free are skipped, not shifted.')
+      .requiredOption('--host <username-or-id>', 'whose calendar to book (someone you may act for)')
+      .option('--event-type <id>', 'the event type (or --username with --event-slug)')
+      .option('--username <name>', "the event type's owner")
+      .option('--event-slug <slug>', "the event type's slug")
+      .requiredOption('--attendee-email <email>', 'who the meetings are with')
+      .option('--attendee-name <name>', 'their name')
+      .option('--phone <phone>', 'their phone')
+      .requiredOption('--frequency <frequency>', 'weekly or monthly_same_day')
+      .option('--weekdays <days>', 'weekly: comma-separated mon,tue,wed,thu,fri,sat,sun', weekdays)
+      .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', (v) => Number(v))
+      .requiredOption('--time <HH:MM>', '24-hour wall clock in --timezone')
+      .option('--timezone <zone>', "the series' zone (default: the host's)")
+      .requiredOption('--starts-on <date>', 'YYYY-MM-DD, the first day the pattern is walked from')
+      .requiredOption('--count <n>', 'how many meetings, 1 to 42', (v) => Number(v))
+      .option('--location-url <url>', 'a fixed link for every meeting instead of generated ones')
+      .option('--no-notify', 'send the attendee no mail about this series')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText(
       'after',
-      '\nExample:\n  schedule series create --host <user-id> --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
+      '\nExample:\n  schedule series create --host alice --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
     )
     .action((_, command: Command) => createSeries(command));
   offerSeriesWizard(create, createSeries);
 
-  withCommonOptions(series.command('pause <uid>'))
-    .description('Hold every future meeting (canceled without mail, owed until resumed).')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    series
+      .command('pause <uid>')
+      .description('Hold every future meeting (canceled without mail, owed until resumed).')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule series pause <uid>')
     .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) =>
-        showObject(
-          ctx,
-          (await withProgress('Pausing the series…', () => ctx.call('pause_series', { params: { uid }, idempotencyKey: ctx.key() }))).data,
-        ),
-      ),
+      runCommand(command, async (ctx) => {
+        const result = await withProgress('Pausing the series…', () =>
+          ctx.call('pause_series', { params: { uid }, idempotencyKey: ctx.key() }),
+        );
+        showAction(ctx, result.data, (r: Parameters<typeof seriesPausedText>[1]) => seriesPausedText(uid, r));
+      }),
     );
 
-  withCommonOptions(series.command('resume <uid>'))
-    .description('Book what a pause holds; dates not free stay owed (run it again later).')
-    .option('--if-match <version>', 'refuse if the series changed since this version')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    series
+      .command('resume <uid>')
+      .description('Book what a pause holds; dates not free stay owed (run it again later).')
+      .option('--if-match <version>', 'refuse if the series changed since this version')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule series resume <uid> --if-match 4')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const input = { params: { uid }, idempotencyKey: ctx.key(), ifMatch: ctx.options.ifMatch as string | undefined };
-        showObject(ctx, (await withProgress('Resuming the series…', () => ctx.call('resume_series', input))).data);
+        const result = await withProgress('Resuming the series…', () => ctx.call('resume_series', input));
+        showAction(ctx, result.data, (r: Parameters<typeof seriesResumedText>[1]) => seriesResumedText(uid, r));
       }),
     );
 
-  withCommonOptions(series.command('end <uid>'))
-    .description('End the series for good: every future meeting is canceled, and the attendee told once.')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    series
+      .command('end <uid>')
+      .description('End the series for good: every future meeting is canceled, and the attendee told once.')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule series end <uid>')
     .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) =>
-        showObject(
-          ctx,
-          (await withProgress('Ending the series…', () => ctx.call('end_series', { params: { uid }, idempotencyKey: ctx.key() }))).data,
-        ),
-      ),
+      runCommand(command, async (ctx) => {
+        const result = await withProgress('Ending the series…', () =>
+          ctx.call('end_series', { params: { uid }, idempotencyKey: ctx.key() }),
+        );
+        showAction(ctx, result.data, (r: Parameters<typeof seriesEndedText>[1]) => seriesEndedText(uid, r));
+      }),
     );
 
-  withCommonOptions(series.command('move <uid>'))
-    .description('Move every future meeting, then the series, to another host.')
-    .requiredOption('--host <user-id>', 'the new host (someone you may act for)')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
-    .addHelpText('after', '\nExample:\n  schedule series move <uid> --host <user-id>')
+  withCommonOptions(
+    series
+      .command('move <uid>')
+      .description('Move every future meeting, then the series, to another host.')
+      .requiredOption('--host <username-or-id>', 'the new host (someone you may act for)')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule series move <uid> --host bob')
     .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) =>
-        showObject(
-          ctx,
-          (
-            await withProgress('Moving the series to its new host…', () =>
-              ctx.call('change_series_host', { params: { uid }, body: { host_user_id: ctx.options.host }, idempotencyKey: ctx.key() }),
-            )
-          ).data,
-        ),
-      ),
+      runCommand(command, async (ctx) => {
+        const body = { host_user_id: await hostIdOf(ctx, ctx.options.host) };
+        const result = await withProgress('Moving the series to its new host…', () =>
+          ctx.call('change_series_host', { params: { uid }, body, idempotencyKey: ctx.key() }),
+        );
+        showAction(ctx, result.data, (r: Parameters<typeof seriesMovedText>[2]) => seriesMovedText(uid, ctx.options.host, r));
+      }),
     );
 
-  withCommonOptions(series.command('update <uid>'))
-    .description('Change the pattern (held meetings are rebooked), the fixed link, or whether the attendee gets mail.')
-    .option('--frequency <frequency>', 'weekly or monthly_same_day')
-    .option('--weekdays <days>', 'comma-separated mon..sun', weekdays)
-    .option('--interval-weeks <n>', '1 to 8', (v) => Number(v))
-    .option('--time <HH:MM>', '24-hour wall clock')
-    .option('--location-url <url>', 'replaces the fixed link (only a series that has one)')
-    .option('--notify', 'mail the attendee from now on')
-    .option('--no-notify', 'no more mail to the attendee')
-    .option('--if-match <version>', 'the version you read (default: read it now)')
-    .option('--idempotency-key <key>', 'the key (default: a new one per invocation)')
+  withCommonOptions(
+    series
+      .command('update <uid>')
+      .description('Change the pattern (held meetings are rebooked), the fixed link, or whether the attendee gets mail.')
+      .option('--frequency <frequency>', 'weekly or monthly_same_day')
+      .option('--weekdays <days>', 'comma-separated mon..sun', weekdays)
+      .option('--interval-weeks <n>', '1 to 8', (v) => Number(v))
+      .option('--time <HH:MM>', '24-hour wall clock')
+      .option('--location-url <url>', 'replaces the fixed link (only a series that has one)')
+      .option('--notify', 'mail the attendee from now on')
+      .option('--no-notify', 'no more mail to the attendee')
+      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
     .addHelpText('after', '\nExample:\n  schedule series update <uid> --time 11:00')
     .action((uid: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -193,11 +240,15 @@ export function registerSeries(program: Command): void {
           notify_invitee: command.getOptionValueSource('notify') === 'cli' ? o.notify : undefined,
         });
         const ifMatch = await ifMatchOf(ctx, 'get_series', uid);
-        const result = (await ctx.call('update_series', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data as {
-          series: Record<string, unknown>;
-          resumed: Record<string, unknown> | null;
-        };
-        show(ctx, result, () => renderObject({ ...result.series, resumed: result.resumed }, ctx.style));
+        const result = (await ctx.call('update_series', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data as Parameters<
+          typeof seriesUpdatedText
+        >[0] & { series: Record<string, unknown>; resumed: Record<string, unknown> | null };
+        showWrite(
+          ctx,
+          result,
+          () => confirmationLine(ctx.style, seriesUpdatedText(result)),
+          () => renderObject({ ...result.series, resumed: result.resumed }, ctx.style),
+        );
       }),
     );
 }

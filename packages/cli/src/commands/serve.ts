@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operations } from '@schedule/core';
-import { buildApp, type ConnectionLimits, listen } from '@schedule/http';
+import { buildApp, type ConnectionLimits, observeHandler } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { packageVersion } from '../package-version.js';
 import { exitOnSignal, type Service, startService } from '../service.js';
+import { listenOrExplain, portOf } from './listen-port.js';
 
 export interface ServeOptions {
   workspace?: string;
@@ -55,6 +56,8 @@ export function connectionLimitsFromEnv(): Partial<ConnectionLimits> {
 
 /** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */
 export async function serve(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
+  // Checked before the database opens: a wrong flag costs nothing.
+  const port = portOf(options.port);
   const service = await startService(options);
   const api = buildApp({
     core: service.core,
@@ -64,14 +67,25 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     limits: service.limits,
     logger: service.logger,
     readiness: service.readiness,
+    metrics: service.metrics,
+    metricsToken: process.env.METRICS_TOKEN || undefined,
   });
-  const port = Number(options.port ?? process.env.PORT ?? 3000);
-  const running = await listen(routeMcp(mcpHttpHandler(mcpDepsOf(service)), api), {
-    host: options.host ?? process.env.HOST ?? '127.0.0.1',
-    port,
-    limits: connectionLimitsFromEnv(),
-    requestIds: () => service.core.ids.uuid(),
-  });
+  // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
+  const mcp = observeHandler(
+    service.metrics,
+    (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
+    mcpHttpHandler(mcpDepsOf(service)),
+  );
+  const running = await listenOrExplain(
+    routeMcp(mcp, api),
+    {
+      host: options.host ?? process.env.HOST ?? '127.0.0.1',
+      port,
+      limits: connectionLimitsFromEnv(),
+      requestIds: () => service.core.ids.uuid(),
+    },
+    () => service.close(),
+  );
   out.write(`schedule: listening on ${running.url}\n`);
   if (options.demo) out.write(demoHint(running.url));
   exitOnSignal(async () => {

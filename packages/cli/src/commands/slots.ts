@@ -1,29 +1,46 @@
 import type { Command } from 'commander';
-import { defined, runCommand, show, withCommonOptions } from '../command-context.js';
+import { defined, type RunContext, runCommand, show, withCommonOptions } from '../command-context.js';
+import { ownerNameOf } from '../input/host-flag.js';
+import { typedTime } from '../input/time-flags.js';
 import { renderList, renderObject } from '../output/render.js';
 import { SLOT_COLUMNS } from './columns.js';
 
-function eventTypeQuery(o: Record<string, any>) {
-  return defined({ event_type_id: o.eventType, username: o.username, event_slug: o.eventSlug });
+/** The options naming the event type, as both slots commands take them. */
+function withEventTypeOptions(command: Command): Command {
+  return command
+    .option('--event-type <id>', 'the event type (or --host with --event-slug)')
+    .option('--host <username-or-id>', "the event type's owner, whose free times these are")
+    .option('--username <name>', 'the same as --host, by username')
+    .option('--event-slug <slug>', "the event type's slug");
+}
+
+async function eventTypeQuery(ctx: RunContext) {
+  return defined({ event_type_id: ctx.options.eventType, username: await ownerNameOf(ctx), event_slug: ctx.options.eventSlug });
 }
 
 /** `schedule slots list|check`. */
 export function registerSlots(program: Command): void {
   const slots = program.command('slots').description('Free times of an event type.');
 
-  withCommonOptions(slots.command('list'))
-    .description('List free start times between --start and --end (at most 31 days).')
-    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-    .option('--username <name>', "the event type's owner")
-    .option('--event-slug <slug>', "the event type's slug")
-    .requiredOption('--start <iso>', 'from (inclusive)')
-    .requiredOption('--end <iso>', 'to (exclusive)')
-    .option('--timezone <zone>', 'the zone the answer is labelled with')
-    .addHelpText('after', '\nExample:\n  schedule slots list --username alice --event-slug intro --start 2026-12-07 --end 2026-12-14')
+  withCommonOptions(
+    withEventTypeOptions(slots.command('list').description('List free start times between --start and --end (at most 31 days).'))
+      .requiredOption('--start <iso>', 'from (inclusive): a date, or a time (without an offset: in --tz)', typedTime)
+      .requiredOption('--end <iso>', 'to (exclusive): a date, or a time (without an offset: in --tz)', typedTime)
+      .option('--timezone <zone>', 'the zone the answer is labelled with'),
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  schedule slots list --host alice --event-slug intro --start 2026-12-07 --end 2026-12-14',
+        '  schedule slots list --event-type <id> --start 2026-12-08T09:00 --end 2026-12-08T12:00 --tz Europe/Berlin',
+      ].join('\n'),
+    )
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const query = {
-          ...eventTypeQuery(ctx.options),
+          ...(await eventTypeQuery(ctx)),
           ...defined({ start: ctx.options.start, end: ctx.options.end, timezone: ctx.options.timezone }),
         };
         const data = (await ctx.call('list_slots', { query })).data as { slots: unknown[] };
@@ -31,19 +48,19 @@ export function registerSlots(program: Command): void {
       }),
     );
 
-  withCommonOptions(slots.command('check'))
-    .description('Check whether one exact start can be booked, and if not, why and the next free one.')
-    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-    .option('--username <name>', "the event type's owner")
-    .option('--event-slug <slug>', "the event type's slug")
-    .requiredOption('--start <iso>', 'the start to check')
-    .option('--end <iso>', 'the end (default: start + duration)')
-    .option('--timezone <zone>', 'the zone to look for next_available in')
+  withCommonOptions(
+    withEventTypeOptions(
+      slots.command('check').description('Check whether one exact start can be booked, and if not, why and the next free one.'),
+    )
+      .requiredOption('--start <iso>', 'the start to check (without an offset: in --tz)', typedTime)
+      .option('--end <iso>', 'the end (default: start + duration)', typedTime)
+      .option('--timezone <zone>', 'the zone to look for next_available in'),
+  )
     .addHelpText('after', '\nExample:\n  schedule slots check --event-type <id> --start 2026-12-08T09:00:00Z')
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const query = {
-          ...eventTypeQuery(ctx.options),
+          ...(await eventTypeQuery(ctx)),
           ...defined({ start: ctx.options.start, end: ctx.options.end, timezone: ctx.options.timezone }),
         };
         const data = (await ctx.call('check_slot', { query })).data as Record<string, unknown>;

@@ -12,6 +12,8 @@ export interface AgendaViewProps {
   readonly today: string;
   /** How many days ahead the agenda looks. */
   readonly span: number;
+  /** Show whose meeting each is: the agenda lists other people's too. */
+  readonly showHost?: boolean;
 }
 
 function dayName(date: string, today: string): string {
@@ -20,9 +22,11 @@ function dayName(date: string, today: string): string {
   return dayHeading(date);
 }
 
-/** Upcoming bookings under a heading per day, times in the viewer's zone. */
-export function AgendaView({ days, zone, color, today, span }: AgendaViewProps): ReactNode {
+/** Upcoming bookings under a heading per day, times in the viewer's zone; with `showHost`, the host after the time. */
+export function AgendaView({ days, zone, color, today, span, showHost = false }: AgendaViewProps): ReactNode {
   const title = `Agenda, next ${span} day${span === 1 ? '' : 's'} (${zone})`;
+  const hostWidth = Math.max(0, ...days.flatMap((day) => day.bookings.map((b) => (b.host?.username ?? '-').length)));
+  const hostCell = (b: AgendaDay['bookings'][number]) => (showHost ? `${(b.host?.username ?? '-').padEnd(hostWidth)}  ` : '');
   return h(
     Box,
     { flexDirection: 'column' },
@@ -37,7 +41,7 @@ export function AgendaView({ days, zone, color, today, span }: AgendaViewProps):
           h(
             Text,
             { key: b.uid },
-            `  ${localTime(b.start_at, zone)}–${localTime(b.end_at, zone)}  ${b.title}`,
+            `  ${localTime(b.start_at, zone)}–${localTime(b.end_at, zone)}  ${hostCell(b)}${b.title}`,
             b.attendees?.[0] ? h(Text, tint(color, HINT), `  ${b.attendees[0].email}`) : null,
           ),
         ),

@@ -56,15 +56,37 @@ export function agendaQuery(nowMs: number, days: number): Record<string, unknown
   };
 }
 
+/** Who the token acts as, as the agenda needs it (`whoami`). */
+interface Me {
+  readonly username: string;
+  readonly timezone: string;
+}
+
+/** Whether the agenda lists anyone else's meetings: then each line says whose (a manager's, admin's or owner's token). */
+export function listsOthers(bookings: readonly BookingItem[], me: Me): boolean {
+  return bookings.some((b) => b.host !== undefined && b.host !== null && b.host.username !== me.username);
+}
+
 async function showAgenda(ctx: RunContext, days: number): Promise<void> {
   const nowMs = Date.now();
-  const bookings = await withProgress('Loading your agenda…', () => listAll<BookingItem>(ctx, 'list_bookings', agendaQuery(nowMs, days)));
+  const [me, bookings] = await withProgress('Loading your agenda…', () =>
+    Promise.all([ctx.call('whoami', {}).then((r) => r.data as Me), listAll<BookingItem>(ctx, 'list_bookings', agendaQuery(nowMs, days))]),
+  );
   if (ctx.style.json) return ctx.print(renderJson(bookings));
-  const grouped = groupByDay(bookings, ctx.style.zone);
+  // The user's own zone unless --tz names one: an agenda is read as the day on the user's wall.
+  const zone = ctx.options.tz === undefined ? me.timezone : ctx.style.zone;
+  const grouped = groupByDay(bookings, zone);
   if (!ctx.style.tty) return ctx.print(agendaLines(grouped));
   const { renderAgenda } = await import('./agenda-view.js');
   ctx.print(
-    renderAgenda({ days: grouped, zone: ctx.style.zone, color: ctx.style.color, today: localDate(nowMs, ctx.style.zone), span: days }),
+    renderAgenda({
+      days: grouped,
+      zone,
+      color: ctx.style.color,
+      today: localDate(nowMs, zone),
+      span: days,
+      showHost: listsOthers(bookings, me),
+    }),
   );
 }
 

@@ -2,6 +2,8 @@
 // operations of core's directory-view.ts, and bookings), as plain types:
 // the UI gets data, not schemas.
 
+import type { Question } from '@schedule/core';
+
 /** An item of `list_event_types`. */
 export interface EventTypeItem {
   readonly id: string;
@@ -12,6 +14,8 @@ export interface EventTypeItem {
   readonly status: 'on' | 'off';
   readonly recurring: 'on' | 'off';
   readonly timezone: string;
+  /** The booking form; missing from a server older than the questions. */
+  readonly questions?: readonly Question[];
 }
 
 /** An item of `list_people`. */

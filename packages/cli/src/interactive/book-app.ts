@@ -4,6 +4,7 @@ import { addDays, instantText, rangeText } from '../output/zone-time.js';
 import { emailProblem } from './answer-checks.js';
 import { type BookingItem, type EventTypeItem, eventTypeHint } from './api-items.js';
 import { ConfirmPrompt } from './confirm-prompt.js';
+import { QuestionPrompt } from './question-prompt.js';
 import { SelectList } from './select-list.js';
 import { SlotGrid } from './slot-grid.js';
 import type { Slot } from './slot-grid-model.js';
@@ -16,7 +17,16 @@ import { type Week, weekOfInstant, weekStarting } from './week.js';
 export interface BookApi {
   eventTypes(): Promise<readonly EventTypeItem[]>;
   slots(eventType: EventTypeItem, week: Week): Promise<readonly Slot[]>;
-  book(input: { eventType: EventTypeItem; start: string; email: string }): Promise<BookingItem>;
+  book(input: Booking): Promise<BookingItem>;
+}
+
+/** What the flow books: the slot, the attendee, and the form's answers keyed by question id. */
+export interface Booking {
+  readonly eventType: EventTypeItem;
+  readonly start: string;
+  readonly email: string;
+  readonly name?: string;
+  readonly responses: Readonly<Record<string, unknown>>;
 }
 
 /** How the flow ended. */
@@ -37,15 +47,35 @@ export interface BookAppProps {
 /** How many weeks ahead the first view looks for one with free times. */
 const SEEK_WEEKS = 8;
 
+/** The attendee and answers gathered so far. */
+interface Draft {
+  readonly eventType: EventTypeItem;
+  readonly slot: Slot;
+  readonly email: string;
+  readonly name?: string;
+  readonly responses: Readonly<Record<string, unknown>>;
+}
+
 type Step =
   | { readonly name: 'event-type' }
   | { readonly name: 'slot'; readonly eventType: EventTypeItem }
   | { readonly name: 'email'; readonly eventType: EventTypeItem; readonly slot: Slot }
-  | { readonly name: 'confirm'; readonly eventType: EventTypeItem; readonly slot: Slot; readonly email: string }
-  | { readonly name: 'booking'; readonly eventType: EventTypeItem; readonly slot: Slot; readonly email: string }
+  | { readonly name: 'attendee-name'; readonly draft: Draft }
+  /** Asking question `index` of the event type's form. */
+  | { readonly name: 'question'; readonly draft: Draft; readonly index: number }
+  | { readonly name: 'confirm'; readonly draft: Draft }
+  | { readonly name: 'booking'; readonly draft: Draft }
   | { readonly name: 'done'; readonly outcome: BookOutcome };
 
-/** `schedule book`: an event type, a week of free slots, the attendee, a confirmation, the result. */
+/** After the attendee: the form's first question, or the confirmation when the form has none left. */
+function afterAnswer(draft: Draft, index: number): Step {
+  return index < (draft.eventType.questions?.length ?? 0) ? { name: 'question', draft, index } : { name: 'confirm', draft };
+}
+
+/**
+ * `schedule book`: an event type, a week of free slots, the attendee's email
+ * and name, each question of the event type's form, a confirmation, the result.
+ */
 export function BookApp({ api, zone, nowMs, color, onDone }: BookAppProps): ReactNode {
   const [step, setStep] = useState<Step>({ name: 'event-type' });
   const [eventTypes, setEventTypes] = useState<readonly EventTypeItem[] | undefined>();
@@ -87,7 +117,8 @@ export function BookApp({ api, zone, nowMs, color, onDone }: BookAppProps): Reac
 
   useEffect(() => {
     if (step.name !== 'booking') return;
-    api.book({ eventType: step.eventType, start: step.slot.start, email: step.email }).then(
+    const { eventType, slot, email, name, responses } = step.draft;
+    api.book({ eventType, start: slot.start, email, ...(name ? { name } : {}), responses }).then(
       (booking) => finish({ kind: 'booked', booking }),
       (error: unknown) => finish({ kind: 'failed', error }),
     );
@@ -139,16 +170,40 @@ export function BookApp({ api, zone, nowMs, color, onDone }: BookAppProps): Reac
           label: 'Attendee email:',
           color,
           validate: emailProblem,
-          onSubmit: (email) => setStep({ name: 'confirm', eventType: step.eventType, slot: step.slot, email }),
+          onSubmit: (email) =>
+            setStep({ name: 'attendee-name', draft: { eventType: step.eventType, slot: step.slot, email, responses: {} } }),
           onCancel: cancel,
         }),
       );
-    case 'confirm':
-      return h(ConfirmPrompt, {
-        question: `Book ${step.eventType.name} with ${step.email} on ${instantText(step.slot.start, zone)}?`,
+    case 'attendee-name':
+      return h(TextPrompt, {
+        label: 'Attendee name (optional):',
         color,
-        onAnswer: (yes) => setStep(yes ? { ...step, name: 'booking' } : { name: 'slot', eventType: step.eventType }),
+        onSubmit: (name) => setStep(afterAnswer({ ...step.draft, ...(name ? { name } : {}) }, 0)),
+        onCancel: cancel,
       });
+    case 'question': {
+      const question = step.draft.eventType.questions![step.index]!;
+      return h(QuestionPrompt, {
+        // A new prompt per question: each starts empty.
+        key: question.id,
+        question,
+        color,
+        onAnswer: (answer) => {
+          const responses = answer === undefined ? step.draft.responses : { ...step.draft.responses, [question.id]: answer };
+          setStep(afterAnswer({ ...step.draft, responses }, step.index + 1));
+        },
+        onCancel: cancel,
+      });
+    }
+    case 'confirm': {
+      const { eventType, slot, email, name } = step.draft;
+      return h(ConfirmPrompt, {
+        question: `Book ${eventType.name} with ${name ? `${name} <${email}>` : email} on ${instantText(slot.start, zone)}?`,
+        color,
+        onAnswer: (yes) => setStep(yes ? { name: 'booking', draft: step.draft } : { name: 'slot', eventType }),
+      });
+    }
     case 'booking':
       return h(Spinner, { label: 'Booking…' });
     case 'done':

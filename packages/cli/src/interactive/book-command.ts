@@ -20,8 +20,9 @@ export async function book(command: Command): Promise<void> {
         const query = { event_type_id: eventType.id, start: week.start, end: week.end, timezone: zone };
         return ((await ctx.call('list_slots', { query })).data as { slots: Slot[] }).slots;
       },
-      async book({ eventType, start, email }) {
-        const body = { event_type_id: eventType.id, start, timezone: zone, attendee: { email, timezone: zone } };
+      async book({ eventType, start, email, name, responses }) {
+        const attendee = { email, ...(name ? { name } : {}), timezone: zone };
+        const body = { event_type_id: eventType.id, start, timezone: zone, attendee, responses };
         return (await ctx.call('create_booking', { body, idempotencyKey: key })).data as BookingItem;
       },
     };

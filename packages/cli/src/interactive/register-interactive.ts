@@ -10,8 +10,11 @@ const BOOK_IS_INTERACTIVE = 'schedule book is interactive; use `schedule booking
 
 /** `schedule book` and `schedule agenda`. */
 export function registerInteractive(program: Command): void {
-  withCommonOptions(program.command('book'))
-    .description('Book a meeting by hand: pick an event type, browse a week of free times, confirm. Terminals only.')
+  withCommonOptions(
+    program
+      .command('book')
+      .description('Book a meeting by hand: pick an event type, browse a week of free times, confirm. Terminals only.'),
+  )
     .addHelpText(
       'after',
       [
@@ -29,14 +32,20 @@ export function registerInteractive(program: Command): void {
       await book(command);
     });
 
-  withCommonOptions(program.command('agenda'))
-    .description('Your upcoming confirmed bookings, by day, in your time zone.')
-    .option('--days <n>', 'how many days ahead, 1 to 366 (default: 7)')
+  withCommonOptions(
+    program
+      .command('agenda')
+      .description("Your upcoming confirmed bookings, by day, in your time zone (your profile's, or --tz).")
+      .option('--days <n>', 'how many days ahead, 1 to 366 (default: 7)'),
+  )
     .addHelpText(
       'after',
       [
         '',
-        'Piped, each booking is one tab-separated line: day (in --tz), start, end (UTC), uid, host, attendee, title.',
+        "Times and days are in your profile's time zone (schedule whoami), or --tz. With a token that sees other",
+        "people's meetings, a host column shows whose each one is.",
+        '',
+        'Piped, each booking is one tab-separated line: day (in that zone), start, end (UTC), uid, host, attendee, title.',
         '',
         'Examples:',
         '  schedule agenda',

@@ -53,6 +53,8 @@ const BY_CODE: Record<string, number> = {
   booking_already_cancelled: EXIT_CODES.conflict,
   reschedule_not_allowed: EXIT_CODES.conflict,
   idempotency_key_conflict: EXIT_CODES.conflict,
+  /** `schedule tokens create` with a name a token has: names pick tokens for revoke, so they stay unique. */
+  token_name_taken: EXIT_CODES.conflict,
   idempotency_in_progress: EXIT_CODES.retry,
   rate_limited: EXIT_CODES.retry,
   availability_unavailable: EXIT_CODES.retry,

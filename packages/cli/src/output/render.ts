@@ -81,6 +81,11 @@ export function renderObject(value: Record<string, unknown>, style: OutputStyle)
   return entries.map(([k, v]) => `${paint(style, 'dim', k.padEnd(width))}  ${v}\n`).join('');
 }
 
+/** `✓ Booked …`: a write's one-line confirmation on a terminal, the mark in green. */
+export function confirmationLine(style: OutputStyle, text: string): string {
+  return `${paint(style, 'good', '✓')} ${text}\n`;
+}
+
 /** The API's data as JSON: exactly what `data` holds (lists: the array). */
 export function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -3,6 +3,17 @@
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
+/** True when this runtime knows `zone` as a time zone (an IANA name such as Europe/Berlin, or UTC). */
+export function isTimeZoneName(zone: string): boolean {
+  if (zone === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function formatIn(zone: string): Intl.DateTimeFormat {
   let format = formats.get(zone);
   if (!format) {

@@ -1,0 +1,125 @@
+import { dayHeading, rangeText } from './zone-time.js';
+
+// What each write says on a terminal, in one line: what happened, to what,
+// when (in the viewer's zone), and the uid to use next. Scripts never see
+// these: piped output and --json stay the API's data.
+
+interface BookingFacts {
+  readonly uid: string;
+  readonly title: string;
+  readonly start_at: string;
+  readonly end_at: string;
+  readonly version: number;
+}
+
+interface SeriesFacts {
+  readonly uid: string;
+  readonly version: number;
+  readonly event_type: { readonly name: string };
+  readonly attendee: { readonly name: string; readonly email: string };
+  readonly frequency: string;
+  readonly interval_weeks: number;
+  readonly weekdays: readonly string[];
+  readonly time: string;
+  readonly timezone: string;
+}
+
+interface Skipped {
+  readonly date: string;
+}
+
+interface Resumed {
+  readonly created: number;
+  readonly skipped: readonly Skipped[];
+  readonly owed: number;
+  readonly superseded: boolean;
+}
+
+const SHOWN_SKIPS = 3;
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `, 1 skipped (Thu 10 Dec 2026)`: the dates the host was not free, the first few by name. */
+function skippedText(skipped: readonly Skipped[]): string {
+  if (skipped.length === 0) return '';
+  const named = skipped.slice(0, SHOWN_SKIPS).map((s) => dayHeading(s.date));
+  const more = skipped.length > SHOWN_SKIPS ? ` and ${skipped.length - SHOWN_SKIPS} more` : '';
+  return `, ${skipped.length} skipped (${named.join(', ')}${more})`;
+}
+
+/** api.md "Superseded": the counts are what finished; repeating the call converges. */
+function supersededText(superseded: boolean): string {
+  return superseded ? ' · another change took over; run it again to finish' : '';
+}
+
+function patternText(s: SeriesFacts): string {
+  if (s.frequency !== 'weekly') return `monthly at ${s.time}`;
+  const every = s.interval_weeks === 1 ? 'weekly' : `every ${s.interval_weeks} weeks`;
+  return `${every} on ${s.weekdays.join(',')} at ${s.time}`;
+}
+
+export function bookedText(b: BookingFacts, zone: string): string {
+  return `Booked ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
+export function rescheduledText(b: BookingFacts, zone: string): string {
+  return `Moved ${b.title} to ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
+export function canceledText(b: BookingFacts, zone: string): string {
+  return `Canceled ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
+export function updatedBookingText(b: BookingFacts, zone: string): string {
+  return `Updated ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} (version ${b.version}) · uid ${b.uid}`;
+}
+
+export function seriesCreatedText(data: { series: SeriesFacts; occurrences: readonly unknown[]; skipped: readonly Skipped[] }): string {
+  const s = data.series;
+  const who = s.attendee.name || s.attendee.email;
+  return (
+    `Created a series of ${s.event_type.name} with ${who}, ${patternText(s)} (${s.timezone}): ` +
+    `${data.occurrences.length} booked${skippedText(data.skipped)} · uid ${s.uid}`
+  );
+}
+
+export function seriesPausedText(uid: string, r: { held: number; superseded: boolean }): string {
+  return `Paused series ${uid}: ${plural(r.held, 'meeting')} held until it resumes${supersededText(r.superseded)}`;
+}
+
+function resumedCounts(r: Resumed): string {
+  const owed = r.owed > 0 ? `, ${r.owed} still owed (resume again later)` : '';
+  return `${r.created} booked${skippedText(r.skipped)}${owed}${supersededText(r.superseded)}`;
+}
+
+export function seriesResumedText(uid: string, r: Resumed): string {
+  return `Resumed series ${uid}: ${resumedCounts(r)}`;
+}
+
+export function seriesEndedText(uid: string, r: { canceled: number; superseded: boolean }): string {
+  return `Ended series ${uid}: ${plural(r.canceled, 'future meeting')} canceled${supersededText(r.superseded)}`;
+}
+
+export function seriesMovedText(
+  uid: string,
+  host: string,
+  r: { moved: number; unchanged: number; stopped_by: string | null; superseded: boolean },
+): string {
+  const stopped = r.stopped_by === null ? '' : `; stopped early (${r.stopped_by}), run it again once that is fixed`;
+  return `Moved series ${uid} to ${host}: ${r.moved} moved, ${r.unchanged} unchanged${stopped}`;
+}
+
+export function seriesUpdatedText(data: { series: SeriesFacts; resumed: Resumed | null }): string {
+  const rebooked = data.resumed === null ? '' : `: ${resumedCounts(data.resumed)}`;
+  return `Updated series ${data.series.uid}, now ${patternText(data.series)} (${data.series.timezone}), version ${data.series.version}${rebooked}`;
+}
+
+export function tokenCreatedText(token: { name: string; user: { username: string }; scopes: readonly string[] }, secret: string): string {
+  return `Created token ${token.name} for ${token.user.username} (${token.scopes.join(', ')}) · secret ${secret}`;
+}
+
+export function tokenRevokedText(token: { id: string; name: string; user: { username: string } }): string {
+  return `Revoked token ${token.name} of ${token.user.username} · id ${token.id}`;
+}

@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import { CliError } from './backend/backend.js';
+
+/** Why a file could not be read, for a person; undefined when it is not about the path. */
+function pathProblem(code: string | undefined): string | undefined {
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'not readable by this user';
+    default:
+      return undefined;
+  }
+}
+
+/** The text of a `--workspace` file; a path that cannot be read is a usage error (exit 2) naming the flag, not a stack. */
+export async function readWorkspaceFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const problem = pathProblem((error as NodeJS.ErrnoException).code);
+    if (problem === undefined) throw error;
+    throw new CliError('usage', `--workspace ${path}: ${problem}.`);
+  }
+}
