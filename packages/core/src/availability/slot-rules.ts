@@ -1,7 +1,7 @@
 import { DAY_MS, MINUTE_MS } from '../time.js';
 import type { Schedule } from '../workspace/workspace-schema.js';
 import { type Interval, mergeIntervals } from './busy.js';
-import { workingIntervals } from './working-hours.js';
+import { gridAnchorOf, gridAnchors, workingTime } from './working-hours.js';
 
 /** What the rules of a slot read from an event type. */
 export interface SlotPolicy {
@@ -65,20 +65,29 @@ function withinHorizon(time: HostTime, startMs: number): boolean {
 }
 
 /**
- * The free slots whose start lies in `range`: on the grid of each working
- * interval (every `slot_interval_minutes` from its start, the whole duration
- * inside it), within notice and horizon, and clear of busy time.
+ * The free slots whose start lies in `range`: on the grid of a stretch of
+ * working time (every `slot_interval_minutes` from each of its anchors, see
+ * gridAnchorOf), the whole duration inside the stretch, within notice and
+ * horizon, and clear of busy time. The one definition `checkStart` agrees
+ * with: a start is listed for a window exactly when it lies in the window and
+ * checkStart says it is available.
  */
 export function freeSlots(time: HostTime, range: Interval): Interval[] {
   if (time.policy.status !== 'on') return [];
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
   const slots: Interval[] = [];
-  for (const working of workingIntervals(time.schedule, time.zone, range)) {
-    for (let start = working.startMs; start + duration <= working.endMs; start += step) {
-      if (start < range.startMs || start >= range.endMs) continue;
-      if (!withinNotice(time, start) || !withinHorizon(time, start)) continue;
-      if (isClear(time, start, start + duration)) slots.push({ startMs: start, endMs: start + duration });
+  const { stretches, zone } = workingTime(time.schedule, time.zone, { startMs: range.startMs, endMs: range.endMs + duration });
+  for (const stretch of stretches) {
+    const anchors = gridAnchors(stretch, zone);
+    for (const [i, anchor] of anchors.entries()) {
+      const until = Math.min(anchors[i + 1] ?? stretch.endMs, range.endMs);
+      // The first grid point at or after the range's start.
+      const first = anchor + Math.max(0, Math.ceil((range.startMs - anchor) / step)) * step;
+      for (let start = first; start < until && start + duration <= stretch.endMs; start += step) {
+        if (!withinNotice(time, start) || !withinHorizon(time, start)) continue;
+        if (isClear(time, start, start + duration)) slots.push({ startMs: start, endMs: start + duration });
+      }
     }
   }
   return slots;
@@ -116,9 +125,9 @@ export function checkStart(
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
   const end = Math.max(endMs ?? startMs + duration, startMs + duration);
-  const working = workingIntervals(time.schedule, time.zone, { startMs, endMs: end }).some(
-    (w) => startMs >= w.startMs && (!grid || (startMs - w.startMs) % step === 0) && end <= w.endMs,
-  );
-  if (!working || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
+  const { stretches, zone } = workingTime(time.schedule, time.zone, { startMs, endMs: end });
+  const stretch = stretches.find((w) => startMs >= w.startMs && end <= w.endMs);
+  const onGrid = stretch !== undefined && (!grid || (startMs - gridAnchorOf(stretch, startMs, zone)) % step === 0);
+  if (!onGrid || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
   return { available: true };
 }

@@ -1,6 +1,6 @@
 import { addDays, type CivilDate, civilDateOf, formatCivilDate, wallClockToInstant, weekdayOf } from '../wall-clock.js';
 import type { Schedule } from '../workspace/workspace-schema.js';
-import type { Interval } from './busy.js';
+import { type Interval, mergeIntervals } from './busy.js';
 
 function instantOf(date: CivilDate, hhmm: string, zone: string): number {
   const [hour, minute] = hhmm.split(':').map(Number) as [number, number];
@@ -8,52 +8,81 @@ function instantOf(date: CivilDate, hhmm: string, zone: string): number {
   return hour === 24 ? wallClockToInstant(addDays(date, 1), 0, 0, zone) : wallClockToInstant(date, hour, minute, zone);
 }
 
-/**
- * A host without a schedule is free around the clock (workspace.md): every
- * local day from 00:00 to 24:00 in the host's zone, so the slot grid is
- * anchored at local midnight rather than wherever a query happens to start.
- */
+/** A host without a schedule is free around the clock (workspace.md): every local day from 00:00 to 24:00. */
 const AROUND_THE_CLOCK: Schedule = {
   weekly: Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((day) => [day, [['00:00', '24:00']]])),
   overrides: [],
 };
 
 /**
- * The host's working intervals that overlap `range`, as instants. Intervals
- * are wall-clock times in the schedule's zone, so a 09:00–17:00 day stays
- * 09:00–17:00 local on both sides of a DST change; a date override replaces
- * that date's weekly intervals.
- * Intervals are not clipped to the range: the slot grid is anchored at their start.
+ * Local days read on either side of a range. A written interval lies within
+ * its own day, a DST gap moves an instant by at most a few hours, and a
+ * meeting the checks ask about is shorter than a day, so two days either
+ * side hold every interval that can touch the range or merge with one that does.
  */
-export function workingIntervals(given: Schedule | null, fallbackZone: string, range: Interval): Interval[] {
-  const schedule = given ?? AROUND_THE_CLOCK;
-  const zone = schedule.timezone ?? fallbackZone;
-  const overrides = new Map(schedule.overrides.map((o) => [o.date, o.intervals]));
-  const out: Interval[] = [];
-  // A day either side: an interval of the previous local day can reach into the range.
-  const last = addDays(civilDateOf(range.endMs, zone), 1);
-  for (let date = addDays(civilDateOf(range.startMs, zone), -1); ; date = addDays(date, 1)) {
-    const intervals = overrides.get(formatCivilDate(date)) ?? schedule.weekly[weekdayOf(date)] ?? [];
-    for (const [from, to] of intervals) {
-      const interval = { startMs: instantOf(date, from, zone), endMs: instantOf(date, to, zone) };
-      if (interval.endMs > interval.startMs && interval.startMs < range.endMs && range.startMs < interval.endMs) out.push(interval);
-    }
-    if (formatCivilDate(date) === formatCivilDate(last)) break;
-  }
-  return joinOverlapping(out.sort((a, b) => a.startMs - b.startMs));
+const PADDING_DAYS = 2;
+
+/** The host's working time: the schedule (or around the clock) and the zone its hours are read in. */
+export interface WorkingTime {
+  /** Stretches of work: written hours as instants, touching and overlapping ones merged, sorted. */
+  readonly stretches: readonly Interval[];
+  readonly zone: string;
 }
 
 /**
- * Overlapping intervals of a day (09–11 and 10–12) are one stretch of work
- * (09–12), so no start is offered twice. Intervals that only touch stay
- * apart: each keeps the grid anchored at its own start.
+ * The host's working time around `range`, as one set of instants: the weekly
+ * hours (or a date's override) of every local day that can reach the range,
+ * each read in the schedule's zone with the one wall-clock rule, then merged
+ * where they touch or overlap, before anything looks at them. So a meeting
+ * that fits in continuous working time fits, whatever day boundary or written
+ * interval it crosses, and the stretches do not depend on the range asked
+ * about (only those overlapping it are returned, whole).
  */
-function joinOverlapping(sorted: Interval[]): Interval[] {
-  const out: Interval[] = [];
-  for (const next of sorted) {
-    const last = out.at(-1);
-    if (last && next.startMs < last.endMs) out[out.length - 1] = { startMs: last.startMs, endMs: Math.max(last.endMs, next.endMs) };
-    else out.push(next);
+export function workingTime(given: Schedule | null, fallbackZone: string, range: Interval): WorkingTime {
+  const schedule = given ?? AROUND_THE_CLOCK;
+  const zone = schedule.timezone ?? fallbackZone;
+  const overrides = new Map(schedule.overrides.map((o) => [o.date, o.intervals]));
+  const written: Interval[] = [];
+  const last = formatCivilDate(addDays(civilDateOf(range.endMs, zone), PADDING_DAYS));
+  for (let date = addDays(civilDateOf(range.startMs, zone), -PADDING_DAYS); ; date = addDays(date, 1)) {
+    const day = formatCivilDate(date);
+    for (const [from, to] of overrides.get(day) ?? schedule.weekly[weekdayOf(date)] ?? []) {
+      written.push({ startMs: instantOf(date, from, zone), endMs: instantOf(date, to, zone) });
+    }
+    if (day === last) break;
   }
-  return out;
+  const stretches = mergeIntervals(written).filter((s) => s.startMs < range.endMs && range.startMs < s.endMs);
+  return { stretches, zone };
+}
+
+/** The first instant of the local day `epochMs` falls on (the day's midnight, or the first instant after a gap at midnight). */
+function dayStartOf(epochMs: number, zone: string): number {
+  return wallClockToInstant(civilDateOf(epochMs, zone), 0, 0, zone);
+}
+
+/**
+ * Where the slot grid of a stretch is anchored for a start inside it: the
+ * stretch's own start, or the last local midnight inside the stretch before
+ * that start, whichever is later. So a grid never depends on the window a
+ * caller asks about, a host without a schedule has its grid at every local
+ * midnight, and a stretch that runs past midnight starts its grid again there.
+ */
+export function gridAnchorOf(stretch: Interval, startMs: number, zone: string): number {
+  return Math.max(stretch.startMs, dayStartOf(startMs, zone));
+}
+
+/** The grid anchors of a stretch in order: its start, then each local midnight inside it. */
+export function gridAnchors(stretch: Interval, zone: string): number[] {
+  const anchors = [stretch.startMs];
+  for (let day = civilDateOf(stretch.startMs, zone); ; ) {
+    day = addDays(day, 1);
+    const midnight = wallClockToInstant(day, 0, 0, zone);
+    if (midnight >= stretch.endMs) return anchors;
+    if (midnight > anchors.at(-1)!) anchors.push(midnight);
+  }
+}
+
+/** The stretches of working time that overlap `range` (see workingTime). */
+export function workingIntervals(given: Schedule | null, fallbackZone: string, range: Interval): Interval[] {
+  return [...workingTime(given, fallbackZone, range).stretches];
 }
