@@ -267,6 +267,42 @@ describe('times and zones', () => {
   });
 });
 
+describe('calendars as producers write them (issue 20)', () => {
+  it('a TZID the feed does not define is kept by every expanded occurrence, and a UTC EXDATE removes its occurrence', async () => {
+    const read = icsFeedReader({ clock });
+    // America/Denver in January is UTC-7: 10:00 local is 17:00Z, for the first instance and every one after it.
+    const expected = [
+      span('2026-01-05T17:00:00Z', '2026-01-05T18:00:00Z'),
+      span('2026-01-06T17:00:00Z', '2026-01-06T18:00:00Z'),
+      span('2026-01-08T19:00:00Z', '2026-01-08T20:00:00Z'),
+      span('2026-01-09T17:00:00Z', '2026-01-09T18:00:00Z'),
+    ];
+    expect(await read(feed('tzid-without-vtimezone.ics'), JANUARY_2026, 'UTC')).toEqual(expected);
+    expect(await read(feed('tzid-without-vtimezone.ics'), JANUARY_2026, 'America/New_York')).toEqual(expected);
+  });
+
+  it('a recurring all-day event blocks each whole local day, 23 hours on the spring-forward day', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('all-day-dst.ics'), span('2026-03-01T00:00:00Z', '2026-05-01T00:00:00Z'), 'Europe/Berlin')).toEqual([
+      span('2026-03-21T23:00:00Z', '2026-03-22T23:00:00Z'),
+      span('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z'),
+      span('2026-04-04T22:00:00Z', '2026-04-05T22:00:00Z'),
+    ]);
+  });
+
+  it('RDATE;VALUE=PERIOD instances block their own periods, in any window', async () => {
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('rdate-period.ics'), JANUARY_2026)).toEqual([
+      span('2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z'),
+      span('2026-01-07T14:00:00Z', '2026-01-07T16:00:00Z'),
+      span('2026-01-09T08:00:00Z', '2026-01-09T08:30:00Z'),
+    ]);
+    expect(await read(feed('rdate-period.ics'), span('2026-01-08T00:00:00Z', '2026-01-10T00:00:00Z'))).toEqual([
+      span('2026-01-09T08:00:00Z', '2026-01-09T08:30:00Z'),
+    ]);
+  });
+});
+
 describe('the feed cache', () => {
   it('fetches once within the time to live and again once it runs out', async () => {
     const read = icsFeedReader({ clock });

@@ -20,6 +20,28 @@ export interface IcsFeedOptions {
 interface Series {
   readonly event: ICAL.Event;
   readonly overrides: readonly ICAL.Event[];
+  /**
+   * `RDATE;VALUE=PERIOD` instances (RFC 5545 3.8.5.2: each with its own
+   * start and end). ical.js cannot expand them, so they are taken out of the
+   * event and read here.
+   */
+  readonly periods: readonly ICAL.Period[];
+}
+
+/** The TZID a time was written with, kept by ical.js outside its typings when the feed does not define the zone. */
+function tzidOf(time: ICAL.Time): string | undefined {
+  return (time as ICAL.Time & { timezone?: string }).timezone;
+}
+
+/** Takes a master's `RDATE;VALUE=PERIOD` properties out of it, and answers their periods. */
+function takePeriods(vevent: ICAL.Component): ICAL.Period[] {
+  const periods: ICAL.Period[] = [];
+  for (const property of vevent.getAllProperties('rdate')) {
+    if (property.type !== 'period') continue;
+    periods.push(...(property.getValues() as ICAL.Period[]));
+    vevent.removeProperty(property);
+  }
+  return periods;
 }
 
 /** Occurrences one series may produce before the range ends; a FREQ=SECONDLY rule from 1970 must not hang a request. */
@@ -162,8 +184,11 @@ function parseFeed(text: string): Series[] {
   for (const { masters, overrides } of byUid.values()) {
     const asEvents = overrides.map((o) => new ICAL.Event(o, { exceptions: [] }));
     // An override whose series is missing from the feed is still a busy time of its own.
-    if (masters.length === 0) for (const o of asEvents) series.push({ event: o, overrides: [] });
-    for (const master of masters) series.push({ event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents });
+    if (masters.length === 0) for (const o of asEvents) series.push({ event: o, overrides: [], periods: [] });
+    for (const master of masters) {
+      const periods = takePeriods(master);
+      series.push({ event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
+    }
   }
   // Values decode lazily; decode them now so a malformed feed fails here, before it is cached.
   for (const { event } of series) {
@@ -176,31 +201,55 @@ function parseFeed(text: string): Series[] {
 
 function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
   const busy: Interval[] = [];
-  const add = (event: ICAL.Event, start: ICAL.Time) => {
-    if (!isBusy(event)) return;
-    const startMs = epochMs(start, hostZone);
-    // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event that defines it.
-    const interval = { startMs, endMs: startMs + epochMs(event.endDate, hostZone) - epochMs(event.startDate, hostZone) };
+  const push = (interval: Interval) => {
     // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
     if (interval.endMs > interval.startMs && overlaps(interval, range)) busy.push(interval);
   };
+  // `tzid`: the zone the event's DTSTART names, for expanded instances, which ical.js gives without it.
+  const add = (event: ICAL.Event, start: ICAL.Time, tzid?: string) => {
+    if (!isBusy(event)) return;
+    const startMs = epochMs(start, hostZone, tzid);
+    if (start.isDate) {
+      // An all-day instance blocks its whole local days, 23 or 25 hours across a DST change.
+      const end = start.clone();
+      end.addDuration(event.duration);
+      push({ startMs, endMs: epochMs(end, hostZone, tzid) });
+      return;
+    }
+    // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event that defines it.
+    push({ startMs, endMs: startMs + epochMs(event.endDate, hostZone) - epochMs(event.startDate, hostZone) });
+  };
 
-  for (const { event, overrides } of feed) {
+  for (const { event, overrides, periods } of feed) {
     for (const override of overrides) add(override, override.startDate);
+    const tzid = tzidOf(event.startDate);
+    if (isBusy(event)) {
+      for (const period of periods)
+        push({ startMs: epochMs(period.start, hostZone, tzid), endMs: epochMs(period.getEnd(), hostZone, tzid) });
+    }
     if (!event.isRecurring()) {
       add(event, event.startDate);
       continue;
     }
+    // EXDATEs compared as instants: ical.js compares the wall clocks it has, and it has none for a TZID the feed does not define.
+    const excluded = new Set(
+      event.component
+        .getAllProperties('exdate')
+        .flatMap((p) => p.getValues() as ICAL.Time[])
+        .map((t) => epochMs(t, hostZone, tzid)),
+    );
     const occurrences = event.iterator();
     let count = 0;
     for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
+      const nextMs = epochMs(next, hostZone, tzid);
       // Occurrences come in start order, so nothing later can overlap the range.
-      if (epochMs(next, hostZone) >= range.endMs) break;
+      if (nextMs >= range.endMs) break;
       if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the range ends`);
+      if (excluded.has(nextMs)) continue;
       const details = event.getOccurrenceDetails(next);
       // An override replaces its occurrence and was counted above at its own time.
       if (details.item !== event && details.item.recurrenceId.compare(next) === 0) continue;
-      add(details.item, details.startDate);
+      add(details.item, details.startDate, details.item === event ? tzid : undefined);
     }
   }
   return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
@@ -218,14 +267,14 @@ function isBusy(event: ICAL.Event): boolean {
  * that happens twice means its first instant. ical.js takes the offset after the change in both cases,
  * so when the time lies within one change's width after it, the earlier offset is used instead.
  */
-function epochMs(time: ICAL.Time, hostZone: string): number {
+function epochMs(time: ICAL.Time, hostZone: string, seriesTzid?: string): number {
   const zone = time.zone;
   if (time.isDate || !zone || zone === ICAL.Timezone.localTimezone) {
     // RFC 5545 3.3.4/3.3.5: a date or a floating time means that wall clock
     // wherever it is seen, here the host's zone; so does a TZID the feed names
-    // without defining, when it is an IANA name we know.
-    // ical.js keeps an unresolved TZID on the time, outside its typings.
-    const tzid = (time as ICAL.Time & { timezone?: string }).timezone;
+    // without defining, when it is an IANA name we know. An expanded instance
+    // has lost that TZID: the series' own is passed in.
+    const tzid = tzidOf(time) ?? seriesTzid;
     const named = tzid && isTimeZone(tzid) ? tzid : hostZone;
     const date = { year: time.year, month: time.month, day: time.day };
     return time.isDate
