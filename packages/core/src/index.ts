@@ -111,6 +111,7 @@ export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
 export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
+export { type Settled, within } from './within.js';
 export { type LoadReport, loadWorkspace } from './workspace/load-workspace.js';
 export { jsonPath, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';
 export { DEFAULT_LIMITS, type Limits, type Workspace, workspaceSchema } from './workspace/workspace-schema.js';

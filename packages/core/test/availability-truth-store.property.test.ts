@@ -1,15 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
 import { isScheduleError } from '../src/errors.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
-import { loadWorkspace } from '../src/workspace/load-workspace.js';
-import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { checkSlot, createBooking, listSlots } from './support/booking-calls.js';
-import { testDeps } from './support/deps.js';
-import { principalOf } from './support/organization.js';
+import { type GeneratedHostsWorld, openGeneratedHostsWorld } from './support/generated-hosts.js';
 import { storeFixtures } from './support/stores.js';
 
 // Issue 12, through the operations every front end calls: for a generated
@@ -19,7 +15,6 @@ import { storeFixtures } from './support/stores.js';
 // more widely in memory; this one proves the operations use them.)
 
 const T0 = '2026-03-27T00:00:00.000Z';
-const SECRET = 'pat_truth_store_owner_x';
 const FIVE_MINUTES = 300_000;
 const ZONES = ['UTC', 'Europe/Berlin', 'America/St_Johns', 'Australia/Lord_Howe', 'America/New_York'] as const;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -44,26 +39,14 @@ const world = fc.record({
 
 describe.each(storeFixtures())('list, check and create agree on $name (issue 12)', (fixture) => {
   let store: Store;
-  let clock: ManualClock;
   let deps: ExecuteDeps;
   let owner: Principal;
+  let load: GeneratedHostsWorld['load'];
   let n = 0;
   const seen = { booked: 0, refused: 0 };
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    await loadWorkspace(
-      { store, clock, ids: deps.ids },
-      parseWorkspace(
-        JSON.stringify({
-          users: [{ username: 'owner', email: 'owner@example.test', role: 'owner' }],
-          tokens: [{ name: 'owner', user: 'owner', secret: SECRET, scopes: ['bookings:create', 'slots:read'] }],
-        }),
-      ),
-    );
-    owner = await principalOf({ store, clock }, SECRET);
+    ({ store, deps, owner, load } = await openGeneratedHostsWorld(await fixture.open(), T0, ['bookings:create', 'slots:read']));
   });
   afterAll(() => fixture.cleanup());
 
@@ -72,34 +55,29 @@ describe.each(storeFixtures())('list, check and create agree on $name (issue 12)
       fc.asyncProperty(world, async (w) => {
         const username = `t${++n}`;
         const eventTypeId = `7e000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-        await loadWorkspace(
-          { store, clock, ids: deps.ids },
-          parseWorkspace(
-            JSON.stringify({
-              users: [
-                {
-                  username,
-                  email: `${username}@example.test`,
-                  timezone: w.zone,
-                  ...(w.weekly ? { schedule: { timezone: w.zone, weekly: w.weekly } } : {}),
-                },
-              ],
-              event_types: [
-                {
-                  id: eventTypeId,
-                  owner: username,
-                  slug: 'call',
-                  name: 'Call',
-                  duration_minutes: w.duration,
-                  slot_interval_minutes: w.interval,
-                  minimum_notice_minutes: w.notice,
-                  future_limit_days: 4,
-                  buffer_before_minutes: w.buffer,
-                },
-              ],
-            }),
-          ),
-        );
+        await load({
+          users: [
+            {
+              username,
+              email: `${username}@example.test`,
+              timezone: w.zone,
+              ...(w.weekly ? { schedule: { timezone: w.zone, weekly: w.weekly } } : {}),
+            },
+          ],
+          event_types: [
+            {
+              id: eventTypeId,
+              owner: username,
+              slug: 'call',
+              name: 'Call',
+              duration_minutes: w.duration,
+              slot_interval_minutes: w.interval,
+              minimum_notice_minutes: w.notice,
+              future_limit_days: 4,
+              buffer_before_minutes: w.buffer,
+            },
+          ],
+        });
         const origin = Date.parse(T0);
         const window = { startMs: origin + w.from * FIVE_MINUTES, endMs: origin + (w.from + w.length) * FIVE_MINUTES };
         const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,15 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
 import { ScheduleError } from '../src/errors.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
-import { loadWorkspace } from '../src/workspace/load-workspace.js';
-import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { checkSlot } from './support/booking-calls.js';
-import { testDeps } from './support/deps.js';
-import { principalOf } from './support/organization.js';
+import { type GeneratedHostsWorld, openGeneratedHostsWorld } from './support/generated-hosts.js';
 import { createSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -21,7 +17,6 @@ import { storeFixtures } from './support/stores.js';
 // does not follow, never tells them apart.
 
 const T0 = '2026-03-02T06:00:00.000Z';
-const SECRET = 'pat_series_truth_owner_x';
 const ZONES = ['UTC', 'Europe/Berlin', 'America/St_Johns', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/New_York'] as const;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -52,27 +47,15 @@ const series = fc.record({
 
 describe.each(storeFixtures())('a new series agrees with the slot check on $name (issue 12)', (fixture) => {
   let store: Store;
-  let clock: ManualClock;
   let deps: ExecuteDeps;
   let owner: Principal;
+  let load: GeneratedHostsWorld['load'];
   let n = 0;
   /** How many occurrences and skipped dates were checked: the property must not hold vacuously. */
   const seen = { booked: 0, skipped: 0 };
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    await loadWorkspace(
-      { store, clock, ids: deps.ids },
-      parseWorkspace(
-        JSON.stringify({
-          users: [{ username: 'owner', email: 'owner@example.test', role: 'owner' }],
-          tokens: [{ name: 'owner', user: 'owner', secret: SECRET, scopes: ['series:write', 'series:read', 'slots:read'] }],
-        }),
-      ),
-    );
-    owner = await principalOf({ store, clock }, SECRET);
+    ({ store, deps, owner, load } = await openGeneratedHostsWorld(await fixture.open(), T0, ['series:write', 'series:read', 'slots:read']));
   });
   afterAll(() => fixture.cleanup());
 
@@ -83,31 +66,26 @@ describe.each(storeFixtures())('a new series agrees with the slot check on $name
         const username = `h${++n}`;
         const eventTypeId = `5e000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
         const origin = Date.parse(T0);
-        await loadWorkspace(
-          { store, clock, ids: deps.ids },
-          parseWorkspace(
-            JSON.stringify({
-              users: [
+        await load({
+          users: [
+            {
+              username,
+              email: `${username}@example.test`,
+              timezone: h.zone,
+              ...(h.weekly ? { schedule: { timezone: h.zone, weekly: h.weekly } } : {}),
+              calendars: [
                 {
-                  username,
-                  email: `${username}@example.test`,
-                  timezone: h.zone,
-                  ...(h.weekly ? { schedule: { timezone: h.zone, weekly: h.weekly } } : {}),
-                  calendars: [
-                    {
-                      kind: 'static',
-                      busy: h.busy.map(([at, length]) => ({
-                        start: new Date(origin + at * 1_800_000).toISOString(),
-                        end: new Date(origin + (at + length) * 1_800_000).toISOString(),
-                      })),
-                    },
-                  ],
+                  kind: 'static',
+                  busy: h.busy.map(([at, length]) => ({
+                    start: new Date(origin + at * 1_800_000).toISOString(),
+                    end: new Date(origin + (at + length) * 1_800_000).toISOString(),
+                  })),
                 },
               ],
-              event_types: [{ id: eventTypeId, owner: username, slug: 'call', name: 'Call', slot_interval_minutes: 30, ...et }],
-            }),
-          ),
-        );
+            },
+          ],
+          event_types: [{ id: eventTypeId, owner: username, slug: 'call', name: 'Call', slot_interval_minutes: 30, ...et }],
+        });
         const body = {
           host_user_id: (await store.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id,
           event_type_id: eventTypeId,

@@ -1,4 +1,4 @@
-import type { Backlog, Clock, FailOpenCause } from '@schedule/core';
+import { type Backlog, type Clock, type FailOpenCause, within } from '@schedule/core';
 // prom-client, a well-kept library, over hand-written exposition text: the
 // format's escaping, histogram buckets and process metrics are its problem.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -28,21 +28,6 @@ export interface AppMetrics {
   observeRequest(route: string, status: number, seconds: number): void;
   /** The rate limiter counted a request in process memory: give it as the limiter's `onFailOpen`. */
   countRateLimitFailOpen(cause: FailOpenCause): void;
-}
-
-/** Resolves with the value, or undefined after `timeoutMs` or on failure. */
-async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timedOut]);
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -86,7 +71,9 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     // Concurrent scrapes share one count, and a count is reused for cacheMs.
     const current = () => {
       const nowMs = options.clock.now();
-      if (!last || nowMs - last.atMs >= cacheMs) last = { atMs: nowMs, counted: within(read(), timeoutMs) };
+      if (!last || nowMs - last.atMs >= cacheMs) {
+        last = { atMs: nowMs, counted: within(read(), timeoutMs).then((settled) => (settled.kind === 'done' ? settled.value : undefined)) };
+      }
       return last.counted;
     };
     // Unknown is left out, not guessed: a sample of 0 would read as "all

@@ -40,10 +40,8 @@ export async function openEmbedded(options: {
       if (!options.token) throw new CliError('unauthorized', 'No token: set SCHEDULE_TOKEN or pass --token.');
       principal ??= authenticate(options.token);
       const caller = await principal;
-      if (!caller)
-        if (!caller)
-          // The API's own words, so that both modes print the same line.
-          throw new CliError('unauthorized', 'The bearer token is not valid.');
+      // The API's own words, so that both modes print the same line.
+      if (!caller) throw new CliError('unauthorized', 'The bearer token is not valid.');
       try {
         const { outcome } = await execute(
           core,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Store } from '../storage/store.js';
+import { within } from '../within.js';
 
 /** What a readiness probe reports of each dependency. */
 export interface Readiness {
@@ -34,17 +35,7 @@ export interface ReadinessOptions {
 }
 
 async function databaseAnswers(store: Store, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  try {
-    return await Promise.race([sql`select 1`.execute(store.db).then(() => true), timedOut]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await within(sql`select 1`.execute(store.db), timeoutMs)).kind === 'done';
 }
 
 /** A readiness check (`GET /readyz`): can this process reach its database right now, and are rate limits shared? */

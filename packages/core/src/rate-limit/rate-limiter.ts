@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
+import { within } from '../within.js';
 import type { Limits } from '../workspace/workspace-schema.js';
 import { memoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
@@ -97,25 +98,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   async function count(key: string, windowStartMs: number): Promise<number> {
     if (store === undefined) return fallback.hit(key, windowStartMs, WINDOW_MS);
-    lastCountShared = false;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), bound);
-    });
-    let cause: FailOpenCause = 'timeout';
-    try {
-      const counted = await Promise.race([store.hit(key, windowStartMs, WINDOW_MS), timedOut]);
-      if (counted !== undefined) {
-        lastCountShared = true;
-        return counted;
-      }
-    } catch {
-      // Fails open below, like a timeout.
-      cause = 'error';
-    } finally {
-      clearTimeout(timer);
-    }
-    options.onFailOpen?.(cause);
+    const counted = await within(store.hit(key, windowStartMs, WINDOW_MS), bound);
+    lastCountShared = counted.kind === 'done';
+    if (counted.kind === 'done') return counted.value;
+    options.onFailOpen?.(counted.kind === 'failed' ? 'error' : 'timeout');
     return fallback.hit(key, windowStartMs, WINDOW_MS);
   }
 
