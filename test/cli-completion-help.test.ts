@@ -23,6 +23,7 @@ const TOP_LEVEL = [
   'whoami',
   'event-types',
   'tokens',
+  'calendars',
   'init',
   'book',
   'agenda',

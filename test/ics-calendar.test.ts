@@ -9,6 +9,7 @@ import {
   listSlots,
   rescheduleBooking,
 } from './support/booking-writes.js';
+import { runCli } from './support/cli-run.js';
 import { type ApiResponse, api, expectData, expectError, expectPage } from './support/http.js';
 import { closedPort, type IcsServer, icsLocal, icsText, icsUtc, startIcsServer } from './support/ics-server.js';
 import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
@@ -28,6 +29,8 @@ const IDS = {
   nia: 'd4000000-0000-4000-8000-000000000005',
   tomo: 'd4000000-0000-4000-8000-000000000006',
   tomoCall: 'd4e00000-0000-4000-8000-000000000006',
+  sam: 'd4000000-0000-4000-8000-000000000007',
+  samCall: 'd4e00000-0000-4000-8000-000000000007',
   ivyCall: 'd4e00000-0000-4000-8000-000000000003',
   irisCall: 'd4e00000-0000-4000-8000-000000000001',
   uriCall: 'd4e00000-0000-4000-8000-000000000002',
@@ -156,6 +159,29 @@ const FLOATING_FEED = icsText([
   'END:VCALENDAR',
 ]);
 
+/**
+ * A good event on day 3 (10:00–11:00 UTC) among a producer's slips: a stray
+ * `SUMMARY=` line, a weekly rule written `BYDAY=MO, TU`, an empty EXDATE, and
+ * one event with no DTSTART, which is left out alone.
+ */
+const SLOPPY_FEED = icsText([
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//schedule black-box tests//sloppy//EN',
+  'BEGIN:VEVENT',
+  'UID:good-1@ics.test',
+  `DTSTART:${icsUtc(utcAt(3, 10))}`,
+  `DTEND:${icsUtc(utcAt(3, 11))}`,
+  'SUMMARY=Stray line',
+  'EXDATE;VALUE=DATE:',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:no-start-1@ics.test',
+  'SUMMARY:Secret plans',
+  'END:VEVENT',
+  'END:VCALENDAR',
+]);
+
 const EMPTY_FEED = icsText(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//schedule black-box tests//EN', 'END:VCALENDAR']);
 
 let feed: IcsServer;
@@ -163,17 +189,20 @@ let richFeed: IcsServer;
 let failing: IcsServer;
 let garbage: IcsServer;
 let floatingFeed: IcsServer;
+let sloppyFeed: IcsServer;
+let workspacePath: string;
 let downPort: number;
 let server: ServerProcess;
 let comeback: IcsServer | undefined;
 
 beforeAll(async () => {
-  [feed, richFeed, failing, garbage, floatingFeed, downPort] = await Promise.all([
+  [feed, richFeed, failing, garbage, floatingFeed, sloppyFeed, downPort] = await Promise.all([
     startIcsServer(FEED),
     startIcsServer(RICH_FEED),
     startIcsServer(FEED, { status: 500 }),
     startIcsServer('<html>Sign in to see this calendar</html>'),
     startIcsServer(FLOATING_FEED),
+    startIcsServer(SLOPPY_FEED),
     closedPort(),
   ]);
   const workspace = {
@@ -227,6 +256,15 @@ beforeAll(async () => {
         },
         calendars: [{ kind: 'ics', url: floatingFeed.url('/tomo.ics') }],
       },
+      {
+        id: IDS.sam,
+        username: 'sam',
+        email: 'sam@ics.test',
+        timezone: 'UTC',
+        role: 'user',
+        schedule: { timezone: 'UTC', weekly: {}, overrides: [{ date: dateOf(3), intervals: [['09:00', '12:00']] }] },
+        calendars: [{ kind: 'ics', url: sloppyFeed.url('/sam.ics') }],
+      },
       // A feed that answers HTTP 500, and one that answers something that is not iCalendar.
       { id: IDS.una, username: 'una', email: 'una@ics.test', role: 'user', calendars: [{ kind: 'ics', url: failing.url('/una.ics') }] },
       { id: IDS.nia, username: 'nia', email: 'nia@ics.test', role: 'user', calendars: [{ kind: 'ics', url: garbage.url('/nia.ics') }] },
@@ -246,6 +284,7 @@ beforeAll(async () => {
       { id: IDS.irisCall, owner: 'iris', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 },
       { id: IDS.tomoCall, owner: 'tomo', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 },
       { id: IDS.ivyCall, owner: 'ivy', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 },
+      { id: IDS.samCall, owner: 'sam', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 },
       { id: IDS.uriCall, owner: 'uri', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 },
     ],
     tokens: [{ name: 'iris', user: 'iris', secret: TOKEN, scopes: [...ALL_SCOPES] }],
@@ -254,12 +293,21 @@ beforeAll(async () => {
       { uid: UIDS.uriCancel, event_type: IDS.uriCall, start: isoAt(2, 11), attendee: { email: 'cancel@example.com', name: 'Cy' } },
     ],
   };
-  server = await startServer(['--workspace', writeWorkspace(workspace), '--db', ':memory:']);
+  workspacePath = writeWorkspace(workspace);
+  server = await startServer(['--workspace', workspacePath, '--db', ':memory:']);
 });
 
 afterAll(async () => {
   await server?.stop();
-  await Promise.all([feed?.close(), richFeed?.close(), failing?.close(), garbage?.close(), floatingFeed?.close(), comeback?.close()]);
+  await Promise.all([
+    feed?.close(),
+    richFeed?.close(),
+    failing?.close(),
+    garbage?.close(),
+    floatingFeed?.close(),
+    sloppyFeed?.close(),
+    comeback?.close(),
+  ]);
 });
 
 describe('a readable ICS feed', () => {
@@ -342,6 +390,55 @@ describe("feed times without a zone are the host's wall clock (RFC 5545 §3.3.4,
     const day5 = expectData(await listSlots(server.url, TOKEN, tokyoDay(5))).slots;
     // Tokyo 08:00–12:00 less the floating 10:00–11:00.
     expect(day5).toEqual(slotsAt([utcAt(4, 23), utcAt(4, 23, 30), utcAt(5, 0), utcAt(5, 0, 30), utcAt(5, 2), utcAt(5, 2, 30)], 30));
+  });
+});
+
+describe('a feed with one event that cannot be read', () => {
+  it('the rest of the feed still blocks time', async () => {
+    const data = expectData(await listSlots(server.url, TOKEN, { event_type_id: IDS.samCall, start: isoAt(3), end: isoAt(4) }));
+    expect(data.slots).toEqual(slotsAt([utcAt(3, 9), utcAt(3, 9, 30), utcAt(3, 11), utcAt(3, 11, 30)], 30));
+  });
+
+  it('the log names the feed and the UID of the event left out, never its contents, and /metrics counts it', async () => {
+    await listSlots(server.url, TOKEN, { event_type_id: IDS.samCall, start: isoAt(3), end: isoAt(4) });
+    const lines = server
+      .output()
+      .stderr.split('\n')
+      .filter((line) => line.includes('no-start-1@ics.test'))
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      feed: sloppyFeed.url('/sam.ics'),
+      uid: 'no-start-1@ics.test',
+      reason: 'no_start',
+      msg: 'calendar event skipped: it cannot be read',
+    });
+    expect(server.output().stderr).not.toContain('Secret plans');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const counted = /^schedule_calendar_events_skipped_total (\d+)$/m.exec(metrics);
+    expect(Number(counted?.[1])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('schedule calendars test says what each feed gave, and exits 6 when one cannot be read', async () => {
+    const sam = await runCli(['calendars', 'test', '--workspace', workspacePath, '--user', 'sam', '--json']);
+    expect({ code: sam.code, stderr: sam.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(sam.stdout)).toEqual([
+      {
+        user: 'sam',
+        calendar: sloppyFeed.url('/sam.ics'),
+        readable: true,
+        busy: expect.any(Number),
+        skipped: [{ uid: 'no-start-1@ics.test', reason: 'no_start' }],
+      },
+    ]);
+    const una = await runCli(['calendars', 'test', '--workspace', workspacePath, '--user', 'una']);
+    expect(una).toEqual({
+      code: 6,
+      stdout: `una  ${failing.url('/una.ics')}  unreadable: calendar ${failing.url('/una.ics')} is unreadable: HTTP 500\n`,
+      stderr: '',
+    });
+    const nobody = await runCli(['calendars', 'test', '--workspace', workspacePath, '--user', 'nobody']);
+    expect(nobody).toEqual({ code: 2, stdout: '', stderr: `error usage: --user nobody: no such user in ${workspacePath}.\n` });
   });
 });
 

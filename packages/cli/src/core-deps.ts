@@ -3,6 +3,7 @@ import {
   conferenceLinksAt,
   createCalendarReader,
   type ExecuteDeps,
+  type IcsFeedOptions,
   type IdGenerator,
   icsFeedReader,
   type SeriesSource,
@@ -10,13 +11,19 @@ import {
 } from '@schedule/core';
 
 /** Core's deps on an open store, configured from the environment (README, "Running the server"). */
-export function coreDepsFromEnv(store: Store, clock: Clock, ids: IdGenerator, source?: SeriesSource): ExecuteDeps {
+export function coreDepsFromEnv(
+  store: Store,
+  clock: Clock,
+  ids: IdGenerator,
+  source?: SeriesSource,
+  onSkippedEvents?: IcsFeedOptions['onSkippedEvents'],
+): ExecuteDeps {
   return {
     store,
     clock,
     ids,
     idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
-    calendars: createCalendarReader(icsFeedReader({ clock })),
+    calendars: createCalendarReader(icsFeedReader({ clock, ...(onSkippedEvents ? { onSkippedEvents } : {}) })),
     conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
     ...(source ? { source } : {}),
   };

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { reportError } from './command-context.js';
 import { registerBookings } from './commands/bookings.js';
+import { registerCalendars } from './commands/calendars.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDirectory } from './commands/directory.js';
 import { registerInit } from './commands/init.js';
@@ -79,6 +80,7 @@ export function buildProgram(): Command {
   registerSlots(program);
   registerDirectory(program);
   registerTokens(program);
+  registerCalendars(program);
   registerInit(program);
   registerInteractive(program);
   registerCompletion(program);

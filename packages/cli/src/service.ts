@@ -79,7 +79,12 @@ export async function startService(options: {
   if (!(await rateLimiter.ready(2000))) {
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
-  const core = coreDepsFromEnv(store, clock, ids);
+  // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
+  const core = coreDepsFromEnv(store, clock, ids, undefined, (feed, skipped) => {
+    if (skipped.length === 0) return;
+    metrics.countSkippedCalendarEvents(skipped.length);
+    for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');
+  });
 
   const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
   purge.unref();

@@ -7,9 +7,16 @@ export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export { hashSecret, newSecret } from './auth/token-secret.js';
+export type { IcsFeedOptions, SkippedEvent, SkipReason } from './availability/adapters/ics-feed.js';
 export { icsFeedReader } from './availability/adapters/ics-feed-lazy.js';
 export type { Interval } from './availability/busy.js';
-export { type CalendarReader, CalendarUnreadable, createCalendarReader, type IcsFeedReader } from './availability/calendar-reader.js';
+export {
+  type CalendarReader,
+  CalendarUnreadable,
+  createCalendarReader,
+  feedUrlShown,
+  type IcsFeedReader,
+} from './availability/calendar-reader.js';
 export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from './bookings/booking-input.js';
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';

@@ -72,6 +72,7 @@ const garbage: Record<string, string> = {
   '/empty.ics': '',
   '/unterminated.ics': 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\n',
   '/vcard.ics': 'BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Alice\r\nEND:VCARD\r\n',
+  '/crossed.ics': 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nEND:VCALENDAR\r\nEND:VEVENT\r\n',
   '/bad-date.ics': 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:tomorrow-ish\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
 };
 
@@ -383,15 +384,22 @@ describe('an unreadable feed throws CalendarUnreadable', () => {
   });
 
   it.each([
-    ['prose.ics', 'invalid line (no token ";" or ":") "this is not a calendar"'],
-    ['html.ics', 'invalid line (no token ";" or ":") "<!doctype html><html><body>Sign in to see this calendar</body></html>"'],
+    ['prose.ics', 'no VCALENDAR'],
+    ['html.ics', 'no VCALENDAR'],
     ['empty.ics', 'no VCALENDAR'],
-    ['unterminated.ics', 'invalid ical body. component began but did not end'],
+    ['unterminated.ics', 'VEVENT is never closed'],
     ['vcard.ics', 'no VCALENDAR'],
-    ['bad-date.ics', 'invalid date-time value: "tomo-rr-owTis:h:"'],
+    ['crossed.ics', 'END:VCALENDAR closes VEVENT'],
   ])('when the body of %s is not a calendar', async (name, detail) => {
     const read = icsFeedReader({ clock });
     await expect(read(feed(name), JANUARY_2026)).rejects.toThrow(unreadable(feed(name), `not a valid iCalendar feed (${detail})`));
+  });
+
+  it('not when its only event cannot be read: the feed is read, the event skipped and reported by UID', async () => {
+    const reports: unknown[] = [];
+    const read = icsFeedReader({ clock, onSkippedEvents: (url, skipped) => reports.push({ url, skipped }) });
+    expect(await read(feed('bad-date.ics'), JANUARY_2026)).toEqual([]);
+    expect(reports).toEqual([{ url: feed('bad-date.ics'), skipped: [{ uid: 'x', reason: 'bad_value' }] }]);
   });
 
   it('without the credentials of the URL in the message', async () => {

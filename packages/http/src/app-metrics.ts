@@ -28,6 +28,8 @@ export interface AppMetrics {
   observeRequest(route: string, status: number, seconds: number): void;
   /** The rate limiter counted a request in process memory: give it as the limiter's `onFailOpen`. */
   countRateLimitFailOpen(cause: FailOpenCause): void;
+  /** Events left out of a conflict calendar's feed as unreadable, counted on each fetch of the feed. */
+  countSkippedCalendarEvents(count: number): void;
 }
 
 /**
@@ -62,6 +64,12 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
   });
   // Both causes read 0 from the start, so that rate() and increase() see the first fail-open.
   for (const cause of ['error', 'timeout'] as const) failOpens.inc({ cause }, 0);
+  // No label for the feed: its URL may carry a secret, and feeds are many.
+  const skippedEvents = new Counter({
+    name: 'schedule_calendar_events_skipped_total',
+    help: 'Events of conflict-calendar feeds left out because they cannot be read, counted on each fetch of a feed (the log names feed and UID).',
+    registers: [registry],
+  });
 
   if (options.backlog) {
     const read = options.backlog;
@@ -116,6 +124,9 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     },
     countRateLimitFailOpen(cause) {
       failOpens.inc({ cause });
+    },
+    countSkippedCalendarEvents(count) {
+      skippedEvents.inc(count);
     },
   };
 }

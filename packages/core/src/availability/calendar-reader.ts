@@ -9,6 +9,15 @@ export class CalendarUnreadable extends Error {
   override readonly name = 'CalendarUnreadable';
 }
 
+/** A feed's URL as it may be shown (messages, logs, the CLI): without the credentials it may carry. */
+export function feedUrlShown(url: string): string {
+  if (!URL.canParse(url)) return '(not a URL)';
+  const shown = new URL(url);
+  shown.username = '';
+  shown.password = '';
+  return shown.href;
+}
+
 /**
  * Reads the busy times of one iCalendar feed that overlap a range; dates and
  * floating times are read in `hostZone` (UTC when not given). Throws CalendarUnreadable.

@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { CliError } from '../backend/backend.js';
+import { reportError } from '../command-context.js';
+import { EXIT_CODES } from '../output/exit-codes.js';
+import { readWorkspaceFile } from '../workspace-file.js';
+
+const DAY_MS = 86_400_000;
+
+/** What reading one conflict calendar gave. Feeds are named without credentials; events by UID only. */
+export interface CalendarCheck {
+  readonly user: string;
+  readonly calendar: string;
+  readonly readable: boolean;
+  readonly busy: number;
+  readonly skipped: readonly { uid: string; reason: string }[];
+  readonly error?: string;
+}
+
+/** Reads every conflict calendar of the workspace's users (or of one) over the next `days`, as availability would. */
+export async function checkCalendars(options: { workspace: string; user?: string | undefined; days: number }): Promise<CalendarCheck[]> {
+  const [{ parseWorkspace, icsFeedReader, createCalendarReader, systemClock, CalendarUnreadable, feedUrlShown }, text] = await Promise.all([
+    import('@schedule/core'),
+    readWorkspaceFile(options.workspace),
+  ]);
+  const workspace = parseWorkspace(text);
+  const users = workspace.users.filter((u) => options.user === undefined || u.username === options.user);
+  if (options.user !== undefined && users.length === 0)
+    throw new CliError('usage', `--user ${options.user}: no such user in ${options.workspace}.`);
+  const nowMs = systemClock.now();
+  const range = { startMs: nowMs, endMs: nowMs + options.days * DAY_MS };
+  const checks: Promise<CalendarCheck>[] = [];
+  for (const user of users) {
+    for (const calendar of user.calendars) {
+      let skipped: { uid: string; reason: string }[] = [];
+      // A reader per feed, uncached: this command is about what the feed says now.
+      const reader = createCalendarReader(
+        icsFeedReader({ clock: systemClock, cacheTtlMs: 0, onSkippedEvents: (_feed, events) => (skipped = [...events]) }),
+      );
+      const name = calendar.kind === 'ics' ? feedUrlShown(calendar.url) : 'static';
+      checks.push(
+        reader.busy([calendar], range, user.timezone).then(
+          (busy) => ({ user: user.username, calendar: name, readable: true, busy: busy.length, skipped }),
+          (error: unknown) => {
+            if (!(error instanceof CalendarUnreadable)) throw error;
+            return { user: user.username, calendar: name, readable: false, busy: 0, skipped, error: error.message };
+          },
+        ),
+      );
+    }
+  }
+  return Promise.all(checks);
+}
+
+/** One line per calendar, for a person. */
+export function calendarChecksText(checks: readonly CalendarCheck[], days: number): string {
+  if (checks.length === 0) return 'No conflict calendars are configured.\n';
+  return checks
+    .map((c) => {
+      const head = `${c.user}  ${c.calendar}  `;
+      if (!c.readable) return `${head}unreadable: ${c.error}`;
+      const skipped =
+        c.skipped.length === 0
+          ? ''
+          : `; ${c.skipped.length} event(s) skipped: ${c.skipped.map((s) => `${s.uid} (${s.reason})`).join(', ')}`;
+      return `${head}read: ${c.busy} busy time(s) in the next ${days} day(s)${skipped}`;
+    })
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** `schedule calendars test`: reads each conflict calendar of a workspace file the way availability will, and says what it found. */
+export function registerCalendars(program: Command): void {
+  const calendars = program.command('calendars').description("Check hosts' conflict calendars.");
+  calendars
+    .command('test')
+    .description('Read every conflict calendar in a workspace file now: busy times found, events skipped as unreadable.')
+    .requiredOption('--workspace <file>', 'the workspace file whose calendars to read')
+    .option('--user <name>', "only this user's calendars")
+    .option('--days <n>', 'how far ahead to read', '7')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      '\nExits 0 when every calendar was read (events may still have been skipped), 6 when one could not be read.\nExample:\n  schedule calendars test --workspace workspace.json --user alice',
+    )
+    .action(async (options: { workspace: string; user?: string; days: string; json?: boolean }) => {
+      try {
+        const days = Number(options.days);
+        if (!Number.isInteger(days) || days < 1 || days > 366)
+          throw new CliError('usage', `--days ${options.days}: give a whole number of days from 1 to 366.`);
+        const checks = await checkCalendars({ workspace: options.workspace, user: options.user, days });
+        process.stdout.write(options.json ? `${JSON.stringify(checks, null, 2)}\n` : calendarChecksText(checks, days));
+        process.exitCode = checks.every((c) => c.readable) ? EXIT_CODES.ok : EXIT_CODES.retry;
+      } catch (error) {
+        reportError(error, false);
+      }
+    });
+}

@@ -1,0 +1,155 @@
+import ICAL from 'ical.js';
+import { wallClockToInstant } from '../../../wall-clock.js';
+import { type Interval, overlaps } from '../../busy.js';
+import type { Series } from './parse-feed.js';
+import { ianaZoneOf, offsetBeforeFirstOnset } from './zones.js';
+
+/** Occurrences one series may produce before the range ends; a FREQ=SECONDLY rule from 1970 must not hang a request. */
+const MAX_OCCURRENCES = 10_000;
+
+/**
+ * The busy times of a parsed feed that overlap `range`, unclipped, in start
+ * order. Throws when a rule cannot be expanded within MAX_OCCURRENCES: that
+ * event's busy time is then unknown, not free.
+ */
+export function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
+  const busy: Interval[] = [];
+  const push = (interval: Interval) => {
+    // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
+    if (interval.endMs > interval.startMs && overlaps(interval, range)) busy.push(interval);
+  };
+  // `tzid`: the zone the event's DTSTART names, for expanded instances, which ical.js gives without it.
+  const add = (event: ICAL.Event, start: ICAL.Time, tzid?: string) => {
+    if (!isBusy(event)) return;
+    const startMs = epochMs(start, hostZone, tzid);
+    if (start.isDate) {
+      // An all-day instance blocks its whole local days, 23 or 25 hours across a DST change.
+      const end = start.clone();
+      end.addDuration(event.duration);
+      push({ startMs, endMs: epochMs(end, hostZone, tzid) });
+      return;
+    }
+    // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event that defines it. An end
+    // computed from DURATION has lost a TZID the feed does not define: it is the start's.
+    const own = tzidOf(event.startDate);
+    push({ startMs, endMs: startMs + epochMs(event.endDate, hostZone, own) - epochMs(event.startDate, hostZone, own) });
+  };
+
+  for (const { event, overrides, periods } of feed) {
+    for (const override of overrides) add(override, override.startDate);
+    const tzid = tzidOf(event.startDate);
+    const excluded = exclusionsOf(event, hostZone, tzid);
+    const isExcluded = (time: ICAL.Time, ms: number) => excluded.instants.has(ms) || excluded.days.has(dayOf(time));
+    if (isBusy(event)) {
+      for (const period of periods) {
+        const startMs = epochMs(period.start, hostZone, tzid);
+        // EXDATE removes any instance of the set (§3.8.5.1), a period's too.
+        if (!isExcluded(period.start, startMs)) push({ startMs, endMs: epochMs(period.getEnd(), hostZone, tzid) });
+      }
+    }
+    if (!event.isRecurring()) {
+      add(event, event.startDate);
+      continue;
+    }
+    // An occurrence replaced by an override was counted above at the override's own time.
+    const occurrence = (time: ICAL.Time) => {
+      const details = event.getOccurrenceDetails(time);
+      if (details.item !== event && details.item.recurrenceId.compare(time) === 0) return;
+      add(details.item, details.startDate, details.item === event ? tzid : undefined);
+    };
+    // §3.8.5: DTSTART is the first instance of the set. ical.js leaves it out
+    // when RDATEs stand without an RRULE, so it is counted here, once.
+    const startMs = epochMs(event.startDate, hostZone, tzid);
+    const startSelf = !event.component.hasProperty('rrule');
+    if (startSelf && startMs < range.endMs && !isExcluded(event.startDate, startMs)) occurrence(event.startDate);
+    const occurrences = event.iterator();
+    let count = 0;
+    for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
+      const nextMs = epochMs(next, hostZone, tzid);
+      // Occurrences come in start order, so nothing later can overlap the range.
+      if (nextMs >= range.endMs) break;
+      if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the range ends`);
+      if (isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
+      occurrence(next);
+    }
+  }
+  return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/**
+ * A series' EXDATEs, compared as instants: ical.js compares the wall clocks
+ * it has, and has none for a TZID the feed does not define. A DATE excluded
+ * from a series of DATE-TIMEs (some producers write them so) removes every
+ * occurrence on that day of the series' own calendar.
+ */
+function exclusionsOf(event: ICAL.Event, hostZone: string, tzid: string | undefined) {
+  const instants = new Set<number>();
+  const days = new Set<string>();
+  const timed = !event.startDate.isDate;
+  for (const property of event.component.getAllProperties('exdate')) {
+    for (const time of property.getValues() as ICAL.Time[]) {
+      if (timed && time.isDate) days.add(dayOf(time));
+      else instants.add(epochMs(time, hostZone, tzid));
+    }
+  }
+  return { instants, days };
+}
+
+function dayOf(time: ICAL.Time): string {
+  return `${time.year}-${time.month}-${time.day}`;
+}
+
+/** TRANSP:TRANSPARENT (shown as free) and STATUS:CANCELLED events block no time. */
+function isBusy(event: ICAL.Event): boolean {
+  const value = (name: string) => String(event.component.getFirstPropertyValue(name) ?? '').toUpperCase();
+  return value('transp') !== 'TRANSPARENT' && value('status') !== 'CANCELLED';
+}
+
+/** The TZID a time was written with, kept by ical.js outside its typings when the feed does not define the zone. */
+function tzidOf(time: ICAL.Time): string | undefined {
+  return (time as ICAL.Time & { timezone?: string }).timezone;
+}
+
+/**
+ * The instant a time names. In order:
+ * - a date, or a floating time (RFC 5545 3.3.4/3.3.5): that wall clock in the
+ *   host's zone, unless it carries a TZID naming an IANA zone;
+ * - UTC;
+ * - a TZID naming an IANA zone, the feed's VTIMEZONE or not: IANA's rules,
+ *   which are kept current where a feed's copy is often partial or stale;
+ * - the feed's own VTIMEZONE (Outlook's `W. Europe Standard Time`);
+ * - a TZID that is neither: the host's zone.
+ * An expanded instance has lost a TZID the feed does not define: the series' own is passed in.
+ */
+export function epochMs(time: ICAL.Time, hostZone: string, seriesTzid?: string): number {
+  const zone = time.zone;
+  const floating = !zone || zone === ICAL.Timezone.localTimezone;
+  if (!floating && zone === ICAL.Timezone.utcTimezone && !time.isDate) {
+    return Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  }
+  const defined = !floating && zone !== ICAL.Timezone.utcTimezone ? zone : undefined;
+  const iana = ianaZoneOf(defined?.tzid ?? tzidOf(time) ?? seriesTzid);
+  if (defined && !iana && !time.isDate) return inFeedZone(time, defined);
+  const date = { year: time.year, month: time.month, day: time.day };
+  const named = iana ?? hostZone;
+  return time.isDate ? wallClockToInstant(date, 0, 0, named) : wallClockToInstant(date, time.hour, time.minute, named) + time.second * 1000;
+}
+
+/**
+ * A time in a zone the feed defines and IANA does not name. RFC 5545 §3.3.5:
+ * a local time skipped by a DST change takes the offset from before the
+ * change, and one that happens twice means its first instant. ical.js takes
+ * the offset after the change in both cases, so when the time lies within one
+ * change's width after it, the earlier offset is used instead.
+ */
+function inFeedZone(time: ICAL.Time, zone: ICAL.Timezone): number {
+  const wallMs = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  const early = offsetBeforeFirstOnset(zone, wallMs);
+  if (early !== undefined) return wallMs - early * 1000;
+  const offsetShiftedBy = (seconds: number) => zone.utcOffset(time.clone().adjust(0, 0, 0, seconds));
+  const offset = zone.utcOffset(time);
+  // A day earlier is taken to lie before any change near this time; zones change at most twice a year.
+  const before = offsetShiftedBy(-86_400);
+  const inChange = before !== offset && offsetShiftedBy(-Math.abs(offset - before)) === before;
+  return wallMs - (inChange ? before : offset) * 1000;
+}

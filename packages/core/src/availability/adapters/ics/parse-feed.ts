@@ -1,0 +1,138 @@
+import ICAL from 'ical.js';
+import { type Block, splitCalendars } from './repair-lines.js';
+import { readableTimezone, repairTimezone } from './zones.js';
+
+/** One recurring (or single) event and the overrides (RECURRENCE-ID) that replace some of its occurrences. */
+export interface Series {
+  readonly event: ICAL.Event;
+  readonly overrides: readonly ICAL.Event[];
+  /**
+   * `RDATE;VALUE=PERIOD` instances (RFC 5545 3.8.5.2: each with its own
+   * start and end). ical.js cannot expand them, so they are taken out of the
+   * event and read here.
+   */
+  readonly periods: readonly ICAL.Period[];
+}
+
+/** Why an event was left out: its text is not iCalendar, it has no start, or a time or rule in it cannot be read. */
+export type SkipReason = 'unparseable' | 'no_start' | 'bad_value';
+
+/** An event left out of a feed that was otherwise read. Named by UID only: its contents are the host's private business. */
+export interface SkippedEvent {
+  readonly uid: string;
+  readonly reason: SkipReason;
+}
+
+export interface ParsedFeed {
+  readonly series: readonly Series[];
+  /** VEVENTs read, overrides included. */
+  readonly events: number;
+  readonly skipped: readonly SkippedEvent[];
+}
+
+/**
+ * Reads a feed's events, leaving out (and naming) each one that cannot be
+ * read, so one broken event never hides the rest of a host's busy time.
+ * Throws only when the text is not iCalendar at all.
+ *
+ * Overrides are related to their series by UID explicitly: left alone,
+ * ical.js relates every RECURRENCE-ID in a calendar to every series, and
+ * another series' override would replace an occurrence.
+ */
+export function parseFeed(text: string): ParsedFeed {
+  const skipped: SkippedEvent[] = [];
+  const byUid = new Map<string, { masters: ICAL.Component[]; overrides: ICAL.Component[] }>();
+  let events = 0;
+  splitCalendars(text).forEach((calendarText, c) => {
+    const calendar = readCalendar(calendarText.properties);
+    const read = calendarText.blocks.map((block) => ({ block, component: readBlock(block) }));
+    // Zones first, wherever the feed put them: a TZID is resolved when its value is first decoded.
+    for (const { block, component } of read) {
+      if (block.name === 'VEVENT' || !component) continue;
+      if (component.name === 'vtimezone') {
+        // A broken one is left out: its TZID is then read as an IANA name or in the host's zone.
+        if (!readableTimezone(component)) continue;
+        repairTimezone(component);
+      }
+      calendar.addSubcomponent(component);
+    }
+    read.forEach(({ block, component }, b) => {
+      if (block.name !== 'VEVENT') return;
+      const uid = block.uid ?? `no-uid-${c}-${b}`;
+      if (!component) {
+        skipped.push({ uid, reason: 'unparseable' });
+        return;
+      }
+      // In its own calendar, a TZID resolves against that calendar's VTIMEZONEs
+      // (Component#getTimeZoneByID), never the process-wide TimezoneService,
+      // where feeds would overwrite each other's zones.
+      calendar.addSubcomponent(component);
+      const problem = problemOf(component);
+      if (problem) {
+        calendar.removeSubcomponent(component);
+        skipped.push({ uid, reason: problem });
+        return;
+      }
+      events++;
+      const group = byUid.get(uid) ?? { masters: [], overrides: [] };
+      byUid.set(uid, group);
+      (component.hasProperty('recurrence-id') ? group.overrides : group.masters).push(component);
+    });
+  });
+
+  const series: Series[] = [];
+  for (const { masters, overrides } of byUid.values()) {
+    const asEvents = overrides.map((o) => new ICAL.Event(o, { exceptions: [] }));
+    // An override whose series is missing from the feed is still a busy time of its own.
+    if (masters.length === 0) for (const o of asEvents) series.push({ event: o, overrides: [], periods: [] });
+    for (const master of masters) {
+      const periods = takePeriods(master);
+      series.push({ event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
+    }
+  }
+  return { series, events, skipped };
+}
+
+/** The calendar's own properties; when even they cannot be read, an empty calendar still holds the events. */
+function readCalendar(properties: string): ICAL.Component {
+  try {
+    return new ICAL.Component(ICAL.parse(properties) as unknown[]);
+  } catch {
+    return new ICAL.Component('vcalendar');
+  }
+}
+
+function readBlock(block: Block): ICAL.Component | undefined {
+  try {
+    return new ICAL.Component(ICAL.parse(block.text) as unknown[]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Values decode lazily; decoding every time and rule now finds a broken event
+ * here, where it can be left out alone, not in the middle of a read.
+ */
+function problemOf(vevent: ICAL.Component): SkipReason | undefined {
+  try {
+    if (!vevent.getFirstPropertyValue('dtstart')) return 'no_start';
+    for (const name of ['dtend', 'duration', 'rrule', 'rdate', 'exdate', 'recurrence-id']) {
+      for (const property of vevent.getAllProperties(name)) property.getValues();
+    }
+    return undefined;
+  } catch {
+    return 'bad_value';
+  }
+}
+
+/** Takes a master's `RDATE;VALUE=PERIOD` properties out of it, and answers their periods. */
+function takePeriods(vevent: ICAL.Component): ICAL.Period[] {
+  const periods: ICAL.Period[] = [];
+  for (const property of vevent.getAllProperties('rdate')) {
+    if (property.type !== 'period') continue;
+    periods.push(...(property.getValues() as ICAL.Period[]));
+    vevent.removeProperty(property);
+  }
+  return periods;
+}
