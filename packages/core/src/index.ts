@@ -60,11 +60,12 @@ export {
   type Requirement,
 } from './operations/operation.js';
 export { operations } from './operations/registry.js';
-export { loadLimits } from './organization.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
+export { DEFAULT_LIMITS, type Limits } from './rate-limit/limits.js';
+export { loadLimits } from './rate-limit/load-limits.js';
 export { memoryRateLimitStore } from './rate-limit/memory-store.js';
 export type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 export {
@@ -121,4 +122,4 @@ export { type CivilDate, wallClockToInstant } from './wall-clock.js';
 export { type Settled, within } from './within.js';
 export { type LoadReport, loadWorkspace } from './workspace/load-workspace.js';
 export { jsonPath, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';
-export { DEFAULT_LIMITS, type Limits, type Workspace, workspaceSchema } from './workspace/workspace-schema.js';
+export { type Workspace, workspaceSchema } from './workspace/workspace-schema.js';

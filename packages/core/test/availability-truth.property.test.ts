@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interval } from '../src/availability/busy.js';
 import { busyOf, checkStart, freeSlots, type HostTime, type SlotPolicy } from '../src/availability/slot-rules.js';
-import type { Schedule } from '../src/workspace/workspace-schema.js';
+import type { Schedule } from '../src/event-types/schedule.js';
 
 // Issue 12, "One availability truth": for every window W and instant t, t is
 // listed for W exactly when t lies in W and a check at t says available; and

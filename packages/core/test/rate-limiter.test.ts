@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { manualClock } from '../src/clock.js';
+import { DEFAULT_LIMITS } from '../src/rate-limit/limits.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
 import { bucketFor, createRateLimiter } from '../src/rate-limit/rate-limiter.js';
-import { DEFAULT_LIMITS } from '../src/workspace/workspace-schema.js';
 
 const NOON = '2026-01-05T12:00:00.000Z';
 const NOON_S = Date.parse(NOON) / 1000;

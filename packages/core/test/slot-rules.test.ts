@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { busyOf, checkStart, freeSlots, type HostTime, type SlotPolicy } from '../src/availability/slot-rules.js';
-import type { Schedule } from '../src/workspace/workspace-schema.js';
+import type { Schedule } from '../src/event-types/schedule.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const iso = (epochMs: number) => new Date(epochMs).toISOString();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workingIntervals } from '../src/availability/working-hours.js';
-import type { Schedule } from '../src/workspace/workspace-schema.js';
+import type { Schedule } from '../src/event-types/schedule.js';
 
 type Weekly = Schedule['weekly'];
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.js';
 import { isUuid, randomIds, sequentialIds } from '../src/ids.js';
-import { loadLimits } from '../src/organization.js';
+import { loadLimits } from '../src/rate-limit/load-limits.js';
 import type { Database } from '../src/storage/schema.js';
 import type { Store } from '../src/storage/store.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';

@@ -1,4 +1,4 @@
-import type { Calendar } from '../workspace/workspace-schema.js';
+import type { Calendar } from '../event-types/calendar.js';
 import type { Interval } from './busy.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { Schedule } from '../event-types/schedule.js';
 import { DAY_MS, MINUTE_MS } from '../time.js';
-import type { Schedule } from '../workspace/workspace-schema.js';
 import { type Interval, mergeIntervals } from './busy.js';
 import { gridAnchorOf, gridAnchors, workingTime } from './working-hours.js';
 

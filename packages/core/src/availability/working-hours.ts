@@ -1,5 +1,5 @@
+import type { Schedule } from '../event-types/schedule.js';
 import { addDays, type CivilDate, civilDateOf, formatCivilDate, wallClockToInstant, weekdayOf } from '../wall-clock.js';
-import type { Schedule } from '../workspace/workspace-schema.js';
 import { type Interval, mergeIntervals } from './busy.js';
 
 function instantOf(date: CivilDate, hhmm: string, zone: string): number {

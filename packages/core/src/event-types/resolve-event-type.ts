@@ -5,8 +5,9 @@ import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
-import type { Calendar, Schedule } from '../workspace/workspace-schema.js';
+import type { Calendar } from './calendar.js';
 import { type Question, storedQuestions } from './questions.js';
+import type { Schedule } from './schedule.js';
 
 /** An event type with its owner (the host `POST /v1/bookings` books), as availability reads them. */
 export interface EventTypeWithHost {

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import { within } from '../within.js';
-import type { Limits } from '../workspace/workspace-schema.js';
+import type { Limits } from './limits.js';
 import { memoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 

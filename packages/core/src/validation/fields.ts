@@ -73,3 +73,9 @@ export const eventTypeOwner = z.string().min(1).meta({ description: "The event t
 export const eventSlug = z.string().min(1).meta({ description: 'The event type slug, with username.' });
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+
+/**
+ * An instant as a stored file writes it (workspace.md): anything parseInstant
+ * reads. Looser than `instant`, which holds what a request may send.
+ */
+export const fileInstant = z.string().refine((s) => parseInstant(s) !== undefined, 'must be an ISO 8601 timestamp');

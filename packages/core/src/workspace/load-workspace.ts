@@ -4,11 +4,12 @@ import { bookingTitle, displayName } from '../bookings/attendee-name.js';
 import { fingerprintOf } from '../canonical-json.js';
 import type { Clock } from '../clock.js';
 import { type IdGenerator, isUuid, stableUuid } from '../ids.js';
+import { DEFAULT_LIMITS } from '../rate-limit/limits.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor, Store } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { WorkspaceError } from './parse-workspace.js';
-import { DEFAULT_LIMITS, type Workspace, type WorkspaceBooking } from './workspace-schema.js';
+import type { Workspace, WorkspaceBooking } from './workspace-schema.js';
 
 export interface LoadWorkspaceDeps {
   store: Store;

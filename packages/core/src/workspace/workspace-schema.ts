@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
+import { calendarSchema } from '../event-types/calendar.js';
 import { questionSchema } from '../event-types/questions.js';
+import { scheduleSchema } from '../event-types/schedule.js';
 import { isUuid } from '../ids.js';
-import { isTimeZone, parseInstant, toTimestamp } from '../time.js';
+import { limitsSchema } from '../rate-limit/limits.js';
+import { isTimeZone } from '../time.js';
+import { fileInstant } from '../validation/fields.js';
 
 /**
  * The workspace file of workspace.md. Unknown fields are ignored, so a file
@@ -15,50 +19,8 @@ const uuid = z
   .refine(isUuid, 'must be a UUID')
   .transform((id) => id.toLowerCase());
 const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
-const instant = z.string().refine((s) => parseInstant(s) !== undefined, 'must be an ISO 8601 timestamp');
-const civilDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
-const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM (24:00 allowed as an end)');
 /** A username or id naming another entry. */
 const reference = z.string().min(1);
-
-const interval = z
-  .tuple([wallClock, wallClock])
-  .refine(([from, to]) => from < to, 'an interval must end after it starts')
-  .refine(([from]) => from !== '24:00', 'an interval cannot start at 24:00');
-
-export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-export const scheduleSchema = z.object({
-  timezone: timeZone.optional(),
-  weekly: z.partialRecord(z.enum(WEEKDAYS), z.array(interval)).default({}),
-  overrides: z.array(z.object({ date: civilDate, intervals: z.array(interval) })).default([]),
-});
-
-export const calendarSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('static'),
-    /** Whether bookings may be written to it; a static calendar is kept by the service itself, so yes unless said. */
-    writable: z.boolean().default(true),
-    busy: z.array(
-      z
-        .object({ start: instant, end: instant })
-        .refine((b) => parseInstant(b.start)!.epochMs < parseInstant(b.end)!.epochMs, 'busy time must end after it starts')
-        // Stored in the canonical form, so that reading availability is a cheap Date.parse.
-        .transform((b) => ({ start: toTimestamp(parseInstant(b.start)!.epochMs), end: toTimestamp(parseInstant(b.end)!.epochMs) })),
-    ),
-  }),
-  // A feed is read, never written.
-  z.object({ kind: z.literal('ics'), url: z.url({ protocol: /^https?$/ }), writable: z.literal(false).default(false) }),
-]);
-
-export const limitsSchema = z.object({
-  pat_per_minute: z.int().positive().default(120),
-  oauth_per_minute: z.int().positive().default(120),
-  anonymous_per_minute: z.int().positive().default(30),
-});
-export type Limits = z.infer<typeof limitsSchema>;
-export const DEFAULT_LIMITS: Limits = { pat_per_minute: 120, oauth_per_minute: 120, anonymous_per_minute: 30 };
 
 const userSchema = z.object({
   id: uuid.optional(),
@@ -96,7 +58,7 @@ const tokenSchema = z.object({
   scopes: z.array(z.enum(SCOPES)),
   /** Makes the token an OAuth client's access for the user (its own rate-limit bucket). */
   oauth_client_id: z.string().min(1).optional(),
-  expires_at: instant.optional(),
+  expires_at: fileInstant.optional(),
   revoked: z.boolean().default(false),
 });
 
@@ -119,7 +81,7 @@ const bookingSchema = z.object({
   uid: uuid.optional(),
   event_type: reference,
   host: reference.optional(),
-  start: instant,
+  start: fileInstant,
   timezone: timeZone.optional(),
   attendee: attendeeSchema,
   guests: z.array(z.union([z.email(), z.object({ email: z.email(), name: z.string().optional() })])).default([]),
@@ -128,7 +90,7 @@ const bookingSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).default({}),
   responses: z.record(z.string(), z.unknown()).optional(),
   cancellation_reason: z.string().optional(),
-  cancelled_at: instant.optional(),
+  cancelled_at: fileInstant.optional(),
 });
 
 export const workspaceSchema = z.object({
@@ -150,5 +112,3 @@ export type Workspace = z.infer<typeof workspaceSchema>;
 export type WorkspaceUser = Workspace['users'][number];
 export type WorkspaceEventType = Workspace['event_types'][number];
 export type WorkspaceBooking = Workspace['bookings'][number];
-export type Schedule = z.infer<typeof scheduleSchema>;
-export type Calendar = z.infer<typeof calendarSchema>;

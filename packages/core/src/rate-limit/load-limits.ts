@@ -1,5 +1,5 @@
-import type { Store } from './storage/store.js';
-import { DEFAULT_LIMITS, type Limits, limitsSchema } from './workspace/workspace-schema.js';
+import type { Store } from '../storage/store.js';
+import { DEFAULT_LIMITS, type Limits, limitsSchema } from './limits.js';
 
 /** The rate limits the loaded workspace set, or the spec's defaults. */
 export async function loadLimits(store: Store): Promise<Limits> {
