@@ -6,7 +6,6 @@ import {
   type IcsFeedOptions,
   type IdGenerator,
   icsFeedReader,
-  type SeriesSource,
   type Store,
 } from '@schedule/core';
 
@@ -15,7 +14,6 @@ export function coreDepsFromEnv(
   store: Store,
   clock: Clock,
   ids: IdGenerator,
-  source?: SeriesSource,
   onSkippedEvents?: IcsFeedOptions['onSkippedEvents'],
 ): ExecuteDeps {
   return {
@@ -25,6 +23,5 @@ export function coreDepsFromEnv(
     idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
     calendars: createCalendarReader(icsFeedReader({ clock, ...(onSkippedEvents ? { onSkippedEvents } : {}) })),
     conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
-    ...(source ? { source } : {}),
   };
 }

@@ -80,7 +80,7 @@ export async function startService(options: {
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
-  const core = coreDepsFromEnv(store, clock, ids, undefined, (feed, skipped) => {
+  const core = coreDepsFromEnv(store, clock, ids, (feed, skipped) => {
     if (skipped.length === 0) return;
     metrics.countSkippedCalendarEvents(skipped.length);
     for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');

@@ -46,7 +46,7 @@ export {
   dispatchNotifications,
   MAX_SEND_ATTEMPTS,
 } from './notifications/dispatch-notifications.js';
-export { loggingMailer, type Mail, type Mailer, type NotificationKind } from './notifications/mailer.js';
+export { loggingMailer, type Mail, type Mailer } from './notifications/mailer.js';
 export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
 export {
   type CoreDeps,
@@ -62,6 +62,7 @@ export {
 export { operations } from './operations/registry.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
+export type { NotificationKind } from './outbox/record-notification.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
 export { DEFAULT_LIMITS, type Limits } from './rate-limit/limits.js';

@@ -11,7 +11,7 @@ import { outboxOf } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
-import { createSeries, notificationsOf, occurrenceRowsOf } from './support/series-calls.js';
+import { type CallOptions, createSeries, notificationsOf, occurrenceRowsOf } from './support/series-calls.js';
 import {
   EVENT_TYPE_VIEW,
   importedBooking,
@@ -66,8 +66,8 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
 
-  const created = async (body: unknown, principal = who.hana, withDeps = deps) =>
-    (await createSeries(withDeps, principal, body)).outcome.data as CreateSeriesResult;
+  const created = async (body: unknown, principal = who.hana, options: CallOptions = {}) =>
+    (await createSeries(deps, principal, body, options)).outcome.data as CreateSeriesResult;
   /** The refusal of a create, and proof that it wrote nothing (no series, occurrences, events, mail or key). */
   const refusal = async (body: unknown, principal = who.hana) => {
     const seen = await scheduleErrorOf(createSeries(deps, principal, body));
@@ -238,7 +238,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
     });
 
     it("records source 'mcp' when the call came through MCP", async () => {
-      const { series } = await created(seriesBody(), who.hana, { ...deps, source: 'mcp' });
+      const { series } = await created(seriesBody(), who.hana, { source: 'mcp' });
       expect(series).toEqual(seriesView(series.uid, { source: 'mcp' }));
     });
   });

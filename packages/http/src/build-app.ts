@@ -151,7 +151,14 @@ export function buildApp(deps: AppDeps): RequestHandler {
       deps.core,
       operation,
       principal,
-      { params, query: queryRecord(url.searchParams), body, idempotencyKey: header('idempotency-key'), ifMatch: header('if-match') },
+      {
+        params,
+        query: queryRecord(url.searchParams),
+        body,
+        idempotencyKey: header('idempotency-key'),
+        ifMatch: header('if-match'),
+        source: 'api',
+      },
       requestId,
     );
     if (executed.replayed) {

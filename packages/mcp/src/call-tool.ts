@@ -139,8 +139,8 @@ export async function callOperation(
   try {
     const admitted = await admit(deps, caller);
     if ('refused' in admitted) return admitted.refused;
-    const call = rawCallOf(operation, args, () => deps.core.ids.uuid());
-    const { outcome } = await execute({ ...deps.core, source: 'mcp' }, operation, admitted.principal, call, requestId);
+    const call: RawCall = { ...rawCallOf(operation, args, () => deps.core.ids.uuid()), source: 'mcp' };
+    const { outcome } = await execute(deps.core, operation, admitted.principal, call, requestId);
     if (operation.schemas.list) {
       const { page } = outcome as ListOutcome;
       return successResult(operation.name, { data: outcome.data, next_cursor: page.nextCursor, has_more: page.hasMore });

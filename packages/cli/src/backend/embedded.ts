@@ -27,7 +27,7 @@ export async function openEmbedded(options: {
   const clock = systemClock;
   const ids = randomIds;
   const { store } = await openRuntime({ db: options.db, workspace: options.workspace, clock, ids });
-  const core = coreDepsFromEnv(store, clock, ids, 'internal');
+  const core = coreDepsFromEnv(store, clock, ids);
   const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 0 });
   let principal: Promise<Principal | undefined> | undefined;
 
@@ -53,6 +53,8 @@ export async function openEmbedded(options: {
             body: input.body,
             idempotencyKey: input.idempotencyKey,
             ifMatch: input.ifMatch,
+            // The CLI on its own database acts inside the service, not through its API.
+            source: 'internal',
           },
           ids.uuid(),
         );

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import type { Mail, NotificationKind } from './mailer.js';
-import type { NotificationPayload } from './record-notification.js';
+import type { NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
+import type { Mail } from './mailer.js';
 
 // English names whatever the server's locale, so a mail reads the same from every host.
 function when(startAt: string, zone: string): string {

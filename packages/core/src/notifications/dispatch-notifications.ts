@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import type { NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
 import { claimHold, HOLD_LEASE_MS, releaseHold } from '../series/series-hold.js';
 import type { StepHook } from '../series/series-steps.js';
 import type { Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { composeMail } from './compose-mail.js';
-import type { Mailer, NotificationKind } from './mailer.js';
-import type { NotificationPayload } from './record-notification.js';
+import type { Mailer } from './mailer.js';
 
 export interface DispatchDeps {
   readonly store: Store;

@@ -1,3 +1,5 @@
+import type { NotificationKind } from '../outbox/record-notification.js';
+
 /** One mail to one person. */
 export interface Mail {
   readonly to: string;
@@ -7,9 +9,6 @@ export interface Mail {
   readonly kind: NotificationKind;
   readonly seriesUid: string | null;
 }
-
-/** The mail that series actions send (issue: a confirmation on create, one notice on end). */
-export type NotificationKind = 'series_confirmation' | 'series_ended';
 
 /** Sends mail. Passed in: the default logs it; SMTP is another implementation of the same port. */
 export interface Mailer {

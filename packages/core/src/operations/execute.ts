@@ -10,15 +10,12 @@ import {
   reserveKey,
   type StoredResponse,
 } from '../idempotency/idempotency.js';
-import type { SeriesSource } from '../series/series-view.js';
 import { checkRawCallBounds } from '../validation/raw-call-bounds.js';
 import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
 
 export interface ExecuteDeps extends CoreDeps {
   /** See IdempotencyDeps.leaseMs. */
   readonly idempotencyLeaseMs: number;
-  /** The front end calling: `api` for HTTP (the default), `mcp` for the MCP server. */
-  readonly source?: SeriesSource | undefined;
 }
 
 /** A finished call: the outcome, and whether it is the replay of an earlier one. */
@@ -92,7 +89,7 @@ export async function execute(
         deps,
         principal,
         requestId,
-        source: deps.source ?? 'api',
+        source: call.source ?? 'api',
         write: (work) =>
           deps.store.db.transaction().execute(async (trx) => {
             const outcome = await work(trx);

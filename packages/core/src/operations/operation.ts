@@ -1,31 +1,22 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
-import type { CalendarReader } from '../availability/calendar-reader.js';
-import type { Clock } from '../clock.js';
-import type { ConferenceLinks } from '../conference-links.js';
-import type { IdGenerator } from '../ids.js';
 import type { Page } from '../pagination/cursor.js';
-import type { StepHook } from '../series/series-steps.js';
+import type { SeriesDeps } from '../series/series-deps.js';
 import type { SeriesSource } from '../series/series-view.js';
-import type { Executor, Store } from '../storage/store.js';
+import type { Executor } from '../storage/store.js';
 
-/** What every operation may use; passed in, never imported. */
-export interface CoreDeps {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  /** Reads hosts' conflict calendars. */
-  readonly calendars: CalendarReader;
-  /** Makes the conference link of a new booking. */
-  readonly conferenceLinks: ConferenceLinks;
-  /** Called at each step of a series action; tests interleave actions with it. Production passes none. */
-  readonly steps?: StepHook | undefined;
-}
+/**
+ * What every operation may use; passed in, never imported. The series
+ * actions need all of it, so the set is declared with them
+ * (series/series-deps.ts): no folder below looks up here for its deps.
+ */
+export type CoreDeps = SeriesDeps;
 
 /**
  * A call as a front end received it, before any validation: path parameters,
- * query, body, and the two headers the spec gives meaning to.
+ * query, body, the two headers the spec gives meaning to, and which front
+ * end it came through.
  */
 export interface RawCall {
   readonly params: Readonly<Record<string, string>>;
@@ -33,6 +24,8 @@ export interface RawCall {
   readonly body: unknown;
   readonly idempotencyKey?: string | undefined;
   readonly ifMatch?: string | undefined;
+  /** `api` for HTTP (the default), `mcp` for the MCP server, `internal` for the CLI on its own database. */
+  readonly source?: SeriesSource | undefined;
 }
 
 /** A success, in terms every front end can render. */

@@ -7,6 +7,7 @@ import { endSeries } from '../series/end-series.js';
 import { listSeries, listSeriesQuerySchema } from '../series/list-series.js';
 import { pauseSeries } from '../series/pause-series.js';
 import { resumeSeries } from '../series/resume-series.js';
+import type { Finish } from '../series/series-action.js';
 import {
   changeHostBodySchema,
   createSeriesBodySchema,
@@ -16,20 +17,52 @@ import {
 } from '../series/series-input.js';
 import { findVisibleSeries, toSeries } from '../series/series-rows.js';
 import {
+  type CreateSeriesResult,
   createSeriesResultSchema,
+  type EndResult,
   endResultSchema,
+  type HostChangeResult,
   hostChangeResultSchema,
+  type PauseResult,
   pauseResultSchema,
+  type ResumeResult,
   resumeResultSchema,
   seriesSchema,
+  type UpdateSeriesResult,
   updateSeriesResultSchema,
 } from '../series/series-view.js';
 import { updateSeries } from '../series/update-series.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
-import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
+import { defineOperation, type ListOutcome, listOutcome, type OperationContext, type Outcome } from './operation.js';
 
 const uidOf = (params: Readonly<Record<string, string>>) => params.uid ?? '';
+
+/**
+ * Runs a series action as an operation: the action's last step runs in the
+ * operation's `write`, so the outcome built from its result is kept for
+ * replay in that same transaction, and a host lock not had in time answers
+ * `503 slot_lock_timeout`, as for bookings.
+ */
+function runAction<Result>(
+  ctx: OperationContext,
+  outcomeOf: (result: Result) => Outcome,
+  action: (finish: Finish<Result>) => Promise<Result>,
+): Promise<Outcome> {
+  const finish: Finish<Result> = async (work) => {
+    let result: Result | undefined;
+    await ctx.write(async (trx) => {
+      result = await work(trx);
+      return outcomeOf(result);
+    });
+    // The write resolves only after `work` has, so the result is set.
+    return result!;
+  };
+  return mapLockTimeout(async () => outcomeOf(await action(finish)));
+}
+
+/** The answer of an action that changes the series without returning it. */
+const ok = (data: unknown): Outcome => ({ status: 200, data });
 
 export const listSeriesOperation = defineOperation({
   name: 'list_series',
@@ -69,7 +102,12 @@ export const createSeriesOperation = defineOperation({
   ifMatch: 'none',
   schemas: { params: [], input: createSeriesBodySchema, output: createSeriesResultSchema, list: false },
   parse: (call) => parseCreateSeriesBody(call.body),
-  run: (ctx, body) => createSeries(ctx.deps, ctx.principal, body, ctx.source, ctx.write),
+  run: (ctx, body) =>
+    runAction<CreateSeriesResult>(
+      ctx,
+      (data) => ({ status: 201, data, version: data.series.version, location: `/v1/series/${data.series.uid}` }),
+      (finish) => createSeries(ctx.deps, ctx.principal, body, ctx.source, finish),
+    ),
 });
 
 export const pauseSeriesOperation = defineOperation({
@@ -82,7 +120,7 @@ export const pauseSeriesOperation = defineOperation({
   ifMatch: 'none',
   schemas: { params: ['uid'], output: pauseResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
-  run: (ctx, { uid }) => mapLockTimeout(() => pauseSeries(ctx.deps, ctx.principal, uid, ctx.write)),
+  run: (ctx, { uid }) => runAction<PauseResult>(ctx, ok, (finish) => pauseSeries(ctx.deps, ctx.principal, uid, finish)),
 });
 
 export const resumeSeriesOperation = defineOperation({
@@ -100,7 +138,7 @@ export const resumeSeriesOperation = defineOperation({
     }
     return { uid: uidOf(call.params), ifMatch };
   },
-  run: (ctx, { uid, ifMatch }) => mapLockTimeout(() => resumeSeries(ctx.deps, ctx.principal, uid, ifMatch, ctx.write)),
+  run: (ctx, { uid, ifMatch }) => runAction<ResumeResult>(ctx, ok, (finish) => resumeSeries(ctx.deps, ctx.principal, uid, ifMatch, finish)),
 });
 
 export const endSeriesOperation = defineOperation({
@@ -112,7 +150,7 @@ export const endSeriesOperation = defineOperation({
   ifMatch: 'none',
   schemas: { params: ['uid'], output: endResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
-  run: (ctx, { uid }) => endSeries(ctx.deps, ctx.principal, uid, ctx.write),
+  run: (ctx, { uid }) => runAction<EndResult>(ctx, ok, (finish) => endSeries(ctx.deps, ctx.principal, uid, finish)),
 });
 
 export const changeSeriesHostOperation = defineOperation({
@@ -124,7 +162,8 @@ export const changeSeriesHostOperation = defineOperation({
   ifMatch: 'none',
   schemas: { params: ['uid'], input: changeHostBodySchema, output: hostChangeResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), body: parseBody(changeHostBodySchema, call.body) }),
-  run: (ctx, { uid, body }) => changeSeriesHost(ctx.deps, ctx.principal, uid, body.host_user_id, ctx.write),
+  run: (ctx, { uid, body }) =>
+    runAction<HostChangeResult>(ctx, ok, (finish) => changeSeriesHost(ctx.deps, ctx.principal, uid, body.host_user_id, finish)),
 });
 
 export const updateSeriesOperation = defineOperation({
@@ -136,5 +175,10 @@ export const updateSeriesOperation = defineOperation({
   ifMatch: 'required',
   schemas: { params: ['uid'], input: updateSeriesBodySchema, output: updateSeriesResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), body: parseUpdateSeriesBody(call.body) }),
-  run: (ctx, { uid, ifMatch, body }) => mapLockTimeout(() => updateSeries(ctx.deps, ctx.principal, uid, ifMatch, body, ctx.write)),
+  run: (ctx, { uid, ifMatch, body }) =>
+    runAction<UpdateSeriesResult>(
+      ctx,
+      (data) => ({ status: 200, data, version: data.series.version }),
+      (finish) => updateSeries(ctx.deps, ctx.principal, uid, ifMatch, body, finish),
+    ),
 });

@@ -4,15 +4,14 @@ import { bookingTitle } from '../bookings/attendee-name.js';
 import { isStillFree } from '../bookings/create-booking.js';
 import { syncStatusFor } from '../bookings/insert-booking-row.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
-import { mapLockTimeout } from '../storage/host-lock.js';
 import { toTimestamp } from '../time.js';
 import { allowedHost } from './create-series.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
 import { HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
+import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
 import type { HostChangeResult, HostStop, SeriesStatus } from './series-view.js';
@@ -34,12 +33,12 @@ export function acceptsBookings(host: HostRecord): boolean {
  * took the series over; what moved stays moved and the call can be repeated.
  */
 export async function changeSeriesHost(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   principal: Principal,
   uid: string,
   newHostId: string,
-  finish: Finish,
-): Promise<Outcome> {
+  finish: Finish<HostChangeResult>,
+): Promise<HostChangeResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
   statusOnStart('change_host', row.status as SeriesStatus, row.ending === 1);
@@ -67,31 +66,29 @@ export async function changeSeriesHost(
     if (stoppedBy !== null) break;
     const slot = { startMs: Date.parse(occurrence.start_at), endMs: Date.parse(occurrence.end_at) };
     const free = isFreeFor(read.time, slot.startMs, HOST_MOVE_RULES);
-    const step = await runItem(deps, started, index, (trx) =>
-      mapLockTimeout(async () => {
-        const current = await currentOccurrence(trx, occurrence.uid);
-        if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
-        if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
-        await applyBookingChange(
-          trx,
-          deps,
-          current,
-          {
-            host_user_id: newHost.id,
-            title: bookingTitle(eventType.name, newHost.name, attendeeName),
-            calendar_sync_status: syncStatusFor(newHost),
-          },
-          'booking.updated',
-          (booking) => ({
-            ...booking,
-            host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
-            series_uid: row.uid,
-            changed_fields: ['host'],
-          }),
-        );
-        return 'moved' as const;
-      }),
-    );
+    const step = await runItem(deps, started, index, async (trx) => {
+      const current = await currentOccurrence(trx, occurrence.uid);
+      if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
+      if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
+      await applyBookingChange(
+        trx,
+        deps,
+        current,
+        {
+          host_user_id: newHost.id,
+          title: bookingTitle(eventType.name, newHost.name, attendeeName),
+          calendar_sync_status: syncStatusFor(newHost),
+        },
+        'booking.updated',
+        (booking) => ({
+          ...booking,
+          host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
+          series_uid: row.uid,
+          changed_fields: ['host'],
+        }),
+      );
+      return 'moved' as const;
+    });
     if (!step.ran) stoppedBy = 'superseded';
     else if (step.value === 'busy') stoppedBy = 'slot_unavailable';
     else if (step.value === 'moved') moved++;
@@ -107,7 +104,6 @@ export async function changeSeriesHost(
         .execute();
       await recordEvent(trx, deps, 'series.host_changed', row.uid, { ...toSeries(await loadSeries(trx, row.uid)), moved, unchanged });
     }
-    const data: HostChangeResult = { moved, unchanged, stopped_by: stoppedBy, superseded: stoppedBy === 'superseded' };
-    return { status: 200, data };
+    return { moved, unchanged, stopped_by: stoppedBy, superseded: stoppedBy === 'superseded' };
   });
 }

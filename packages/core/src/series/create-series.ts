@@ -11,10 +11,9 @@ import {
   type HostRecord,
   resolveEventType,
 } from '../event-types/resolve-event-type.js';
-import { recordNotification } from '../notifications/record-notification.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
-import { lockHost, mapLockTimeout } from '../storage/host-lock.js';
+import { recordNotification } from '../outbox/record-notification.js';
+import { lockHost } from '../storage/host-lock.js';
 import type { SeriesTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
@@ -23,6 +22,7 @@ import { bookOccurrence, type OccurrenceTemplate } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
 import { BookedHere, isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
+import type { SeriesDeps } from './series-deps.js';
 import type { CreateSeriesBody } from './series-input.js';
 import type { SeriesAttendee } from './series-rows.js';
 import { toSeries } from './series-rows.js';
@@ -68,7 +68,7 @@ interface PreparedSeries {
  * host's time across the candidates (`503 availability_unavailable`), and at
  * least one free candidate (`409 no_dates_free`).
  */
-async function prepareSeries(deps: CoreDeps, principal: Principal, body: CreateSeriesBody): Promise<PreparedSeries> {
+async function prepareSeries(deps: SeriesDeps, principal: Principal, body: CreateSeriesBody): Promise<PreparedSeries> {
   const db = deps.store.db;
   const host = await namedHost(db, principal, body);
   const eventType = await resolveEventType(db, principal, eventTypeRefOf(body));
@@ -109,12 +109,12 @@ function noDatesFree(candidates: readonly PatternInstant[]): ScheduleError {
  * Dates the host is not free at are skipped, never shifted.
  */
 export async function createSeries(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   principal: Principal,
   body: CreateSeriesBody,
   source: SeriesSource,
-  finish: Finish,
-): Promise<Outcome> {
+  finish: Finish<CreateSeriesResult>,
+): Promise<CreateSeriesResult> {
   const { host, eventType, pattern, candidates, read } = await prepareSeries(deps, principal, body);
   const uid = deps.ids.uuid();
   const attendee: SeriesAttendee = { name: displayName(body.attendee), email: body.attendee.email, phone: body.attendee.phone ?? null };
@@ -154,57 +154,54 @@ export async function createSeries(
     ended_at: null,
   };
 
-  return mapLockTimeout(() =>
-    finish(async (trx) => {
-      await lockHost(trx, deps.store.dialect, host.id);
-      // Bookings made since the read above count too: the lock keeps any more from landing until this commits.
-      const first = candidates[0]!.instantMs;
-      const last = candidates.at(-1)!.instantMs;
-      const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes) * MINUTE_MS + durationMs;
-      const time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
-      await trx.insertInto('series').values(row).execute();
-      const bookedHere = new BookedHere(eventType);
-      const occurrences: Occurrence[] = [];
-      const skipped: Skipped[] = [];
-      for (const candidate of candidates) {
-        const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
-        if (!isFreeFor(time, candidate.instantMs) || !bookedHere.isClear(slot)) {
-          skipped.push(createSkipped(candidate));
-          continue;
-        }
-        await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
-        occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
-        // Two occurrences never overlap each other either (a 24-hour meeting across a short DST day would).
-        bookedHere.add(slot);
+  return finish(async (trx) => {
+    await lockHost(trx, deps.store.dialect, host.id);
+    // Bookings made since the read above count too: the lock keeps any more from landing until this commits.
+    const first = candidates[0]!.instantMs;
+    const last = candidates.at(-1)!.instantMs;
+    const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes) * MINUTE_MS + durationMs;
+    const time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
+    await trx.insertInto('series').values(row).execute();
+    const bookedHere = new BookedHere(eventType);
+    const occurrences: Occurrence[] = [];
+    const skipped: Skipped[] = [];
+    for (const candidate of candidates) {
+      const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
+      if (!isFreeFor(time, candidate.instantMs) || !bookedHere.isClear(slot)) {
+        skipped.push(createSkipped(candidate));
+        continue;
       }
-      if (occurrences.length === 0) throw noDatesFree(candidates);
+      await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
+      occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
+      // Two occurrences never overlap each other either (a 24-hour meeting across a short DST day would).
+      bookedHere.add(slot);
+    }
+    if (occurrences.length === 0) throw noDatesFree(candidates);
 
-      const series = toSeries({
-        ...row,
-        host_username: host.username,
-        host_email: host.email,
-        event_type_slug: eventType.slug,
-        event_type_name: eventType.name,
+    const series = toSeries({
+      ...row,
+      host_username: host.username,
+      host_email: host.email,
+      event_type_slug: eventType.slug,
+      event_type_name: eventType.name,
+    });
+    await recordEvent(trx, deps, 'series.created', uid, { ...series, occurrences, skipped });
+    if (body.notify_invitee) {
+      await recordNotification(trx, deps, {
+        kind: 'series_confirmation',
+        seriesUid: uid,
+        recipient: attendee.email,
+        payload: {
+          attendee_name: attendee.name,
+          event_type_name: eventType.name,
+          host_name: host.name,
+          timezone: pattern.timezone,
+          occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
+          skipped: skipped.map(({ date, start_at }) => ({ date, start_at })),
+          location_url: row.location_url,
+        },
       });
-      await recordEvent(trx, deps, 'series.created', uid, { ...series, occurrences, skipped });
-      if (body.notify_invitee) {
-        await recordNotification(trx, deps, {
-          kind: 'series_confirmation',
-          seriesUid: uid,
-          recipient: attendee.email,
-          payload: {
-            attendee_name: attendee.name,
-            event_type_name: eventType.name,
-            host_name: host.name,
-            timezone: pattern.timezone,
-            occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
-            skipped: skipped.map(({ date, start_at }) => ({ date, start_at })),
-            location_url: row.location_url,
-          },
-        });
-      }
-      const data: CreateSeriesResult = { series, occurrences, skipped };
-      return { status: 201, data, version: series.version, location: `/v1/series/${uid}` };
-    }),
-  );
+    }
+    return { series, occurrences, skipped };
+  });
 }

@@ -1,12 +1,12 @@
 import type { Principal } from '../auth/principal.js';
-import { recordNotification } from '../notifications/record-notification.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
+import { recordNotification } from '../outbox/record-notification.js';
 import { toTimestamp } from '../time.js';
 import { cancelOccurrence, currentOccurrence, endedOccurrences, futureOccurrences } from './occurrences.js';
 import { clearOwed } from './owed.js';
 import { seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
 import type { EndResult, SeriesStatus } from './series-view.js';
@@ -21,7 +21,7 @@ export const ENDED_REASON = 'The series was ended.';
  * notified). An end cut short is finished by running end again; a finished
  * end is terminal like every ended series.
  */
-export async function endSeries(deps: CoreDeps, principal: Principal, uid: string, finish: Finish): Promise<Outcome> {
+export async function endSeries(deps: SeriesDeps, principal: Principal, uid: string, finish: Finish<EndResult>): Promise<EndResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
   statusOnStart('end', row.status as SeriesStatus, row.ending === 1);
@@ -69,7 +69,6 @@ export async function endSeries(deps: CoreDeps, principal: Principal, uid: strin
         });
       }
     }
-    const data: EndResult = { canceled, superseded: superseded || !owns };
-    return { status: 200, data };
+    return { canceled, superseded: superseded || !owns };
   });
 }

@@ -10,6 +10,7 @@ import { recordEvent } from '../outbox/record-event.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
+import type { SeriesDeps } from './series-deps.js';
 import type { SeriesAttendee } from './series-rows.js';
 import type { Occurrence } from './series-view.js';
 
@@ -32,11 +33,7 @@ export interface OccurrenceSlot {
   readonly rescheduledFromUid: string | null;
 }
 
-export interface OccurrenceDeps {
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly conferenceLinks: ConferenceLinks;
-}
+export type OccurrenceDeps = Pick<SeriesDeps, 'clock' | 'ids' | 'conferenceLinks'>;
 
 /**
  * decisions.md "Statuses": an occurrence carries the series' fixed link as

@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/principal.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { holdOccurrence } from './hold-occurrence.js';
 import { futureOccurrences } from './occurrences.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
 import type { PauseResult, SeriesStatus } from './series-view.js';
@@ -14,7 +14,7 @@ import type { PauseResult, SeriesStatus } from './series-view.js';
  * move is held, one committed step each, with no mail to the attendee.
  * Repeating it holds what an earlier run did not reach.
  */
-export async function pauseSeries(deps: CoreDeps, principal: Principal, uid: string, finish: Finish): Promise<Outcome> {
+export async function pauseSeries(deps: SeriesDeps, principal: Principal, uid: string, finish: Finish<PauseResult>): Promise<PauseResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
   statusOnStart('pause', row.status as SeriesStatus, row.ending === 1);
@@ -36,7 +36,6 @@ export async function pauseSeries(deps: CoreDeps, principal: Principal, uid: str
     if (owns) {
       await recordEvent(trx, deps, 'series.paused', row.uid, { ...toSeries(await loadSeries(trx, row.uid)), held });
     }
-    const data: PauseResult = { held, superseded: superseded || !owns };
-    return { status: 200, data };
+    return { held, superseded: superseded || !owns };
   });
 }

@@ -1,7 +1,6 @@
 import { isStillFree } from '../bookings/create-booking.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
-import type { CoreDeps } from '../operations/operation.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS } from '../time.js';
 import { bookOccurrence, heldInstants, type OccurrenceTemplate } from './occurrences.js';
@@ -10,6 +9,7 @@ import type { Pattern } from './pattern.js';
 import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
 import { runItem, type StartedAction } from './series-action.js';
 import { BookedHere, coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime } from './series-availability.js';
+import type { SeriesDeps } from './series-deps.js';
 import { patternOf, type SeriesAttendee, type SeriesRow } from './series-rows.js';
 import type { Skipped } from './series-view.js';
 import { createSkipped } from './skipped.js';
@@ -47,7 +47,7 @@ export function templateOf(series: SeriesRow, booking: SeriesBooking): Occurrenc
  * change is about to hold: owed from then on, no longer holding an instant.
  */
 export async function previewTargets(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   seriesUid: string,
   pattern: Pattern,
   alsoHeld: readonly { uid: string; patternInstantMs: number }[] = [],
@@ -63,7 +63,7 @@ export async function previewTargets(
 }
 
 /** The host's time across some targets, read before an action's first write so that an unreadable calendar changes nothing. */
-export function readTargets(deps: CoreDeps, booking: SeriesBooking, targets: readonly ReplacementTarget[]): Promise<SeriesHostTime> {
+export function readTargets(deps: SeriesDeps, booking: SeriesBooking, targets: readonly ReplacementTarget[]): Promise<SeriesHostTime> {
   return loadSeriesHostTime(
     deps,
     booking.eventType,
@@ -87,7 +87,7 @@ export interface Replaced {
  * entry stays owed.
  */
 export async function replaceOwed(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   started: StartedAction,
   booking: SeriesBooking,
   read: SeriesHostTime,

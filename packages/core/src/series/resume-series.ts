@@ -1,12 +1,12 @@
 import type { Principal } from '../auth/principal.js';
 import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';
 import { countOwed } from './owed.js';
 import { previewTargets, readTargets, replaceOwed, seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, startAction } from './series-action.js';
+import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, patternOf, toSeries } from './series-rows.js';
 import { statusOnFinish, statusOnStart } from './series-state.js';
 import type { ResumeResult, SeriesStatus } from './series-view.js';
@@ -25,12 +25,12 @@ export function versionConflict(current: number): ScheduleError {
  * refused; without, the series is resumed as it now is.
  */
 export async function resumeSeries(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   principal: Principal,
   uid: string,
   ifMatch: IfMatch | undefined,
-  finish: Finish,
-): Promise<Outcome> {
+  finish: Finish<ResumeResult>,
+): Promise<ResumeResult> {
   const row = await findVisibleSeries(deps.store.db, principal, uid);
   statusOnStart('resume', row.status as SeriesStatus, row.ending === 1);
   if (ifMatch && !matchesVersion(ifMatch, row.version)) throw versionConflict(row.version);
@@ -60,7 +60,6 @@ export async function resumeSeries(
         owed,
       });
     }
-    const data: ResumeResult = { created: replaced.created, skipped: replaced.skipped, owed, superseded: replaced.superseded || !owns };
-    return { status: 200, data };
+    return { created: replaced.created, skipped: replaced.skipped, owed, superseded: replaced.superseded || !owns };
   });
 }

@@ -1,23 +1,15 @@
-import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
-import type { IdGenerator } from '../ids.js';
-import type { Outcome } from '../operations/operation.js';
 import type { SeriesTable } from '../storage/schema.js';
-import type { Executor, Store } from '../storage/store.js';
+import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import type { SeriesDeps } from './series-deps.js';
 import { claimHoldForAction, releaseHold } from './series-hold.js';
 import { loadSeries, type SeriesRow } from './series-rows.js';
 import { type SeriesAction, statusOnStart } from './series-state.js';
-import type { StepHook } from './series-steps.js';
 import type { SeriesStatus } from './series-view.js';
 
 /** What running a series action needs. */
-export interface SeriesActionDeps {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly steps?: StepHook | undefined;
-}
+export type SeriesActionDeps = Pick<SeriesDeps, 'store' | 'clock' | 'ids' | 'steps'>;
 
 /** An action past its first write: it owns the series for as long as the series' epoch is still `epoch`. */
 export interface StartedAction {
@@ -130,20 +122,24 @@ export async function runItem<T>(
   });
 }
 
-/** Runs the last step of an action and stores its answer with it (an operation context's `write`). */
-export type Finish = (work: (trx: Executor) => Promise<Outcome>) => Promise<Outcome>;
+/**
+ * Runs the last step of an action in one transaction and gives back its
+ * result. Passed in: an operation runs it in its own `write`, which keeps the
+ * answer for idempotent replay in that same transaction.
+ */
+export type Finish<Result> = (work: (trx: Executor) => Promise<Result>) => Promise<Result>;
 
 /**
  * Runs an action's last step in the transaction that also keeps its answer
  * for idempotent replay. `work` learns whether the action still owns the
  * series; one taken over writes nothing more and answers `superseded`.
  */
-export async function finishAction(
+export async function finishAction<Result>(
   deps: SeriesActionDeps,
   started: StartedAction,
-  finish: Finish,
-  work: (trx: Executor, owns: boolean) => Promise<Outcome>,
-): Promise<Outcome> {
+  finish: Finish<Result>,
+  work: (trx: Executor, owns: boolean) => Promise<Result>,
+): Promise<Result> {
   await deps.steps?.({ action: started.action, phase: 'finish', seriesUid: started.series.uid });
   return finish(async (trx) => work(trx, await stillOwns(trx, started)));
 }

@@ -2,7 +2,6 @@ import type { Principal } from '../auth/principal.js';
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
-import type { CoreDeps, Outcome } from '../operations/operation.js';
 import { recordEvent } from '../outbox/record-event.js';
 import type { SeriesTable } from '../storage/schema.js';
 import { holdOccurrence } from './hold-occurrence.js';
@@ -13,6 +12,7 @@ import { previewTargets, type Replaced, readTargets, replaceOwed, seriesBookingO
 import { generatedAmong } from './replacement-targets.js';
 import { versionConflict } from './resume-series.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
+import type { SeriesDeps } from './series-deps.js';
 import { PATTERN_FIELDS, type UpdateSeriesBody } from './series-input.js';
 import { findVisibleSeries, loadSeries, patternOf, type SeriesRow, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
@@ -47,7 +47,7 @@ function checkAgainst(series: SeriesRow, body: UpdateSeriesBody): Pattern {
 }
 
 /** Future occurrences a new pattern holds: confirmed, not moved, at an instant it no longer generates. */
-async function outOfPattern(deps: CoreDeps, seriesUid: string, pattern: Pattern) {
+async function outOfPattern(deps: SeriesDeps, seriesUid: string, pattern: Pattern) {
   const candidates = (await futureOccurrences(deps.store.db, seriesUid, deps.clock.now())).filter(
     (o) => o.moved_by_invitee === 0 && o.pattern_instant !== null,
   );
@@ -66,13 +66,13 @@ async function outOfPattern(deps: CoreDeps, seriesUid: string, pattern: Pattern)
  * takes the series over as for any action.
  */
 export async function updateSeries(
-  deps: CoreDeps,
+  deps: SeriesDeps,
   principal: Principal,
   uid: string,
   ifMatch: IfMatch,
   body: UpdateSeriesBody,
-  finish: Finish,
-): Promise<Outcome> {
+  finish: Finish<UpdateSeriesResult>,
+): Promise<UpdateSeriesResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
   statusOnStart('update', row.status as SeriesStatus, row.ending === 1);
@@ -140,7 +140,6 @@ export async function updateSeries(
           superseded: replaced.superseded || !owns,
         }
       : null;
-    const data: UpdateSeriesResult = { series, resumed };
-    return { status: 200, data, version: series.version };
+    return { series, resumed };
   });
 }

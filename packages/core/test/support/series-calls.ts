@@ -10,6 +10,7 @@ import {
   resumeSeriesOperation,
   updateSeriesOperation,
 } from '../../src/operations/series-operations.js';
+import type { SeriesSource } from '../../src/series/series-view.js';
 import type { Store } from '../../src/storage/store.js';
 
 // The series endpoints, called the way every front end calls them: through
@@ -22,6 +23,8 @@ const freshKey = (name: string) => `${name}-${++counter}`;
 export interface CallOptions {
   readonly key?: string | undefined;
   readonly ifMatch?: string | undefined;
+  /** The front end the call comes through; `api` when not said. */
+  readonly source?: SeriesSource | undefined;
 }
 
 export const listSeries = (deps: ExecuteDeps, principal: Principal, query: Record<string, unknown> = {}): Promise<Executed> =>
@@ -32,7 +35,13 @@ export const getSeries = (deps: ExecuteDeps, principal: Principal, uid: string):
 
 export const createSeries = (deps: ExecuteDeps, principal: Principal, body: unknown, options: CallOptions = {}): Promise<Executed> => {
   const key = options.key ?? freshKey('create');
-  return execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: key }, `req-${key}`);
+  return execute(
+    deps,
+    createSeriesOperation,
+    principal,
+    { params: {}, query: {}, body, idempotencyKey: key, source: options.source },
+    `req-${key}`,
+  );
 };
 
 /** Pause sends no key unless given one (it is optional there). */

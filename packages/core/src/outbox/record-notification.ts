@@ -2,7 +2,9 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
-import type { NotificationKind } from './mailer.js';
+
+/** The mail that series actions send (issue: a confirmation on create, one notice on end). */
+export type NotificationKind = 'series_confirmation' | 'series_ended';
 
 /** What a notification says, kept as data so the mail is written when it is sent. */
 export interface NotificationPayload {
