@@ -10,14 +10,13 @@ import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { lockHost } from '../storage/host-lock.js';
-import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
-import { bookingTitle, displayName } from './attendee-name.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
-import { insertBookingRow, NEW_BOOKING, syncStatusFor } from './insert-booking-row.js';
+import { insertBookingRow } from './insert-booking-row.js';
+import { newBookingRow } from './new-booking.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -92,44 +91,24 @@ export async function insertBooking(
   const { eventType, startMs, endMs } = prepared;
   await assertStillFree(trx, deps.dialect, eventType.host.id, eventType, { startMs, endMs });
   const uid = deps.ids.uuid();
-  const now = toTimestamp(deps.clock.now());
-  const attendeeName = displayName(body.attendee);
-  const timezone = body.timezone ?? body.attendee.timezone ?? 'UTC';
   const utm = Object.fromEntries(
     (['utm_source', 'utm_medium', 'utm_campaign'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]),
   );
-  const row: BookingsTable = {
-    uid,
-    event_type_id: eventType.id,
-    host_user_id: eventType.host.id,
-    title: bookingTitle(eventType.name, eventType.host.name, attendeeName),
-    start_at: toTimestamp(startMs),
-    end_at: toTimestamp(endMs),
-    timezone,
-    attendee_email: body.attendee.email,
-    // Phone and SMS consent are kept with the attendee, though the Booking view does not show them.
-    attendees_json: JSON.stringify([
-      {
-        email: body.attendee.email,
-        name: attendeeName,
-        timezone: body.attendee.timezone ?? timezone,
-        ...(body.attendee.phone !== undefined ? { phone: body.attendee.phone } : {}),
-        sms_opt_in: body.attendee.sms_opt_in,
-      },
-    ]),
-    guests_json: JSON.stringify(body.guests.map((g) => (typeof g === 'string' ? { email: g } : g))),
-    location_json: JSON.stringify({ type: 'conference', url: deps.conferenceLinks.linkFor(uid), value: null }),
-    metadata_json: JSON.stringify({ ...body.metadata, ...utm }),
-    responses_json: body.responses ? JSON.stringify(body.responses) : null,
-    // No calendar writer exists yet: with conflict calendars the event waits to be written.
-    calendar_sync_status: syncStatusFor(eventType.host),
-    ...NEW_BOOKING,
-    rescheduled_from_uid: null,
-    series_uid: null,
-    pattern_instant: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const row = newBookingRow(
+    {
+      uid,
+      eventType,
+      host: eventType.host,
+      startMs,
+      timezone: body.timezone,
+      attendee: body.attendee,
+      guests: body.guests,
+      location: { type: 'conference', url: deps.conferenceLinks.linkFor(uid), value: null },
+      metadata: { ...body.metadata, ...utm },
+      responses: body.responses,
+    },
+    toTimestamp(deps.clock.now()),
+  );
   await insertBookingRow(trx, row);
   // The view is built from what was written; reading the row back would only repeat it.
   const booking = toBooking(

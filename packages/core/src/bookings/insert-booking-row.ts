@@ -38,30 +38,7 @@ const BOOKING_COLUMNS = [
 const insertRow = (db: Executor, ...values: unknown[]) =>
   db.insertInto('bookings').values(Object.fromEntries(BOOKING_COLUMNS.map((column, i) => [column, values[i]])) as unknown as BookingsTable);
 
-/** What every new booking starts with, whoever books it: confirmed, version 1, nothing canceled, synced or imported. */
-export const NEW_BOOKING = {
-  version: 1,
-  status: 'confirmed',
-  calendar_event_id: '',
-  cancelled_at: null,
-  cancellation_reason: null,
-  no_show_at: null,
-  no_show_reason: null,
-  moved_by_invitee: 0,
-  import_hash: null,
-  canceled_by: null,
-} as const satisfies Partial<BookingsTable>;
-
-/**
- * No calendar writer exists yet: on a host with conflict calendars a new
- * booking waits to be written (`pending`); without any, there is nothing to
- * sync (`not_applicable`, api.md).
- */
-export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): string {
-  return host.calendars.length > 0 ? 'pending' : 'not_applicable';
-}
-
-/** Inserts one whole booking row; booking creates and series occurrences both write through here. */
+/** Inserts one whole booking row; booking creates, series occurrences and workspace imports all write through here. */
 export async function insertBookingRow(trx: Executor, row: BookingsTable): Promise<void> {
   await executePrepared(
     trx,

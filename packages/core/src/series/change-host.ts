@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { bookingTitle } from '../bookings/attendee-name.js';
 import { isStillFree } from '../bookings/create-booking.js';
-import { syncStatusFor } from '../bookings/insert-booking-row.js';
+import { syncStatusFor } from '../bookings/new-booking.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';

@@ -1,15 +1,14 @@
 import { applyBookingChange } from '../bookings/apply-change.js';
-import { bookingTitle } from '../bookings/attendee-name.js';
 import { type BookingRow, selectBookings, toBooking } from '../bookings/booking-rows.js';
-import { insertBookingRow, NEW_BOOKING, syncStatusFor } from '../bookings/insert-booking-row.js';
+import { insertBookingRow } from '../bookings/insert-booking-row.js';
+import { newBookingRow } from '../bookings/new-booking.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
-import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
-import { MINUTE_MS, toTimestamp } from '../time.js';
+import { toTimestamp } from '../time.js';
 import type { SeriesDeps } from './series-deps.js';
 import type { SeriesAttendee } from './series-rows.js';
 import type { Occurrence } from './series-view.js';
@@ -53,37 +52,20 @@ export async function bookOccurrence(
   slot: OccurrenceSlot,
 ): Promise<Occurrence> {
   const uid = deps.ids.uuid();
-  const now = toTimestamp(deps.clock.now());
-  const startMs = slot.patternInstantMs;
-  const row: BookingsTable = {
-    uid,
-    ...NEW_BOOKING,
-    event_type_id: template.eventType.id,
-    host_user_id: template.host.id,
-    title: bookingTitle(template.eventType.name, template.host.name, template.attendee.name),
-    start_at: toTimestamp(startMs),
-    end_at: toTimestamp(startMs + template.eventType.durationMinutes * MINUTE_MS),
-    timezone: template.timezone,
-    attendee_email: template.attendee.email,
-    attendees_json: JSON.stringify([
-      {
-        email: template.attendee.email,
-        name: template.attendee.name,
-        timezone: template.timezone,
-        ...(template.attendee.phone !== null ? { phone: template.attendee.phone } : {}),
-      },
-    ]),
-    guests_json: '[]',
-    location_json: JSON.stringify(occurrenceLocation(deps.conferenceLinks, template.locationUrl, uid)),
-    metadata_json: '{}',
-    responses_json: null,
-    calendar_sync_status: syncStatusFor(template.host),
-    rescheduled_from_uid: slot.rescheduledFromUid,
-    series_uid: template.seriesUid,
-    pattern_instant: toTimestamp(slot.patternInstantMs),
-    created_at: now,
-    updated_at: now,
-  };
+  const { attendee } = template;
+  const row = newBookingRow(
+    {
+      uid,
+      eventType: template.eventType,
+      host: template.host,
+      startMs: slot.patternInstantMs,
+      timezone: template.timezone,
+      attendee: { email: attendee.email, name: attendee.name, phone: attendee.phone ?? undefined },
+      location: occurrenceLocation(deps.conferenceLinks, template.locationUrl, uid),
+      occurrence: { seriesUid: template.seriesUid, patternInstantMs: slot.patternInstantMs, rescheduledFromUid: slot.rescheduledFromUid },
+    },
+    toTimestamp(deps.clock.now()),
+  );
   await insertBookingRow(trx, row);
   const booking = toBooking(
     { ...row, host_username: template.host.username, host_email: template.host.email, event_type_slug: template.eventType.slug },

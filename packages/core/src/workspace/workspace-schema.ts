@@ -111,4 +111,5 @@ export const workspaceSchema = z.object({
 export type Workspace = z.infer<typeof workspaceSchema>;
 export type WorkspaceUser = Workspace['users'][number];
 export type WorkspaceEventType = Workspace['event_types'][number];
+export type WorkspaceToken = Workspace['tokens'][number];
 export type WorkspaceBooking = Workspace['bookings'][number];

@@ -1,0 +1,131 @@
+import { newBookingRow } from '../bookings/new-booking.js';
+import { fingerprintOf } from '../canonical-json.js';
+import { isUuid, stableUuid } from '../ids.js';
+import { DEFAULT_LIMITS } from '../rate-limit/limits.js';
+import type { BookingsTable } from '../storage/schema.js';
+import { parseInstant, toTimestamp } from '../time.js';
+import type { EventTypeRef, UserRef } from './workspace-refs.js';
+import type { Workspace, WorkspaceBooking, WorkspaceEventType, WorkspaceToken, WorkspaceUser } from './workspace-schema.js';
+
+// One mapper a table: what a workspace entry stores, given the references
+// resolved before anything is written (workspace-refs.ts).
+
+/** The organization row; a file without `limits` keeps what an earlier file set (`storedLimitsJson`). */
+export function organizationRow(workspace: Workspace, storedLimitsJson: string | undefined) {
+  return {
+    name: workspace.organization.name,
+    limits_json: JSON.stringify(workspace.limits ?? (storedLimitsJson !== undefined ? JSON.parse(storedLimitsJson) : DEFAULT_LIMITS)),
+  };
+}
+
+export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>) {
+  return {
+    username: user.username,
+    email: user.email,
+    name: users.get(user.username)!.name,
+    timezone: user.timezone,
+    role: user.role,
+    manages_json: JSON.stringify(user.manages.map((m) => users.get(m)!.id)),
+    schedule_json: user.schedule ? JSON.stringify(user.schedule) : null,
+    calendars_json: JSON.stringify(user.calendars),
+  };
+}
+
+export function eventTypeRow(eventType: WorkspaceEventType, ownerId: string) {
+  return {
+    owner_user_id: ownerId,
+    slug: eventType.slug,
+    name: eventType.name,
+    duration_minutes: eventType.duration_minutes,
+    status: eventType.status,
+    minimum_notice_minutes: eventType.minimum_notice_minutes,
+    future_limit_days: eventType.future_limit_days,
+    recurring: eventType.recurring,
+    allow_reschedule: eventType.allow_reschedule ? 1 : 0,
+    buffer_before_minutes: eventType.buffer_before_minutes,
+    buffer_after_minutes: eventType.buffer_after_minutes,
+    slot_interval_minutes: eventType.slot_interval_minutes ?? eventType.duration_minutes,
+    questions_json: JSON.stringify(eventType.questions),
+  };
+}
+
+/** A token's row but for its secret hash and revocation, which depend on what is stored. */
+export function tokenRow(token: WorkspaceToken, userId: string) {
+  return {
+    name: token.name,
+    user_id: userId,
+    scopes_json: JSON.stringify(token.scopes),
+    oauth_client_id: token.oauth_client_id ?? null,
+    expires_at: token.expires_at ? toTimestamp(parseInstant(token.expires_at)!.epochMs) : null,
+  };
+}
+
+/**
+ * An imported booking's row, made as every new booking is, then with the
+ * file's status and a fingerprint of its entry (`import_hash`). Its host
+ * and event type are resolved here; one that cannot be is added to
+ * `problems` and gives no row.
+ */
+export function importedBookingRow(
+  booking: WorkspaceBooking,
+  index: number,
+  users: ReadonlyMap<string, UserRef>,
+  eventTypes: readonly EventTypeRef[],
+  problems: string[],
+  now: string,
+): BookingsTable | undefined {
+  const at = `bookings[${index}]`;
+  const hostFromRef = booking.host ? users.get(booking.host) : undefined;
+  if (booking.host && !hostFromRef) {
+    problems.push(`${at}.host: no user "${booking.host}"`);
+    return undefined;
+  }
+  const candidates = isUuid(booking.event_type)
+    ? eventTypes.filter((e) => e.id === booking.event_type)
+    : eventTypes.filter((e) => e.slug === booking.event_type && (!hostFromRef || e.ownerId === hostFromRef.id));
+  if (candidates.length !== 1) {
+    problems.push(
+      `${at}.event_type: ${candidates.length === 0 ? 'no event type' : 'more than one event type (name the host)'} "${booking.event_type}"`,
+    );
+    return undefined;
+  }
+  const eventType = candidates[0]!;
+  const host = hostFromRef ?? [...users.values()].find((u) => u.id === eventType.ownerId);
+  if (!host) {
+    problems.push(`${at}.host: the event type's owner is unknown`);
+    return undefined;
+  }
+  const { attendee } = booking;
+  const canceled = booking.status === 'canceled';
+  const row = newBookingRow(
+    {
+      uid: booking.uid ?? stableUuid(`booking:${host.id}:${booking.start}:${attendee.email}`),
+      eventType,
+      host,
+      startMs: parseInstant(booking.start)!.epochMs,
+      timezone: booking.timezone,
+      // Stored as imports always were: without the file's attendee phone.
+      attendee: {
+        email: attendee.email,
+        name: attendee.name,
+        first_name: attendee.first_name,
+        last_name: attendee.last_name,
+        timezone: attendee.timezone,
+      },
+      guests: booking.guests,
+      location: booking.location ?? { type: 'conference', url: null, value: null },
+      metadata: booking.metadata,
+      responses: booking.responses,
+    },
+    now,
+  );
+  return {
+    ...row,
+    status: booking.status,
+    // A booking made elsewhere is already on its host's calendars, if the host has any.
+    calendar_sync_status: host.calendars.length > 0 ? 'synced' : 'not_applicable',
+    cancelled_at: canceled ? toTimestamp(parseInstant(booking.cancelled_at ?? booking.start)!.epochMs) : null,
+    cancellation_reason: canceled ? (booking.cancellation_reason ?? null) : null,
+    import_hash: fingerprintOf(booking),
+  };
+}
