@@ -1,5 +1,5 @@
 import { executePrepared } from '../storage/prepared-query.js';
-import type { BookingsTable } from '../storage/schema.js';
+import type { BookingsTable, CalendarSyncStatus } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 
 const BOOKING_COLUMNS = [
@@ -57,7 +57,7 @@ export const NEW_BOOKING = {
  * booking waits to be written (`pending`); without any, there is nothing to
  * sync (`not_applicable`, api.md).
  */
-export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): string {
+export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): CalendarSyncStatus {
   return host.calendars.length > 0 ? 'pending' : 'not_applicable';
 }
 
