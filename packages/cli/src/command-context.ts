@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { OperationName } from '@schedule/core';
 import { type Command, Option } from 'commander';
 import type { Backend, CallInput, CallResult } from './backend/backend.js';
 import { CliError } from './backend/backend.js';
@@ -56,7 +57,7 @@ export interface RunContext {
   print(text: string): void;
   /** A new Idempotency-Key for this invocation (`--idempotency-key` wins), shown with --verbose. */
   key(): string;
-  call(operation: string, input: CallInput): Promise<CallResult>;
+  call(operation: OperationName, input: CallInput): Promise<CallResult>;
 }
 
 function localZone(): string {
@@ -92,12 +93,6 @@ export function reportError(error: unknown, verbose: boolean): void {
     process.stderr.write(`error ${error.code}: ${inFlagTerms(error.message, error.details)}\n`);
     if (verbose && Object.keys(error.details).length > 0) process.stderr.write(`details: ${JSON.stringify(error.details)}\n`);
     process.exitCode = exitCodeOf(error.code);
-    return;
-  }
-  const name = (error as { name?: string } | null)?.name;
-  if (name === 'WorkspaceError' || name === 'UsageError') {
-    process.stderr.write(`error usage: ${(error as Error).message}\n`);
-    process.exitCode = exitCodeOf('usage');
     return;
   }
   process.stderr.write(`error internal_error: ${error instanceof Error ? error.message : String(error)}\n`);

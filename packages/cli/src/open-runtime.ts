@@ -1,16 +1,8 @@
-import {
-  type Clock,
-  type IdGenerator,
-  type LoadReport,
-  loadWorkspace,
-  openStore,
-  parseWorkspace,
-  type Store,
-  type StoreOptions,
-} from '@schedule/core';
+import { type Clock, type IdGenerator, type LoadReport, loadWorkspace, openStore, type Store, type StoreOptions } from '@schedule/core';
 import { CliError } from './backend/backend.js';
+import { asCliErrors } from './backend/core-refusals.js';
 import { revokePublicDemoTokens } from './demo-tokens.js';
-import { readWorkspaceFile } from './workspace-file.js';
+import { readWorkspace } from './workspace-file.js';
 
 /** An open store, with the workspace file (if any) loaded into it. */
 export interface Runtime {
@@ -32,7 +24,7 @@ export async function openRuntime(options: {
   demo?: boolean | undefined;
 }): Promise<Runtime> {
   // Parse before opening anything, so a bad file touches no database.
-  const workspace = options.workspace ? parseWorkspace(await readWorkspaceFile(options.workspace)) : undefined;
+  const workspace = options.workspace ? await readWorkspace(options.workspace) : undefined;
   if (workspace?.demo && !options.demo) {
     throw new CliError(
       'usage',
@@ -41,7 +33,9 @@ export async function openRuntime(options: {
   }
   const store = await openStore(options.db, options.store);
   try {
-    const report = workspace ? await loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace) : undefined;
+    const report = workspace
+      ? await asCliErrors(() => loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace))
+      : undefined;
     if (!options.demo) await revokePublicDemoTokens(store, new Date(options.clock.now()).toISOString());
     return { store, report };
   } catch (error) {

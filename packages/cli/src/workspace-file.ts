@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { Workspace } from '@schedule/core';
 import { CliError } from './backend/backend.js';
+import { asCliErrors } from './backend/core-refusals.js';
 
 /** Why a file could not be read, for a person; undefined when it is not about the path. */
 function pathProblem(code: string | undefined): string | undefined {
@@ -17,7 +19,7 @@ function pathProblem(code: string | undefined): string | undefined {
 }
 
 /** The text of a `--workspace` file; a path that cannot be read is a usage error (exit 2) naming the flag, not a stack. */
-export async function readWorkspaceFile(path: string): Promise<string> {
+async function readWorkspaceFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
@@ -25,4 +27,10 @@ export async function readWorkspaceFile(path: string): Promise<string> {
     if (problem === undefined) throw error;
     throw new CliError('usage', `--workspace ${path}: ${problem}.`);
   }
+}
+
+/** The workspace in a `--workspace` file; a file core refuses is a usage error (exit 2) listing every problem. */
+export async function readWorkspace(path: string): Promise<Workspace> {
+  const [text, { parseWorkspace }] = await Promise.all([readWorkspaceFile(path), import('@schedule/core')]);
+  return asCliErrors(() => parseWorkspace(text));
 }

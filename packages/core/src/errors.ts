@@ -1,3 +1,5 @@
+import { type CallWords, CORE_WORDS, type Worded } from './call-words.js';
+
 /**
  * Every documented failure of the API, by its spec code. Front ends map a code
  * to their own status (HTTP status, MCP isError, CLI exit code) in one table each.
@@ -48,25 +50,61 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** True for a code of this API; a client reads codes off the wire. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && KNOWN_CODES.has(value);
+}
+
 export type ErrorDetails = Record<string, unknown>;
+
+/** A failure as a front end shows it: the message and details in its own words. */
+export interface ShownError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: ErrorDetails;
+}
+
+function say<T extends string | ErrorDetails>(text: Worded<T>, words: CallWords): T {
+  return typeof text === 'function' ? text(words) : text;
+}
 
 /** An expected failure, carrying the spec's code. Thrown inside core, caught once per front end. */
 export class ScheduleError extends Error {
   override readonly name = 'ScheduleError';
   readonly code: ErrorCode;
+  /** In core's words; a front end shows `shownIn(its words)`. */
   readonly details: ErrorDetails;
   /** Seconds the caller should wait before retrying, where the spec asks for `Retry-After`. */
   readonly retryAfterSeconds: number | undefined;
+  readonly #message: Worded<string>;
+  readonly #details: Worded<ErrorDetails>;
 
   /**
-   * `cause` keeps what went wrong underneath (an unreadable feed, say) for the
-   * operator's log; it never reaches the caller.
+   * A message or details that name a call input (call-words.ts) are given
+   * as a function of the words, so each front end says the input its own
+   * way. `cause` keeps what went wrong underneath (an unreadable feed, say)
+   * for the operator's log; it never reaches the caller.
    */
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, retryAfterSeconds?: number, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(
+    code: ErrorCode,
+    message: Worded<string>,
+    details: Worded<ErrorDetails> = {},
+    retryAfterSeconds?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(say(message, CORE_WORDS), options);
     this.code = code;
-    this.details = details;
+    this.details = say(details, CORE_WORDS);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.#message = message;
+    this.#details = details;
+  }
+
+  /** The error in a front end's words; the same as `message` and `details` unless they name a call input. */
+  shownIn(words: CallWords): ShownError {
+    return { code: this.code, message: say(this.#message, words), details: say(this.#details, words) };
   }
 }
 

@@ -21,6 +21,7 @@ export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBody
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';
 export { updateBookingBodySchema } from './bookings/update-booking.js';
+export { type CallInput, type CallWords, CORE_WORDS, type Worded } from './call-words.js';
 export { canonicalJson, fingerprintOf } from './canonical-json.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js';
 export { etagOf, type IfMatch, matchesVersion, parseIfMatch } from './conditional.js';
@@ -34,7 +35,15 @@ export {
   type Person,
   personSchema,
 } from './directory/directory-view.js';
-export { ERROR_CODES, type ErrorCode, type ErrorDetails, isScheduleError, ScheduleError } from './errors.js';
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorDetails,
+  isErrorCode,
+  isScheduleError,
+  ScheduleError,
+  type ShownError,
+} from './errors.js';
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
@@ -51,6 +60,7 @@ export { type ExecuteDeps, type Executed, execute } from './operations/execute.j
 export {
   type CoreDeps,
   defineOperation,
+  type ItemOutcome,
   type ListOutcome,
   type Operation,
   type OperationContext,
@@ -59,12 +69,13 @@ export {
   type RawCall,
   type Requirement,
 } from './operations/operation.js';
-export { operations } from './operations/registry.js';
+export { type OperationName, operations, operationsByName } from './operations/registry.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
 export type { NotificationKind } from './outbox/record-notification.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
+export { type Admission, type AdmissionDeps, admit, type CallerSource } from './rate-limit/admit.js';
 export { DEFAULT_LIMITS, type Limits } from './rate-limit/limits.js';
 export { loadLimits } from './rate-limit/load-limits.js';
 export { memoryRateLimitStore } from './rate-limit/memory-store.js';

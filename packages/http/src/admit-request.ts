@@ -1,20 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Authenticator,
+  admit,
   bearerSecret,
-  bucketFor,
-  type Limits,
+  type AdmissionDeps as CoreAdmissionDeps,
   type Principal,
   type RateLimitDecision,
-  type RateLimiter,
-  rateLimitedError,
 } from '@schedule/core';
 
 /** What admitting a request needs: who the token is, and the limiter. */
-export interface AdmissionDeps {
+export interface AdmissionDeps extends CoreAdmissionDeps {
   readonly authenticate: Authenticator;
-  readonly rateLimiter: RateLimiter;
-  readonly limits: Limits;
 }
 
 /** The caller of an admitted request: its principal (none without a valid token) and whether it sent a token at all. */
@@ -30,25 +26,24 @@ export function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDeci
 }
 
 /**
- * Counts a request in the rate limiter before anything else may refuse it
- * (api.md "Rate limits"): in its token's bucket, or, without a valid token,
- * in the anonymous bucket of its address, so token guessing is limited too.
- * Sets the `X-RateLimit-*` headers, and throws `429 rate_limited` past the
- * limit. A token lookup that fails (the database is away) is counted
- * anonymously, then thrown: the answer is a 503 that still has its headers.
+ * Admits a request by core's `admit` (its bucket: the bearer token's, else
+ * the client address's), then sets the `X-RateLimit-*` headers on every
+ * answer: `429 rate_limited` past the limit, and the failure of a token
+ * lookup (a 503 when the database is away) are thrown with them set.
  */
 export async function admitRequest(deps: AdmissionDeps, req: IncomingMessage, res: ServerResponse): Promise<Admitted> {
   const secret = bearerSecret(req.headers.authorization);
-  let principal: Principal | undefined;
-  let lookupFailure: { error: unknown } | undefined;
-  try {
-    principal = secret ? await deps.authenticate(secret) : undefined;
-  } catch (error) {
-    lookupFailure = { error };
+  const admission = await admit(deps, {
+    principal: async () => (secret ? deps.authenticate(secret) : undefined),
+    address: req.socket.remoteAddress ?? 'unknown',
+  });
+  setRateLimitHeaders(res, admission.decision);
+  switch (admission.kind) {
+    case 'rate_limited':
+      throw admission.error;
+    case 'lookup_failed':
+      throw admission.cause;
+    case 'admitted':
+      return { principal: admission.principal, sentToken: secret !== undefined };
   }
-  const decision = await deps.rateLimiter.consume(bucketFor(principal, req.socket.remoteAddress ?? 'unknown', deps.limits));
-  setRateLimitHeaders(res, decision);
-  if (!decision.allowed) throw rateLimitedError(decision);
-  if (lookupFailure) throw lookupFailure.error;
-  return { principal, sentToken: secret !== undefined };
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { etagOf, type Outcome, type ScheduleError } from '@schedule/core';
+import { HTTP_WORDS } from './http-words.js';
 import { HTTP_STATUS } from './status-codes.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -15,17 +16,16 @@ export function sendOutcome(res: ServerResponse, outcome: Outcome, requestId: st
   if (outcome.version !== undefined) res.setHeader('ETag', etagOf(outcome.version));
   if (outcome.location !== undefined) res.setHeader('Location', outcome.location);
   const meta: Record<string, unknown> = { request_id: requestId };
-  if ('page' in outcome) {
-    const { page } = outcome as Outcome & { page: { nextCursor: string | null; hasMore: boolean } };
-    meta.next_cursor = page.nextCursor;
-    meta.has_more = page.hasMore;
+  if (outcome.page) {
+    meta.next_cursor = outcome.page.nextCursor;
+    meta.has_more = outcome.page.hasMore;
   }
   send(res, outcome.status, { data: outcome.data, meta });
 }
 
-/** The common error envelope (api.md "Errors"). */
+/** The common error envelope (api.md "Errors"), in the HTTP API's words. */
 export function errorEnvelope(error: ScheduleError, requestId: string) {
-  return { error: { code: error.code, message: error.message, details: error.details, request_id: requestId } };
+  return { error: { ...error.shownIn(HTTP_WORDS), request_id: requestId } };
 }
 
 /** An error in the common envelope, with the headers its code calls for. */

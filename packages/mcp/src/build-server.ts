@@ -1,9 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { operations as allOperations, describeCaller, listEventTypes, listPeople, type Operation, type Principal } from '@schedule/core';
-import { admit, type CallerSource, callOperation, type McpDeps } from './call-tool.js';
+import { describeCaller, listEventTypes, listPeople, operations, type Principal } from '@schedule/core';
+import { admitCall, callOperation, type McpDeps, type ToolCaller } from './call-tool.js';
 import { registerPrompts } from './prompts.js';
 import { TOOL_DOCS } from './tool-docs.js';
 import { toolSchemasOf } from './tool-schemas.js';
+import { TOOL_WORDS } from './tool-words.js';
 
 /** What a model is told about this server when it connects. */
 export const INSTRUCTIONS = [
@@ -20,12 +21,11 @@ export const INSTRUCTIONS = [
  * directory endpoints are tools too, and resources), and two prompts. Transports only choose
  * how it is reached; `caller` says who is calling.
  */
-export function buildServer(deps: McpDeps, caller: CallerSource, operations: readonly Operation[] = allOperations): McpServer {
+export function buildServer(deps: McpDeps, caller: ToolCaller): McpServer {
   const server = new McpServer({ name: 'schedule', title: 'schedule', version: deps.version ?? 'dev' }, { instructions: INSTRUCTIONS });
 
   for (const operation of operations) {
     const doc = TOOL_DOCS[operation.name];
-    if (!doc) throw new Error(`no tool docs for ${operation.name}`);
     server.registerTool(
       operation.name,
       {
@@ -48,16 +48,16 @@ export function buildServer(deps: McpDeps, caller: CallerSource, operations: rea
 const FIRST_PAGE = { limit: 100 };
 
 /** The directory as resources, for clients that read them into context. */
-function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: CallerSource): void {
+function registerDirectoryResources(server: McpServer, deps: McpDeps, caller: ToolCaller): void {
   const asJson = (uri: URL, value: unknown) => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
   });
   // Counted in the token's rate-limit bucket like the equivalent tools.
   const who = async (): Promise<Principal> => {
-    const admitted = await admit(deps, caller);
-    if ('refused' in admitted) {
-      const { error } = admitted.refused.structuredContent as { error: { code: string; message: string } };
-      throw new Error(`${error.code}: ${error.message}`);
+    const admitted = await admitCall(deps, caller);
+    if ('error' in admitted) {
+      const { code, message } = admitted.error.shownIn(TOOL_WORDS);
+      throw new Error(`${code}: ${message}`);
     }
     return admitted.principal;
   };

@@ -1,19 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  bucketFor,
+  admit,
+  type CallerSource,
   type ExecuteDeps,
   execute,
   isScheduleError,
   type Limits,
-  type ListOutcome,
   type Operation,
   type Principal,
   type RateLimiter,
   type RawCall,
-  rateLimitedError,
   ScheduleError,
 } from '@schedule/core';
 import { summarize } from './summarize.js';
+import { TOOL_WORDS } from './tool-words.js';
 import { refuseUnknownArguments } from './unknown-arguments.js';
 
 /** What running a tool needs; the same parts the HTTP API runs on. */
@@ -27,12 +27,11 @@ export interface McpDeps {
   readonly logError: (error: unknown, context: Record<string, unknown>) => void;
 }
 
-/** How a tool call finds its caller: a fixed token (stdio) or the bearer of the HTTP request. */
-export interface CallerSource {
-  /** The principal, or undefined when the token is unknown, revoked or expired. */
-  principal(): Promise<Principal | undefined>;
-  /** The client address, for the anonymous rate-limit bucket. */
-  readonly address: string;
+/**
+ * How a tool call finds its caller: a fixed token (stdio) or the bearer of
+ * the HTTP request, and the client address for the anonymous bucket.
+ */
+export interface ToolCaller extends CallerSource {
   /**
    * True when the transport has already counted the request this call came
    * in (Streamable HTTP counts every request, before authentication); stdio
@@ -41,34 +40,18 @@ export interface CallerSource {
   readonly counted?: boolean | undefined;
 }
 
-// Core speaks of the HTTP headers; a tool has arguments of these names instead.
-const HEADER_ARGUMENTS: readonly [RegExp, string][] = [
-  [/an If-Match header/g, 'if_match'],
-  [/If-Match/g, 'if_match'],
-  [/an Idempotency-Key header/g, 'idempotency_key'],
-  [/Idempotency-Key/g, 'idempotency_key'],
-  [/This endpoint/g, 'This tool'],
-];
-
-function inToolTerms(text: string): string {
-  return HEADER_ARGUMENTS.reduce((out, [pattern, name]) => out.replace(pattern, name), text);
-}
-
-/** A failed call (workspace.md): `isError`, and the API's error as `structuredContent`, worded for tool arguments. */
+/** A failed call (workspace.md): `isError`, and the API's error as `structuredContent`, in the words of tool arguments. */
 export function errorResult(error: ScheduleError): CallToolResult {
-  const fields = error.details.fields;
-  const details = Array.isArray(fields)
-    ? { ...error.details, fields: fields.map((f) => (typeof f === 'string' ? inToolTerms(f) : f)) }
-    : error.details;
-  const message = inToolTerms(error.message);
-  const structured = { error: { code: error.code, message, details } };
+  const { code, message, details } = error.shownIn(TOOL_WORDS);
+  // A tool result has no Retry-After header, so a rate limit's wait travels in details.
+  const shown = code === 'rate_limited' ? { ...details, retry_after_seconds: error.retryAfterSeconds } : details;
   return {
     isError: true,
-    structuredContent: structured,
+    structuredContent: { error: { code, message, details: shown } },
     content: [
       {
         type: 'text',
-        text: `error ${error.code}: ${message}${Object.keys(details).length > 0 ? ` ${JSON.stringify(details)}` : ''}`,
+        text: `error ${code}: ${message}${Object.keys(shown).length > 0 ? ` ${JSON.stringify(shown)}` : ''}`,
       },
     ],
   };
@@ -84,21 +67,24 @@ function unauthorized(): ScheduleError {
 }
 
 /**
- * Checks the caller and counts the call in its rate-limit bucket (the same
- * bucket its HTTP requests use), unless its transport counted it already.
- * Answers the principal, or the error result.
+ * Checks the caller and, unless its transport counted it already, counts the
+ * call by core's `admit` in the bucket its HTTP requests use. Answers the
+ * principal, or the error to show; a failed token lookup is thrown.
  */
-export async function admit(deps: McpDeps, caller: CallerSource): Promise<{ principal: Principal } | { refused: CallToolResult }> {
-  const principal = await caller.principal();
-  if (caller.counted) return principal ? { principal } : { refused: errorResult(unauthorized()) };
-  const decision = await deps.rateLimiter.consume(bucketFor(principal, caller.address, deps.limits));
-  if (!decision.allowed) {
-    // A tool result has no Retry-After header, so the wait travels in details.
-    const limited = rateLimitedError(decision);
-    const details = { ...limited.details, retry_after_seconds: decision.retryAfterSeconds };
-    return { refused: errorResult(new ScheduleError(limited.code, limited.message, details)) };
+export async function admitCall(deps: McpDeps, caller: ToolCaller): Promise<{ principal: Principal } | { error: ScheduleError }> {
+  if (caller.counted) {
+    const principal = await caller.principal();
+    return principal ? { principal } : { error: unauthorized() };
   }
-  return principal ? { principal } : { refused: errorResult(unauthorized()) };
+  const admission = await admit(deps, caller);
+  switch (admission.kind) {
+    case 'rate_limited':
+      return { error: admission.error };
+    case 'lookup_failed':
+      throw admission.cause;
+    case 'admitted':
+      return admission.principal ? { principal: admission.principal } : { error: unauthorized() };
+  }
 }
 
 /**
@@ -131,19 +117,18 @@ export function rawCallOf(operation: Operation, args: Record<string, unknown>, n
  */
 export async function callOperation(
   deps: McpDeps,
-  caller: CallerSource,
+  caller: ToolCaller,
   operation: Operation,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const requestId = deps.core.ids.uuid();
   try {
-    const admitted = await admit(deps, caller);
-    if ('refused' in admitted) return admitted.refused;
+    const admitted = await admitCall(deps, caller);
+    if ('error' in admitted) return errorResult(admitted.error);
     const call: RawCall = { ...rawCallOf(operation, args, () => deps.core.ids.uuid()), source: 'mcp' };
     const { outcome } = await execute(deps.core, operation, admitted.principal, call, requestId);
-    if (operation.schemas.list) {
-      const { page } = outcome as ListOutcome;
-      return successResult(operation.name, { data: outcome.data, next_cursor: page.nextCursor, has_more: page.hasMore });
+    if (outcome.page) {
+      return successResult(operation.name, { data: outcome.data, next_cursor: outcome.page.nextCursor, has_more: outcome.page.hasMore });
     }
     return successResult(operation.name, outcome.data as Record<string, unknown>);
   } catch (error) {

@@ -2,8 +2,9 @@
 // `schedule serve`) only pick a transport.
 
 export { buildServer, INSTRUCTIONS } from './build-server.js';
-export { type CallerSource, callOperation, errorResult, type McpDeps } from './call-tool.js';
+export { callOperation, errorResult, type McpDeps, type ToolCaller } from './call-tool.js';
 export { MCP_PATH, mcpHttpHandler, onlyMcpPath } from './http-handler.js';
 export { guardMessages } from './message-guard.js';
 export { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, TOOL_DOCS, type ToolDoc } from './tool-docs.js';
 export { inputJsonOf, pageSchema, successSchema, toolErrorSchema } from './tool-schemas.js';
+export { TOOL_WORDS } from './tool-words.js';

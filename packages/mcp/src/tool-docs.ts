@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { OperationName } from '@schedule/core';
 
 /** What a model reads about a tool: its title, when and how to use it, and its hints. */
 export interface ToolDoc {
@@ -28,8 +29,11 @@ const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: tr
 // says when to use it and what its answer means, and is sent on every
 // `tools/list`, so it says nothing twice.
 
+/** The API's tools: every operation but the directory's. */
+type ApiToolName = Exclude<OperationName, keyof typeof DIRECTORY_TOOL_DOCS>;
+
 /** Docs of the sixteen API tools, by tool name (workspace.md "The MCP server"). */
-export const API_TOOL_DOCS: Record<string, ToolDoc> = {
+export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   list_bookings: {
     title: 'List bookings',
     description:
@@ -145,7 +149,7 @@ export const DIRECTORY_TOOL_DOCS = {
       'The event types the caller can book, with id (event_type_id), owner, duration, whether recurring is on, notice and horizon.',
     annotations: read,
   },
-} satisfies Record<string, ToolDoc>;
+} satisfies Partial<Record<OperationName, ToolDoc>>;
 
-/** Every tool's docs, by tool name. */
-export const TOOL_DOCS: Record<string, ToolDoc> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };
+/** Every tool's docs, by tool name: a Record over the names, so an operation without docs does not compile. */
+export const TOOL_DOCS: Record<OperationName, ToolDoc> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };

@@ -1,3 +1,5 @@
+import type { ErrorCode, OperationName } from '@schedule/core';
+
 /** A call as the CLI makes it, before it is HTTP or a core call. */
 export interface CallInput {
   readonly params?: Readonly<Record<string, string>>;
@@ -22,15 +24,21 @@ export interface CallResult {
 export interface Backend {
   readonly mode: 'embedded' | 'remote';
   /** Runs the operation of this name (core's operation names, which MCP tools share). */
-  call(operation: string, input: CallInput): Promise<CallResult>;
+  call(operation: OperationName, input: CallInput): Promise<CallResult>;
   close(): Promise<void>;
 }
 
-/** A failure with the API's code (or a CLI code: `usage`, `connection_failed`). */
+/** The codes only the CLI answers with: a usage mistake, an API it cannot reach, a name taken, a prompt left. */
+export type CliOwnCode = 'usage' | 'connection_failed' | 'token_name_taken' | 'canceled';
+
+/** Every code a CLI error carries: the API's, or one of its own. */
+export type CliCode = ErrorCode | CliOwnCode;
+
+/** The CLI's one error: a failure with the API's code or its own, printed as `error <code>: <message>`. */
 export class CliError extends Error {
   override readonly name = 'CliError';
   constructor(
-    readonly code: string,
+    readonly code: CliCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

@@ -1,17 +1,8 @@
-import {
-  createAuthenticator,
-  execute,
-  isScheduleError,
-  type ListOutcome,
-  operations,
-  type Principal,
-  randomIds,
-  type Store,
-  systemClock,
-} from '@schedule/core';
+import { createAuthenticator, execute, operationsByName, type Principal, randomIds, type Store, systemClock } from '@schedule/core';
 import { coreDepsFromEnv } from '../core-deps.js';
 import { openRuntime } from '../open-runtime.js';
 import { type Backend, CliError } from './backend.js';
+import { asCliErrors } from './core-refusals.js';
 
 /** Core on a local database, acting as the token's user: the same rules as the API, without HTTP. */
 export interface EmbeddedBackend extends Backend {
@@ -35,15 +26,14 @@ export async function openEmbedded(options: {
     mode: 'embedded',
     store,
     async call(name, input) {
-      const operation = operations.find((o) => o.name === name);
-      if (!operation) throw new Error(`no operation ${name}`);
+      const operation = operationsByName[name];
       if (!options.token) throw new CliError('unauthorized', 'No token: set SCHEDULE_TOKEN or pass --token.');
       principal ??= authenticate(options.token);
       const caller = await principal;
       // The API's own words, so that both modes print the same line.
       if (!caller) throw new CliError('unauthorized', 'The bearer token is not valid.');
-      try {
-        const { outcome } = await execute(
+      const { outcome } = await asCliErrors(() =>
+        execute(
           core,
           operation,
           caller,
@@ -57,13 +47,9 @@ export async function openEmbedded(options: {
             source: 'internal',
           },
           ids.uuid(),
-        );
-        const page = (outcome as Partial<ListOutcome>).page;
-        return { data: outcome.data, page, version: outcome.version };
-      } catch (error) {
-        if (isScheduleError(error)) throw new CliError(error.code, error.message, error.details);
-        throw error;
-      }
+        ),
+      );
+      return { data: outcome.data, page: outcome.page, version: outcome.version };
     },
     close: () => store.close(),
   };

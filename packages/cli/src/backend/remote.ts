@@ -1,4 +1,4 @@
-import { operations } from '@schedule/core';
+import { isErrorCode, operationsByName } from '@schedule/core';
 import { request } from 'undici';
 import { type Backend, CliError } from './backend.js';
 
@@ -18,8 +18,7 @@ export function openRemote(options: { apiUrl: string; token?: string | undefined
   return {
     mode: 'remote',
     async call(name, input) {
-      const operation = operations.find((o) => o.name === name);
-      if (!operation) throw new Error(`no operation ${name}`);
+      const operation = operationsByName[name];
       if (!options.token) throw new CliError('unauthorized', 'No token: set SCHEDULE_TOKEN or pass --token.');
       const path = operation.path.replace(/:([a-z_]+)/g, (_, param: string) => encodeURIComponent(input.params?.[param] ?? ''));
       const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: 'application/json' };
@@ -45,8 +44,9 @@ export function openRemote(options: { apiUrl: string; token?: string | undefined
       }
       if (response.statusCode >= 400) {
         const error = json?.error ?? {};
+        // A code this CLI does not know (not this API's answer) is an unexpected failure, as a missing one is.
         throw new CliError(
-          String(error.code ?? 'internal_error'),
+          isErrorCode(error.code) ? error.code : 'internal_error',
           String(error.message ?? `HTTP ${response.statusCode}`),
           error.details ?? {},
         );

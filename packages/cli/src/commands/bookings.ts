@@ -27,7 +27,7 @@ function showBookingWrite(ctx: RunContext, data: unknown, say: (b: BookingData, 
 }
 
 /** The version to send as If-Match: `--if-match`, else the version read just now. */
-export async function ifMatchOf(ctx: RunContext, getOperation: string, uid: string): Promise<string> {
+export async function ifMatchOf(ctx: RunContext, getOperation: 'get_booking' | 'get_series', uid: string): Promise<string> {
   if (ctx.options.ifMatch !== undefined) return String(ctx.options.ifMatch);
   const current = await ctx.call(getOperation, { params: { uid } });
   return String((current.data as { version: number }).version);

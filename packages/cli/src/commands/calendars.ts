@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { reportError } from '../command-context.js';
 import { EXIT_CODES } from '../output/exit-codes.js';
-import { readWorkspaceFile } from '../workspace-file.js';
+import { readWorkspace } from '../workspace-file.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,11 +18,10 @@ export interface CalendarCheck {
 
 /** Reads every conflict calendar of the workspace's users (or of one) over the next `days`, as availability would. */
 export async function checkCalendars(options: { workspace: string; user?: string | undefined; days: number }): Promise<CalendarCheck[]> {
-  const [{ parseWorkspace, icsFeedReader, createCalendarReader, systemClock, CalendarUnreadable, feedUrlShown }, text] = await Promise.all([
+  const [{ icsFeedReader, createCalendarReader, systemClock, CalendarUnreadable, feedUrlShown }, workspace] = await Promise.all([
     import('@schedule/core'),
-    readWorkspaceFile(options.workspace),
+    readWorkspace(options.workspace),
   ]);
-  const workspace = parseWorkspace(text);
   const users = workspace.users.filter((u) => options.user === undefined || u.username === options.user);
   if (options.user !== undefined && users.length === 0)
     throw new CliError('usage', `--user ${options.user}: no such user in ${options.workspace}.`);

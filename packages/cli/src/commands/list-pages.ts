@@ -1,3 +1,4 @@
+import type { OperationName } from '@schedule/core';
 import type { Command } from 'commander';
 import { type RunContext, show } from '../command-context.js';
 import { type Column, renderList } from '../output/render.js';
@@ -18,7 +19,7 @@ export function withPaging(command: Command): Command {
  */
 export async function listCommand(
   ctx: RunContext,
-  operation: string,
+  operation: OperationName,
   query: Record<string, unknown>,
   columns: readonly Column[],
 ): Promise<void> {

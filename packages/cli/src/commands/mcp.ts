@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
+import { CliError } from '../backend/backend.js';
 import { exitOnSignal, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
 import { connectionLimitsFromEnv, mcpDepsOf } from './serve.js';
@@ -13,11 +14,6 @@ export interface McpOptions {
   demo?: boolean;
 }
 
-/** A usage problem: the CLI prints it and exits 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 /**
  * `schedule mcp`: the MCP server on stdio, acting as the token in
  * SCHEDULE_TOKEN; with `--http`, over Streamable HTTP at /mcp, where every
@@ -25,7 +21,7 @@ export class UsageError extends Error {
  */
 export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Promise<void> {
   const secret = process.env.SCHEDULE_TOKEN;
-  if (!options.http && !secret) throw new UsageError('SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
+  if (!options.http && !secret) throw new CliError('usage', 'SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
   // Checked before the database opens: a wrong flag costs nothing.
   const port = options.http ? portOf(options.port) : undefined;
   const service = await startService(options);
@@ -53,7 +49,7 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
   // Checked once at start so that a wrong token fails loudly; each call checks it again (it may be revoked).
   if (!(await service.authenticate(secret!))) {
     await service.close();
-    throw new UsageError('SCHEDULE_TOKEN is not a valid token (unknown, revoked or expired).');
+    throw new CliError('usage', 'SCHEDULE_TOKEN is not a valid token (unknown, revoked or expired).');
   }
   const server = buildServer(deps, { principal: () => service.authenticate(secret!), address: 'stdio' });
   const transport = new StdioServerTransport();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
+import { asCliErrors } from '../backend/core-refusals.js';
 import type { EmbeddedBackend } from '../backend/embedded.js';
 import { type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
 import { typedTime } from '../input/time-flags.js';
@@ -46,17 +47,6 @@ function localStore(ctx: RunContext) {
 
 async function core() {
   return import('@schedule/core');
-}
-
-/** Core's refusals as the CLI reports every API error. */
-async function asCliErrors<T>(work: () => Promise<T>): Promise<T> {
-  const { isScheduleError } = await core();
-  try {
-    return await work();
-  } catch (error) {
-    if (isScheduleError(error)) throw new CliError(error.code, error.message, error.details);
-    throw error;
-  }
 }
 
 /** `schedule tokens create|list|revoke`. */

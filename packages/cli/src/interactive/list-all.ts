@@ -1,7 +1,8 @@
+import type { OperationName } from '@schedule/core';
 import type { RunContext } from '../command-context.js';
 
 /** Every item of a list operation, following `next_cursor` to the end (100 a page, the most a page holds). */
-export async function listAll<T>(ctx: RunContext, operation: string, query: Record<string, unknown> = {}): Promise<T[]> {
+export async function listAll<T>(ctx: RunContext, operation: OperationName, query: Record<string, unknown> = {}): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   do {

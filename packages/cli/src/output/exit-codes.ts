@@ -1,3 +1,5 @@
+import type { CliCode } from '../backend/backend.js';
+
 /**
  * The exit code of each error code: the one table from the API's error codes
  * to the shell (README, "CLI exit codes"). A script can tell "fix the
@@ -18,7 +20,8 @@ export const EXIT_CODES = {
   retry: 6,
 } as const;
 
-const BY_CODE: Record<string, number> = {
+/** A Record over every code, the API's and the CLI's own, so a new code without an exit code does not compile. */
+const BY_CODE: Record<CliCode, number> = {
   usage: EXIT_CODES.usage,
   validation_error: EXIT_CODES.usage,
   attendee_email_invalid: EXIT_CODES.usage,
@@ -61,8 +64,14 @@ const BY_CODE: Record<string, number> = {
   slot_lock_timeout: EXIT_CODES.retry,
   database_unavailable: EXIT_CODES.retry,
   request_timeout: EXIT_CODES.retry,
+  /** The CLI called a route the wrong way: its own fault, not the user's input. */
+  method_not_allowed: EXIT_CODES.failure,
+  internal_error: EXIT_CODES.failure,
+  connection_failed: EXIT_CODES.failure,
+  /** The user left an interactive command: nothing was done, and a script must not read it as success. */
+  canceled: EXIT_CODES.failure,
 };
 
-export function exitCodeOf(code: string): number {
-  return BY_CODE[code] ?? EXIT_CODES.failure;
+export function exitCodeOf(code: CliCode): number {
+  return BY_CODE[code];
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor, Store } from '../storage/store.js';
 import type { Principal } from './principal.js';
-import { actsForOf, type Role } from './roles.js';
+import { actsForOf } from './roles.js';
 import type { Scope } from './scopes.js';
 import { hashSecret } from './token-secret.js';
 
@@ -51,7 +51,7 @@ interface Lookup {
 async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
   const [row] = await runPrepared(store.db, tokenBySecretHash, [secretHash]);
   if (!row || row.revoked_at !== null) return { principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs };
-  const role = row.role as Role;
+  const role = row.role;
   return {
     principal: {
       tokenId: row.token_id,

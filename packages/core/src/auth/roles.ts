@@ -1,7 +1,7 @@
-/** Roles of decisions.md "Identity, roles, visibility". */
-export const ROLES = ['user', 'manager', 'admin', 'owner'] as const;
+import type { Role } from '../storage/schema.js';
 
-export type Role = (typeof ROLES)[number];
+// Roles are stored in users.role, so their list is declared with the tables.
+export { ROLES, type Role } from '../storage/schema.js';
 
 /**
  * Who a user may act for, which is also whose bookings and series they see:

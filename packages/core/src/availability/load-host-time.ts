@@ -65,7 +65,7 @@ export async function calendarBusy(calendars: CalendarReader, host: HostRecord, 
     if (error instanceof CalendarUnreadable) {
       throw new ScheduleError(
         'availability_unavailable',
-        "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
+        (w) => `The host's conflict calendar could not be read; nothing was booked. Retry with the same ${w.name.idempotency_key}.`,
         {},
         CALENDAR_RETRY_AFTER_SECONDS,
         { cause: error },

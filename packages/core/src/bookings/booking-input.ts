@@ -1,20 +1,7 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeRef } from '../event-types/resolve-event-type.js';
-import { isUuid } from '../ids.js';
-import {
-  attendeeName,
-  email,
-  eventSlug,
-  eventTypeOwner,
-  firstName,
-  instant,
-  jsonObject,
-  lastName,
-  phone,
-  timeZone,
-  WITH_OFFSET,
-} from '../validation/fields.js';
+import { attendee, email, eventSlug, eventTypeOwner, instant, jsonObject, timeZone, uuid, WITH_OFFSET } from '../validation/fields.js';
 
 // Request bodies of the booking writes (api.md "Bookings"). One schema each,
 // shared by every front end; MCP derives its tool input from them.
@@ -22,22 +9,13 @@ import {
 const utm = z.string().max(255).optional().meta({ description: 'Merged into metadata.' });
 
 export const createBookingBodySchema = z.object({
-  event_type_id: z
-    .string()
-    .refine(isUuid, 'must be a UUID')
-    .optional()
-    .meta({ format: 'uuid', description: 'The event type; or username + event_slug.' }),
+  event_type_id: uuid.optional().meta({ description: 'The event type; or username + event_slug.' }),
   username: eventTypeOwner.optional(),
   event_slug: eventSlug.optional(),
   start: instant.meta({ description: `A free slot's start. ${WITH_OFFSET}` }),
   timezone: timeZone.optional().meta({ description: 'IANA zone; default attendee.timezone, then UTC.' }),
-  attendee: z
-    .object({
-      email,
-      name: attendeeName,
-      first_name: firstName,
-      last_name: lastName,
-      phone,
+  attendee: attendee
+    .extend({
       timezone: timeZone.optional(),
       sms_opt_in: z.boolean().default(false).meta({ description: 'Agreed to text messages.' }),
     })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOOKING_STATUSES, CALENDAR_SYNC_STATUSES } from '../storage/schema.js';
 
 /** The Booking resource of api.md. One schema: HTTP answers it, MCP declares it as output. */
 export const bookingSchema = z.object({
@@ -7,7 +8,7 @@ export const bookingSchema = z.object({
   event_type_id: z.string(),
   event_type_slug: z.string(),
   title: z.string(),
-  status: z.enum(['confirmed', 'canceled']),
+  status: z.enum(BOOKING_STATUSES),
   start_at: z.string(),
   end_at: z.string(),
   timezone: z.string(),
@@ -21,7 +22,7 @@ export const bookingSchema = z.object({
   }),
   metadata: z.record(z.string(), z.unknown()),
   responses: z.record(z.string(), z.unknown()).nullable(),
-  calendar_sync_status: z.enum(['synced', 'pending', 'failed', 'not_applicable']),
+  calendar_sync_status: z.enum(CALENDAR_SYNC_STATUSES),
   calendar_event_id: z.string(),
   rescheduled_from_uid: z.string().nullable(),
   cancelled_at: z.string().nullable(),
@@ -33,4 +34,3 @@ export const bookingSchema = z.object({
 });
 
 export type Booking = z.infer<typeof bookingSchema>;
-export type BookingStatus = Booking['status'];

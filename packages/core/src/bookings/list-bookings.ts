@@ -2,10 +2,11 @@ import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
-import { booleanParam, csvParam, cursorParam, DATE_OR_INSTANT, instantParam, limitParam, uuidParam } from '../pagination/query-params.js';
-import type { Database } from '../storage/schema.js';
+import { booleanParam, csvParam, cursorParam, DATE_OR_INSTANT, instantParam, limitParam } from '../pagination/query-params.js';
+import { BOOKING_STATUSES, type Database } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import { DAY_MS, toTimestamp } from '../time.js';
+import { uuid } from '../validation/fields.js';
 import { type BookingRow, selectBookings, toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 
@@ -17,11 +18,11 @@ export const listBookingsQuerySchema = z.object({
   limit: limitParam(),
   cursor: cursorParam,
   sort: z.enum(BOOKING_SORTS).default('start_at_desc').meta({ description: 'The order; latest start first by default.' }),
-  event_type_id: uuidParam.optional().meta({ description: 'Only this event type.' }),
-  host_user_id: uuidParam.optional().meta({ description: 'Only this host.' }),
+  event_type_id: uuid.optional().meta({ description: 'Only this event type.' }),
+  host_user_id: uuid.optional().meta({ description: 'Only this host.' }),
   series_id: z.string().optional().meta({ description: "Only this series' occurrences (series uid)." }),
   attendee_email: z.string().optional().meta({ description: 'Attendee email, exact match.' }),
-  status: csvParam(['confirmed', 'canceled']).optional(),
+  status: csvParam(BOOKING_STATUSES).optional(),
   start_date: instantParam.optional().meta({ description: `Earliest start. ${DATE_OR_INSTANT}` }),
   end_date: instantParam.optional().meta({ description: `Latest start (a date: all of it). ${DATE_OR_INSTANT}` }),
   updated_since: instantParam.optional().meta({ description: `Changed at or after this. ${DATE_OR_INSTANT}` }),

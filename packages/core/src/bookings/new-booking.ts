@@ -1,4 +1,4 @@
-import type { BookingsTable } from '../storage/schema.js';
+import type { BookingsTable, CalendarSyncStatus } from '../storage/schema.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { bookingTitle, displayName } from './attendee-name.js';
 
@@ -47,7 +47,7 @@ export interface NewBooking {
  * booking waits to be written (`pending`); without any, there is nothing to
  * sync (`not_applicable`, api.md).
  */
-export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): string {
+export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): CalendarSyncStatus {
   return host.calendars.length > 0 ? 'pending' : 'not_applicable';
 }
 

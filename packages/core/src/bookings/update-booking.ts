@@ -6,7 +6,7 @@ import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
-import { jsonObject } from '../validation/fields.js';
+import { attendeeName, jsonObject } from '../validation/fields.js';
 import { applyBookingChange } from './apply-change.js';
 import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
@@ -15,7 +15,7 @@ import { findVisibleBooking } from './find-booking.js';
 export const updateBookingBodySchema = z.object({
   metadata: jsonObject.optional().meta({ description: 'Merged key by key into the metadata.' }),
   responses: jsonObject.optional().meta({ description: 'Replaces the form answers (by question id).' }),
-  attendee_name: z.string().min(1).max(255).optional().meta({ description: "The attendee's new name." }),
+  attendee_name: attendeeName.meta({ description: "The attendee's new name." }),
 });
 
 export type UpdateBookingBody = z.infer<typeof updateBookingBodySchema>;

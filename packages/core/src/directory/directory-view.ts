@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
 import { questionSchema } from '../event-types/questions.js';
+import { ON_OFF } from '../storage/schema.js';
 
 // What a caller can learn about its own organization. api.md has no endpoint
 // for it, yet an assistant or a script needs these ids before it can book:
@@ -32,8 +33,8 @@ export const eventTypeSummarySchema = z.object({
   name: z.string(),
   owner: z.object({ user_id: z.string(), username: z.string() }),
   duration_minutes: z.int(),
-  status: z.enum(['on', 'off']),
-  recurring: z.enum(['on', 'off']),
+  status: z.enum(ON_OFF),
+  recurring: z.enum(ON_OFF),
   allow_reschedule: z.boolean(),
   minimum_notice_minutes: z.int(),
   future_limit_days: z.int(),

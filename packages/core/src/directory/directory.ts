@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import type { Role } from '../auth/roles.js';
 import { storedQuestions } from '../event-types/questions.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
 import { cursorParam, limitParam } from '../pagination/query-params.js';
@@ -39,7 +38,7 @@ export async function listPeople(db: Executor, principal: Principal, query: Dire
     query.limit,
     binding,
     (r) => ({ value: r.username, uid: r.id }),
-    (r) => ({ user_id: r.id, username: r.username, name: r.name, email: r.email, timezone: r.timezone, role: r.role as Role }),
+    (r) => ({ user_id: r.id, username: r.username, name: r.name, email: r.email, timezone: r.timezone, role: r.role }),
   );
 }
 
@@ -75,8 +74,8 @@ export async function listEventTypes(db: Executor, principal: Principal, query: 
         name: r.name,
         owner: { user_id: r.owner_user_id, username: r.username },
         duration_minutes: r.duration_minutes,
-        status: r.status as EventTypeSummary['status'],
-        recurring: r.recurring as EventTypeSummary['recurring'],
+        status: r.status,
+        recurring: r.recurring,
         allow_reschedule: r.allow_reschedule === 1,
         minimum_notice_minutes: r.minimum_notice_minutes,
         future_limit_days: r.future_limit_days,

@@ -11,7 +11,8 @@ export const MAX_KEY_LENGTH = 255;
 
 /** What a replay gives back: the first success, as it was. */
 export interface StoredResponse {
-  readonly status: number;
+  /** A success's status: only successes are stored. */
+  readonly status: 200 | 201;
   readonly data: unknown;
   /** The resource version behind an `ETag` header, if the response had one. */
   readonly version?: number | undefined;
@@ -83,9 +84,11 @@ const complete = (db: Executor, responseJson: string, accountId: string, key: st
 /** Refuses a key the spec does not allow: empty or longer than 255 characters. */
 export function checkKeyShape(key: string): void {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new ScheduleError('validation_error', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
-      fields: ['Idempotency-Key'],
-    });
+    throw new ScheduleError(
+      'validation_error',
+      (w) => `${w.name.idempotency_key} must be 1 to ${MAX_KEY_LENGTH} characters.`,
+      (w) => ({ fields: [w.name.idempotency_key] }),
+    );
   }
 }
 
@@ -146,16 +149,19 @@ export async function reserveKey(deps: IdempotencyDeps, ref: KeyRef, fingerprint
     if (existing.fingerprint !== fingerprint) {
       throw new ScheduleError(
         'idempotency_key_conflict',
-        'This Idempotency-Key was used within the last 24 hours with a different request.',
+        (w) => `This ${w.name.idempotency_key} was used within the last 24 hours with a different request.`,
       );
     }
     if (existing.state === 'completed' && existing.response_json !== null) {
       return { kind: 'replay', response: JSON.parse(existing.response_json) as StoredResponse };
     }
-    throw new ScheduleError('idempotency_in_progress', 'A request with this Idempotency-Key is still in progress.', {}, 1);
+    throw stillInProgress();
   }
-  throw new ScheduleError('idempotency_in_progress', 'A request with this Idempotency-Key is still in progress.', {}, 1);
+  throw stillInProgress();
 }
+
+const stillInProgress = () =>
+  new ScheduleError('idempotency_in_progress', (w) => `A request with this ${w.name.idempotency_key} is still in progress.`, {}, 1);
 
 /**
  * Stores the success in the same transaction as the work it answers, so the
@@ -170,7 +176,7 @@ export async function completeKey(trx: Executor, reservation: Reservation, respo
     reservation.lease,
   ]);
   if (Number(result.numAffectedRows ?? 0n) !== 1) {
-    throw new ScheduleError('idempotency_in_progress', 'Another request took over this Idempotency-Key.', {}, 1);
+    throw new ScheduleError('idempotency_in_progress', (w) => `Another request took over this ${w.name.idempotency_key}.`, {}, 1);
   }
 }
 

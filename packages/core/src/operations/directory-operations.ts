@@ -19,7 +19,7 @@ export const whoamiOperation = defineOperation({
   schemas: { params: [], output: callerSchema, list: false },
   parse: (call) => {
     const unknown = Object.keys(call.query);
-    if (unknown.length > 0) throw new ScheduleError('invalid_query_param', 'This endpoint takes no parameters.', { param: unknown[0] });
+    if (unknown.length > 0) throw new ScheduleError('invalid_query_param', (w) => `${w.call} takes no parameters.`, { param: unknown[0] });
     return {};
   },
   run: async (ctx) => ({ status: 200, data: describeCaller(ctx.principal) }),

@@ -50,11 +50,11 @@ export async function execute(
   }
   const key = operation.idempotencyKey === 'none' ? undefined : call.idempotencyKey;
   if (operation.idempotencyKey === 'required' && key === undefined) {
-    throw new ScheduleError('missing_idempotency_key', 'This endpoint requires an Idempotency-Key header.');
+    throw new ScheduleError('missing_idempotency_key', (w) => `${w.call} requires ${w.carried.idempotency_key}.`);
   }
   if (key !== undefined) checkKeyShape(key);
   if (operation.ifMatch === 'required' && call.ifMatch === undefined) {
-    throw new ScheduleError('missing_if_match', 'This endpoint requires an If-Match header with the current version.');
+    throw new ScheduleError('missing_if_match', (w) => `${w.call} requires ${w.carried.if_match} with the current version.`);
   }
 
   checkRawCallBounds(call);
@@ -70,7 +70,7 @@ export async function execute(
     const reserved = await reserveKey(idempotency, { accountId: principal.account.id, key }, fingerprint);
     if (reserved.kind === 'replay') {
       const { status, data, version, location, requestId: original } = reserved.response;
-      return { outcome: { status: status as Outcome['status'], data, version, location }, requestId: original, replayed: true };
+      return { outcome: { status, data, version, location }, requestId: original, replayed: true };
     }
     reservation = reserved.reservation;
   }

@@ -28,19 +28,27 @@ export interface RawCall {
   readonly source?: SeriesSource | undefined;
 }
 
-/** A success, in terms every front end can render. */
-export interface Outcome {
+/** A success that is one resource (or one answer), in terms every front end can render. */
+export interface ItemOutcome {
   readonly status: 200 | 201;
   readonly data: unknown;
   /** The resource version; front ends show it as `ETag`. */
   readonly version?: number | undefined;
   readonly location?: string | undefined;
+  readonly page?: undefined;
 }
 
 /** A page of a list operation; front ends add `next_cursor` and `has_more` to their envelope. */
-export interface ListOutcome extends Outcome {
+export interface ListOutcome {
+  readonly status: 200;
+  readonly data: readonly unknown[];
   readonly page: { readonly nextCursor: string | null; readonly hasMore: boolean };
+  readonly version?: undefined;
+  readonly location?: undefined;
 }
+
+/** A success; `page` tells a list from one resource. */
+export type Outcome = ItemOutcome | ListOutcome;
 
 export interface OperationContext {
   readonly deps: CoreDeps;
@@ -78,8 +86,9 @@ export interface OperationSchemas {
  * path; MCP exposes it as the tool `name`. Scope, Idempotency-Key and
  * If-Match rules are declared here once.
  */
-export interface Operation<Input = unknown> {
-  readonly name: string;
+export interface Operation<Input = unknown, Name extends string = string> {
+  /** The operation's name, which is also its MCP tool's and the CLI's (registry.ts lists them). */
+  readonly name: Name;
   readonly method: 'GET' | 'POST' | 'PATCH';
   readonly path: string;
   /** The scope a token needs; null for what any valid token may ask (who am I, my directory). */
@@ -96,7 +105,7 @@ export function listOutcome(page: Page<unknown>): ListOutcome {
   return { status: 200, data: page.items, page: { nextCursor: page.nextCursor, hasMore: page.hasMore } };
 }
 
-/** Declares an operation with its input type inferred. */
-export function defineOperation<Input>(operation: Operation<Input>): Operation<Input> {
+/** Declares an operation with its input type inferred and its name kept as a literal, for `OperationName`. */
+export function defineOperation<Input, const Name extends string>(operation: Operation<Input, Name>): Operation<Input, Name> {
   return operation;
 }

@@ -20,8 +20,12 @@ import {
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
 
-/** Every operation of the API, in the order api.md lists them, then the directory (not in api.md). */
-export const operations: readonly Operation<any>[] = [
+/**
+ * Every operation of the API, in the order api.md lists them, then the
+ * directory (not in api.md). `Operation<any>`: each takes its own input,
+ * which no one type covers; `as const` keeps each name a literal.
+ */
+export const operations = [
   listSeriesOperation,
   getSeriesOperation,
   createSeriesOperation,
@@ -41,4 +45,15 @@ export const operations: readonly Operation<any>[] = [
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,
-];
+] as const satisfies readonly Operation<any>[];
+
+/** The name of an operation, as HTTP logs it, MCP calls it a tool and the CLI calls it. */
+export type OperationName = (typeof operations)[number]['name'];
+
+type NamedOperation = Operation<unknown, OperationName>;
+
+// `fromEntries` types its keys as string; its entries are the operations above, one per name.
+/** The operations by name: every name has one, so a lookup cannot miss. */
+export const operationsByName = Object.fromEntries(operations.map((operation) => [operation.name, operation])) as Readonly<
+  Record<OperationName, NamedOperation>
+>;

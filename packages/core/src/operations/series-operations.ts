@@ -134,7 +134,9 @@ export const resumeSeriesOperation = defineOperation({
   parse: (call) => {
     const ifMatch = call.ifMatch === undefined ? undefined : parseIfMatch(call.ifMatch);
     if (ifMatch?.kind === 'invalid') {
-      throw new ScheduleError('invalid_if_match', 'If-Match must be a version, such as "3", 3 or *.', { if_match: call.ifMatch });
+      throw new ScheduleError('invalid_if_match', (w) => `${w.name.if_match} must be a version, such as "3", 3 or *.`, {
+        if_match: call.ifMatch,
+      });
     }
     return { uid: uidOf(call.params), ifMatch };
   },

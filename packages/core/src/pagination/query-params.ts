@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { FIRST_DATE, LAST_DATE, namesItsOffset, parseInstant } from '../time.js';
-import { OFFSET_RULE, uuid } from '../validation/fields.js';
+import { OFFSET_RULE } from '../validation/fields.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './cursor.js';
 
 // Query parameters arrive as text (HTTP) or as JSON values (MCP); each schema
@@ -23,9 +23,6 @@ export function limitParam(pageSize: number = DEFAULT_PAGE_SIZE) {
 
 /** `cursor`: where the next page starts. */
 export const cursorParam = z.string().optional().meta({ description: "The last page's next_cursor." });
-
-/** A UUID, compared in lower case as ids are stored. */
-export const uuidParam = uuid;
 
 /** What an instant-or-date parameter accepts, said in its description. */
 export const DATE_OR_INSTANT = 'ISO 8601 date (UTC), or date-time with Z or an offset (zone-less is refused).';

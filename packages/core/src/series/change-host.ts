@@ -14,7 +14,7 @@ import { HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availab
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
-import type { HostChangeResult, HostStop, SeriesStatus } from './series-view.js';
+import type { HostChangeResult, HostStop } from './series-view.js';
 
 /**
  * Whether bookings can be written to the host's calendars. A host with no
@@ -41,7 +41,7 @@ export async function changeSeriesHost(
 ): Promise<HostChangeResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
-  statusOnStart('change_host', row.status as SeriesStatus, row.ending === 1);
+  statusOnStart('change_host', row.status, row.ending === 1);
   const newHost = await allowedHost(db, principal, newHostId);
   const { eventType } = await seriesBookingOf(db, row);
   const needsMove = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.host_user_id !== newHost.id);

@@ -9,7 +9,7 @@ import { type Finish, finishAction, runItem, startAction } from './series-action
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
-import type { EndResult, SeriesStatus } from './series-view.js';
+import type { EndResult } from './series-view.js';
 
 export const ENDED_REASON = 'The series was ended.';
 
@@ -24,7 +24,7 @@ export const ENDED_REASON = 'The series was ended.';
 export async function endSeries(deps: SeriesDeps, principal: Principal, uid: string, finish: Finish<EndResult>): Promise<EndResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
-  statusOnStart('end', row.status as SeriesStatus, row.ending === 1);
+  statusOnStart('end', row.status, row.ending === 1);
   const started = await startAction(deps, 'end', row.uid, async (trx, current) => {
     await clearOwed(trx, row.uid);
     return { ending: 1, ended_at: current.ended_at ?? toTimestamp(deps.clock.now()) };

@@ -2,9 +2,10 @@ import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
-import { csvParam, cursorParam, limitParam, uuidParam } from '../pagination/query-params.js';
+import { csvParam, cursorParam, limitParam } from '../pagination/query-params.js';
 import type { Database } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
+import { uuid } from '../validation/fields.js';
 import { selectSeries, toSeries } from './series-rows.js';
 import { SERIES_STATUSES, type Series } from './series-view.js';
 
@@ -13,8 +14,8 @@ export const listSeriesQuerySchema = z.object({
   limit: limitParam(),
   cursor: cursorParam,
   status: csvParam(SERIES_STATUSES).optional(),
-  host_user_id: uuidParam.optional().meta({ description: 'Only this host.' }),
-  event_type_id: uuidParam.optional().meta({ description: 'Only this event type.' }),
+  host_user_id: uuid.optional().meta({ description: 'Only this host.' }),
+  event_type_id: uuid.optional().meta({ description: 'Only this event type.' }),
 });
 export type ListSeriesQuery = z.output<typeof listSeriesQuerySchema>;
 

@@ -1,8 +1,7 @@
+import type { Frequency } from '../storage/schema.js';
+
 /** A day of the week as api.md spells it in a series' `weekdays`. */
 export type PatternWeekday = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
-
-/** How a series repeats (api.md "Series": `frequency`). */
-export type PatternFrequency = 'weekly' | 'monthly_same_day';
 
 /**
  * The repeating part of a series: the fields of api.md's Series that decide
@@ -10,7 +9,7 @@ export type PatternFrequency = 'weekly' | 'monthly_same_day';
  * expansion" rejects empty or duplicate `weekdays` for weekly before here).
  */
 export interface Pattern {
-  readonly frequency: PatternFrequency;
+  readonly frequency: Frequency;
   /** 1 to 8; weekly only. */
   readonly intervalWeeks: number;
   /** Ignored for `monthly_same_day`. */

@@ -6,7 +6,7 @@ import { type Finish, finishAction, runItem, startAction } from './series-action
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
-import type { PauseResult, SeriesStatus } from './series-view.js';
+import type { PauseResult } from './series-view.js';
 
 /**
  * `POST /v1/series/:uid/pause` (api.md "States and transitions"): the series
@@ -17,7 +17,7 @@ import type { PauseResult, SeriesStatus } from './series-view.js';
 export async function pauseSeries(deps: SeriesDeps, principal: Principal, uid: string, finish: Finish<PauseResult>): Promise<PauseResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
-  statusOnStart('pause', row.status as SeriesStatus, row.ending === 1);
+  statusOnStart('pause', row.status, row.ending === 1);
   const started = await startAction(deps, 'pause', row.uid, () => ({}));
 
   const toHold = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.moved_by_invitee === 0);

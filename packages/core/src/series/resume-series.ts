@@ -9,7 +9,7 @@ import { type Finish, finishAction, startAction } from './series-action.js';
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, patternOf, toSeries } from './series-rows.js';
 import { statusOnFinish, statusOnStart } from './series-state.js';
-import type { ResumeResult, SeriesStatus } from './series-view.js';
+import type { ResumeResult } from './series-view.js';
 
 /** `409 version_conflict` for an If-Match the series has moved past. */
 export function versionConflict(current: number): ScheduleError {
@@ -32,7 +32,7 @@ export async function resumeSeries(
   finish: Finish<ResumeResult>,
 ): Promise<ResumeResult> {
   const row = await findVisibleSeries(deps.store.db, principal, uid);
-  statusOnStart('resume', row.status as SeriesStatus, row.ending === 1);
+  statusOnStart('resume', row.status, row.ending === 1);
   if (ifMatch && !matchesVersion(ifMatch, row.version)) throw versionConflict(row.version);
 
   const booking = await seriesBookingOf(deps.store.db, row);
@@ -46,7 +46,7 @@ export async function resumeSeries(
   return finishAction(deps, started, finish, async (trx, owns) => {
     const owed = await countOwed(trx, row.uid);
     if (owns) {
-      const status = statusOnFinish('resume', started.series.status as SeriesStatus, owed);
+      const status = statusOnFinish('resume', started.series.status, owed);
       if (status !== started.series.status) {
         await trx
           .updateTable('series')

@@ -6,7 +6,6 @@ import type { SeriesDeps } from './series-deps.js';
 import { claimHoldForAction, releaseHold } from './series-hold.js';
 import { loadSeries, type SeriesRow } from './series-rows.js';
 import { type SeriesAction, statusOnStart } from './series-state.js';
-import type { SeriesStatus } from './series-view.js';
 
 /** What running a series action needs. */
 export type SeriesActionDeps = Pick<SeriesDeps, 'store' | 'clock' | 'ids' | 'steps'>;
@@ -53,7 +52,7 @@ export async function startAction(
       // it, and on PostgreSQL each statement after sees what it committed.
       if (!(await stillHolds(trx, seriesUid, token))) throw busy();
       const current = await loadSeries(trx, seriesUid);
-      const status = statusOnStart(action, current.status as SeriesStatus, current.ending === 1);
+      const status = statusOnStart(action, current.status, current.ending === 1);
       const written = {
         ...(await changes(trx, current)),
         status,

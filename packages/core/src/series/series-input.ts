@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
+import { FREQUENCIES } from '../storage/schema.js';
 import { FIRST_DATE, LAST_DATE } from '../time.js';
-import {
-  attendeeName,
-  civilDate,
-  email,
-  eventSlug,
-  eventTypeOwner,
-  firstName,
-  httpUrl,
-  lastName,
-  phone,
-  timeZone,
-  uuid,
-  wallClockTime,
-} from '../validation/fields.js';
+import { attendee, civilDate, eventSlug, eventTypeOwner, httpUrl, timeZone, uuid, wallClockTime } from '../validation/fields.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
 
@@ -32,9 +20,7 @@ const weekdays = z
   .refine((days) => new Set(days).size === days.length, 'must not list a day twice')
   .meta({ description: 'Days of a weekly series.' });
 
-const frequency = z
-  .enum(['weekly', 'monthly_same_day'])
-  .meta({ description: "weekly on weekdays, or monthly_same_day (starts_on's day)." });
+const frequency = z.enum(FREQUENCIES).meta({ description: "weekly on weekdays, or monthly_same_day (starts_on's day)." });
 const intervalWeeks = z.int().min(1, 'must be 1 to 8').max(8, 'must be 1 to 8').meta({ description: 'Every n weeks; weekly only.' });
 const time = wallClockTime.meta({ description: 'HH:MM (24-hour) in the series zone.' });
 const locationUrl = httpUrl.meta({ description: 'A fixed meeting link for every occurrence.' });
@@ -54,15 +40,7 @@ export const createSeriesBodySchema = z
     event_type_id: uuid.optional().meta({ description: 'The event type; or username + event_slug.' }),
     username: eventTypeOwner.optional(),
     event_slug: eventSlug.optional(),
-    attendee: z
-      .object({
-        email,
-        name: attendeeName,
-        first_name: firstName,
-        last_name: lastName,
-        phone,
-      })
-      .meta({ description: 'Who every occurrence is with.' }),
+    attendee: attendee.meta({ description: 'Who every occurrence is with.' }),
     frequency,
     interval_weeks: intervalWeeks.default(1),
     weekdays: weekdays.optional(),

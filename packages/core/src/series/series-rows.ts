@@ -5,7 +5,7 @@ import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import type { Pattern, PatternWeekday } from './pattern.js';
-import type { Series, SeriesSource, SeriesStatus } from './series-view.js';
+import type { Series } from './series-view.js';
 
 /** Series joined with what their view shows of the host and event type. */
 export function selectSeries(db: Executor) {
@@ -39,17 +39,17 @@ export function toSeries(row: SeriesRow): Series {
     event_type: { id: row.event_type_id, slug: row.event_type_slug, name: row.event_type_name },
     host: { user_id: row.host_user_id, username: row.host_username, email: row.host_email },
     attendee: JSON.parse(row.attendee_json) as SeriesAttendee,
-    frequency: row.frequency as Series['frequency'],
+    frequency: row.frequency,
     interval_weeks: row.interval_weeks,
     weekdays: JSON.parse(row.weekdays_json) as Series['weekdays'],
     time: row.time,
     timezone: row.timezone,
     starts_on: row.starts_on,
     count: row.count,
-    status: row.status as SeriesStatus,
+    status: row.status,
     location_url: row.location_url,
     notify_invitee: row.notify_invitee === 1,
-    source: row.source as SeriesSource,
+    source: row.source,
     created_at: row.created_at,
     updated_at: row.updated_at,
     ended_at: row.ended_at,
@@ -61,7 +61,7 @@ export function patternOf(
   row: Pick<SeriesRow, 'frequency' | 'interval_weeks' | 'weekdays_json' | 'time' | 'timezone' | 'starts_on'>,
 ): Pattern {
   return {
-    frequency: row.frequency as Pattern['frequency'],
+    frequency: row.frequency,
     intervalWeeks: row.interval_weeks,
     weekdays: JSON.parse(row.weekdays_json) as PatternWeekday[],
     time: row.time,

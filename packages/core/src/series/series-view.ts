@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { BOOKING_STATUSES, FREQUENCIES, SERIES_SOURCES, SERIES_STATUSES } from '../storage/schema.js';
 
 // The series resources of api.md, as every front end shows them. HTTP answers
 // with these shapes; MCP declares them as tool output schemas.
 
-export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
-export type SeriesStatus = (typeof SERIES_STATUSES)[number];
-
-export const SERIES_SOURCES = ['public', 'internal', 'api', 'mcp'] as const;
-/** Where a series was made (api.md "Series": `source`). */
-export type SeriesSource = (typeof SERIES_SOURCES)[number];
+// Status, source and frequency are stored columns, so their lists are declared with the tables.
+export { SERIES_SOURCES, SERIES_STATUSES, type SeriesSource, type SeriesStatus } from '../storage/schema.js';
 
 export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
@@ -19,7 +16,7 @@ export const seriesSchema = z.object({
   event_type: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
   host: z.object({ user_id: z.string(), username: z.string(), email: z.string() }),
   attendee: z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() }),
-  frequency: z.enum(['weekly', 'monthly_same_day']),
+  frequency: z.enum(FREQUENCIES),
   interval_weeks: z.int(),
   weekdays: z.array(z.enum(WEEKDAY_NAMES)),
   time: z.string(),
@@ -41,7 +38,7 @@ export const occurrenceSchema = z.object({
   uid: z.string(),
   start_at: z.string(),
   end_at: z.string(),
-  status: z.enum(['confirmed', 'canceled']),
+  status: z.enum(BOOKING_STATUSES),
 });
 export type Occurrence = z.infer<typeof occurrenceSchema>;
 

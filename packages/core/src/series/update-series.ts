@@ -16,7 +16,7 @@ import type { SeriesDeps } from './series-deps.js';
 import { PATTERN_FIELDS, type UpdateSeriesBody } from './series-input.js';
 import { findVisibleSeries, loadSeries, patternOf, type SeriesRow, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
-import type { ResumeResult, SeriesStatus, UpdateSeriesResult } from './series-view.js';
+import type { ResumeResult, UpdateSeriesResult } from './series-view.js';
 
 /** The series row fields a PATCH body sets. */
 function changesOf(body: UpdateSeriesBody): Partial<SeriesTable> {
@@ -75,7 +75,7 @@ export async function updateSeries(
 ): Promise<UpdateSeriesResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
-  statusOnStart('update', row.status as SeriesStatus, row.ending === 1);
+  statusOnStart('update', row.status, row.ending === 1);
   if (!matchesVersion(ifMatch, row.version)) throw versionConflict(row.version);
   const pattern = checkAgainst(row, body);
   const patternChange = PATTERN_FIELDS.some((field) => body[field] !== undefined);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeRef } from '../event-types/resolve-event-type.js';
-import { DATE_OR_INSTANT, instantParam, uuidParam } from '../pagination/query-params.js';
+import { DATE_OR_INSTANT, instantParam } from '../pagination/query-params.js';
 import { DAY_MS } from '../time.js';
-import { eventSlug, eventTypeOwner, timeZone } from '../validation/fields.js';
+import { eventSlug, eventTypeOwner, timeZone, uuid } from '../validation/fields.js';
 
 /** api.md "Slots": a list window is at most 31 days. */
 export const MAX_SLOT_WINDOW_DAYS = 31;
@@ -11,7 +11,7 @@ export const MAX_SLOT_WINDOW_DAYS = 31;
 export const NEXT_AVAILABLE_SEARCH_DAYS = 7;
 
 const eventTypeParams = {
-  event_type_id: uuidParam.optional().meta({ description: 'The event type; or username + event_slug.' }),
+  event_type_id: uuid.optional().meta({ description: 'The event type; or username + event_slug.' }),
   username: eventTypeOwner.optional(),
   event_slug: eventSlug.optional(),
 };

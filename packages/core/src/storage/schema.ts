@@ -1,3 +1,35 @@
+// The values a text column may hold, each list declared once: the columns
+// below are typed with them, and so are the domain's types and zod enums, so
+// a row read back needs no cast.
+
+/** decisions.md "Identity, roles, visibility". */
+export const ROLES = ['user', 'manager', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** An event type's `status` and `recurring` (api.md). */
+export const ON_OFF = ['on', 'off'] as const;
+export type OnOff = (typeof ON_OFF)[number];
+
+/** api.md "Bookings": `status`. */
+export const BOOKING_STATUSES = ['confirmed', 'canceled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** api.md "Bookings": `calendar_sync_status`. */
+export const CALENDAR_SYNC_STATUSES = ['synced', 'pending', 'failed', 'not_applicable'] as const;
+export type CalendarSyncStatus = (typeof CALENDAR_SYNC_STATUSES)[number];
+
+/** How a series repeats (api.md "Series": `frequency`). */
+export const FREQUENCIES = ['weekly', 'monthly_same_day'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** api.md "Series": `status`. */
+export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
+export type SeriesStatus = (typeof SERIES_STATUSES)[number];
+
+/** Where a series was made (api.md "Series": `source`). */
+export const SERIES_SOURCES = ['public', 'internal', 'api', 'mcp'] as const;
+export type SeriesSource = (typeof SERIES_SOURCES)[number];
+
 /**
  * The tables, as Kysely sees them. Both dialects store the same shapes:
  * instants as fixed-width ISO text (see time.ts), JSON as text, flags as 0/1
@@ -16,7 +48,7 @@ export interface UsersTable {
   email: string;
   name: string;
   timezone: string;
-  role: string;
+  role: Role;
   manages_json: string;
   schedule_json: string | null;
   calendars_json: string;
@@ -30,10 +62,10 @@ export interface EventTypesTable {
   slug: string;
   name: string;
   duration_minutes: number;
-  status: string;
+  status: OnOff;
   minimum_notice_minutes: number;
   future_limit_days: number;
-  recurring: string;
+  recurring: OnOff;
   allow_reschedule: number;
   buffer_before_minutes: number;
   buffer_after_minutes: number;
@@ -62,7 +94,7 @@ export interface BookingsTable {
   event_type_id: string;
   host_user_id: string;
   title: string;
-  status: string;
+  status: BookingStatus;
   start_at: string;
   end_at: string;
   timezone: string;
@@ -73,7 +105,7 @@ export interface BookingsTable {
   location_json: string;
   metadata_json: string;
   responses_json: string | null;
-  calendar_sync_status: string;
+  calendar_sync_status: CalendarSyncStatus;
   calendar_event_id: string;
   rescheduled_from_uid: string | null;
   cancelled_at: string | null;
@@ -107,17 +139,17 @@ export interface SeriesTable {
   host_user_id: string;
   /** `{ name, email, phone }`. */
   attendee_json: string;
-  frequency: string;
+  frequency: Frequency;
   interval_weeks: number;
   weekdays_json: string;
   time: string;
   timezone: string;
   starts_on: string;
   count: number;
-  status: string;
+  status: SeriesStatus;
   location_url: string | null;
   notify_invitee: number;
-  source: string;
+  source: SeriesSource;
   /** 1 while an end's cancellations are unfinished: a re-run of end may complete them. */
   ending: number;
   /** Who holds the series (an action's first write, a mail being sent) and until when. */

@@ -64,9 +64,12 @@ export const wallClockTime = z
 
 /** An attendee's optional names and phone (api.md "Bookings": max 255, 127, 127, 64). */
 export const attendeeName = z.string().min(1).max(255).optional().meta({ description: 'Default: first and last name, else the email.' });
-export const firstName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
-export const lastName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
-export const phone = z.string().max(64).optional().meta({ description: 'A phone number.' });
+const firstName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
+const lastName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
+const phone = z.string().max(64).optional().meta({ description: 'A phone number.' });
+
+/** Who a booking or series is with: an email, and optional names and phone. A booking adds its own fields. */
+export const attendee = z.object({ email, name: attendeeName, first_name: firstName, last_name: lastName, phone });
 
 /** How a request names an event type without its id (api.md: `username` + `event_slug`), in bodies and queries. */
 export const eventTypeOwner = z.string().min(1).meta({ description: "The event type owner's username, with event_slug." });

@@ -70,7 +70,11 @@ export function checkRawCallBounds(call: {
     }
   }
   if (call.idempotencyKey !== undefined && !isStorableText(call.idempotencyKey)) {
-    throw new ScheduleError('validation_error', `Idempotency-Key ${TEXT_RULE}.`, { fields: ['Idempotency-Key'] });
+    throw new ScheduleError(
+      'validation_error',
+      (w) => `${w.name.idempotency_key} ${TEXT_RULE}.`,
+      (w) => ({ fields: [w.name.idempotency_key] }),
+    );
   }
   const flaw = flawOf(call.body);
   if (flaw?.kind === 'too_deep') {

@@ -4,20 +4,16 @@ import { SCOPES } from '../auth/scopes.js';
 import { calendarSchema } from '../event-types/calendar.js';
 import { questionSchema } from '../event-types/questions.js';
 import { scheduleSchema } from '../event-types/schedule.js';
-import { isUuid } from '../ids.js';
 import { limitsSchema } from '../rate-limit/limits.js';
+import { BOOKING_STATUSES, ON_OFF } from '../storage/schema.js';
 import { isTimeZone } from '../time.js';
-import { fileInstant } from '../validation/fields.js';
+import { attendee, fileInstant, uuid } from '../validation/fields.js';
 
 /**
  * The workspace file of workspace.md. Unknown fields are ignored, so a file
  * written for a later version still loads; every field named there is kept.
  */
 
-const uuid = z
-  .string()
-  .refine(isUuid, 'must be a UUID')
-  .transform((id) => id.toLowerCase());
 const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
 /** A username or id naming another entry. */
 const reference = z.string().min(1);
@@ -40,10 +36,10 @@ const eventTypeSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lowercase letters, digits and dashes'),
   name: z.string().min(1),
   duration_minutes: z.int().min(1).max(1440),
-  status: z.enum(['on', 'off']).default('on'),
+  status: z.enum(ON_OFF).default('on'),
   minimum_notice_minutes: z.int().min(0).default(0),
   future_limit_days: z.int().min(1).default(60),
-  recurring: z.enum(['on', 'off']).default('on'),
+  recurring: z.enum(ON_OFF).default('on'),
   allow_reschedule: z.boolean().default(true),
   buffer_before_minutes: z.int().min(0).default(0),
   buffer_after_minutes: z.int().min(0).default(0),
@@ -62,14 +58,8 @@ const tokenSchema = z.object({
   revoked: z.boolean().default(false),
 });
 
-const attendeeSchema = z.object({
-  email: z.email(),
-  name: z.string().min(1).optional(),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  timezone: timeZone.optional(),
-  phone: z.string().optional(),
-});
+// The API's attendee, with a time zone; the email keeps zod's own wording, as the users' emails do.
+const attendeeSchema = attendee.extend({ email: z.email(), timezone: timeZone.optional() });
 
 const locationSchema = z.object({
   type: z.enum(['conference', 'link', 'phone', 'in_person']),
@@ -85,7 +75,7 @@ const bookingSchema = z.object({
   timezone: timeZone.optional(),
   attendee: attendeeSchema,
   guests: z.array(z.union([z.email(), z.object({ email: z.email(), name: z.string().optional() })])).default([]),
-  status: z.enum(['confirmed', 'canceled']).default('confirmed'),
+  status: z.enum(BOOKING_STATUSES).default('confirmed'),
   location: locationSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
   responses: z.record(z.string(), z.unknown()).optional(),
