@@ -60,6 +60,7 @@ export {
   type Requirement,
 } from './operations/operation.js';
 export { operations } from './operations/registry.js';
+export { MissingDriver } from './optional-driver.js';
 export { loadLimits } from './organization.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
