@@ -27,7 +27,7 @@ export async function openEmbedded(options: {
   const clock = systemClock;
   const ids = randomIds;
   const { store } = await openRuntime({ db: options.db, workspace: options.workspace, clock, ids });
-  const core = coreDepsFromEnv(store, clock, ids, 'internal');
+  const core = coreDepsFromEnv(store, clock, ids, { source: 'internal' });
   const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 0 });
   let principal: Promise<Principal | undefined> | undefined;
 
