@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESTAMP } from './support/booking-view.js';
 import { bookingBody, cancelBooking, createBooking, getBooking, listSlots, rescheduleBooking } from './support/booking-writes.js';
 import { type ApiResponse, api, expectData, expectError, expectPage } from './support/http.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { startInProcess } from './support/in-process.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { iso, isoAt, MINUTE_MS, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
 // api.md "Bookings", "Booking states", "Errors", "Idempotency rules" and
 // decisions.md "Bookings": POST /v1/bookings, cancel and reschedule against
-// the real binary. Bea works every day 08:00–18:00 UTC; each test books its
+// the server the binary runs (in process). Bea works every day 08:00–18:00 UTC; each test books its
 // own slots, so the tests do not depend on each other's order.
 
 const IDS = {
@@ -101,10 +102,10 @@ const workspace = {
   ],
 };
 
-let server: ServerProcess;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer(['--workspace', writeWorkspace(workspace), '--db', ':memory:']);
+  server = await startInProcess({ workspace: writeWorkspace(workspace), db: ':memory:' });
 });
 
 afterAll(async () => {

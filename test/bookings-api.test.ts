@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedBooking, sortedByStart, TIMESTAMP, uids } from './support/booking-view.js';
 import { type ApiResponse, api, expectData, expectPage } from './support/http.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { startInProcess } from './support/in-process.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, EVENT_TYPES, type FixtureBooking, SECRETS, USER_IDS, visibleTo } from './support/workspace.js';
 
-// api.md "Bookings": list, read and patch, against the real binary on an in-memory database.
+// api.md "Bookings": list, read and patch, against the server the binary runs (in process) on an in-memory database.
 
 const fx = buildWorkspace();
 const { bookings: b, allBookings } = fx;
-let server: ServerProcess;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer(['--workspace', writeWorkspace(fx.workspace), '--db', ':memory:']);
+  server = await startInProcess({ workspace: writeWorkspace(fx.workspace), db: ':memory:' });
 });
 
 afterAll(async () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiRequest, type ApiResponse, api, expectCommonHeaders, expectData, expectError } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
 import { exhaustBucket } from './support/rate-limit.js';
 import { openSocket, parseResponse, readUntil, requestHead } from './support/raw-http.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, OAUTH_CLIENT_ID, SECRETS, USER_IDS } from './support/workspace.js';
 
 // Every error the bookings endpoints, auth, routing, idempotency and rate
@@ -14,13 +15,13 @@ const b = fx.bookings;
 const TIGHT = { pat_per_minute: 3, oauth_per_minute: 2, anonymous_per_minute: 4 };
 const tightFx = buildWorkspace({ limits: TIGHT });
 
-let server: ServerProcess;
-let tight: ServerProcess;
+let server: TestServer;
+let tight: TestServer;
 
 beforeAll(async () => {
   [server, tight] = await Promise.all([
-    startServer(['--workspace', writeWorkspace(fx.workspace), '--db', ':memory:']),
-    startServer(['--workspace', writeWorkspace(tightFx.workspace), '--db', ':memory:']),
+    startInProcess({ workspace: writeWorkspace(fx.workspace), db: ':memory:' }),
+    startInProcess({ workspace: writeWorkspace(tightFx.workspace), db: ':memory:' }),
   ]);
 });
 

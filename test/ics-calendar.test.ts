@@ -12,7 +12,8 @@ import {
 import { runCli } from './support/cli-run.js';
 import { type ApiResponse, api, expectData, expectError, expectPage } from './support/http.js';
 import { closedPort, type IcsServer, icsLocal, icsText, icsUtc, startIcsServer } from './support/ics-server.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { startInProcess } from './support/in-process.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { dateOf, isoAt, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
@@ -192,7 +193,7 @@ let floatingFeed: IcsServer;
 let sloppyFeed: IcsServer;
 let workspacePath: string;
 let downPort: number;
-let server: ServerProcess;
+let server: TestServer;
 let comeback: IcsServer | undefined;
 
 beforeAll(async () => {
@@ -294,7 +295,7 @@ beforeAll(async () => {
     ],
   };
   workspacePath = writeWorkspace(workspace);
-  server = await startServer(['--workspace', workspacePath, '--db', ':memory:']);
+  server = await startInProcess({ workspace: workspacePath, db: ':memory:' });
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectData, expectError, expectPage } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
 import {
   connectHttp,
   expectMcpUnauthorized,
@@ -22,7 +23,7 @@ import {
 } from './support/mcp-workspace.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { postgresTables, type SeriesTables, sqliteTables } from './support/series-workspace.js';
-import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
+import { type ServerProcess, startServer, type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
 // workspace.md "The MCP server": Streamable HTTP at /mcp, from
 // `schedule mcp --http` and from `schedule serve`, every request carrying
@@ -153,17 +154,17 @@ describe.each([
 });
 
 describe('schedule serve answers /mcp beside /v1 on one port and one database', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   let ora: McpSession;
 
   beforeAll(async () => {
-    server = await startServer(['--workspace', writeWorkspace(mcpWorkspace()), '--db', ':memory:']);
+    server = await startInProcess({ workspace: writeWorkspace(mcpWorkspace()), db: ':memory:' });
     ora = await connectHttp(server.url, MCP_SECRETS.ora);
   });
 
   afterAll(async () => {
     await ora?.close();
-    if (server) await killServer(server);
+    await server?.stop();
   });
 
   it('/mcp lists the 19 tools and answers whoami for the bearer', async () => {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, expectData, expectError, expectPage } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
 import { connectHttp, expectToolError, type McpSession, toolData } from './support/mcp-client.js';
 import { normalizerFor, storedBooking, storedSeries } from './support/mcp-compare.js';
-import { killServer } from './support/mcp-process.js';
 import { BLOCKERS, MCP_SECRETS, mcpWorkspace, TWIN_EVENT_TYPES, twinBookingBody, twinSeriesBody } from './support/mcp-workspace.js';
 import { type SeriesTables, sqliteTables, tokyoAt } from './support/series-workspace.js';
-import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
+import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
 // Issue 5: "One test that makes the same change over HTTP and over MCP and
 // compares the stored results (only `source` differs for series)". One
@@ -19,24 +19,27 @@ const ORA = MCP_SECRETS.ora;
 /** Tuesday of week 0 at 11:00 Tokyo: free for both twins. */
 const TUESDAY_11 = tokyoAt(1, '11:00');
 
-let server: ServerProcess;
+let server: TestServer;
 let mcp: McpSession;
 let tables: SeriesTables;
 
 beforeAll(async () => {
   const file = join(tempDir('schedule-mcp-vs-http-'), 'both.db');
-  server = await startServer(['--workspace', writeWorkspace(mcpWorkspace()), '--db', file], {
-    CONFERENCE_BASE_URL: 'https://meet.test',
-    // No mail is sent while the test runs, so notifications stay as the change stored them.
-    MAIL_DISPATCH_MS: '3600000',
-  });
+  server = await startInProcess(
+    { workspace: writeWorkspace(mcpWorkspace()), db: file },
+    {
+      CONFERENCE_BASE_URL: 'https://meet.test',
+      // No mail is sent while the test runs, so notifications stay as the change stored them.
+      MAIL_DISPATCH_MS: '3600000',
+    },
+  );
   tables = sqliteTables(file);
   mcp = await connectHttp(server.url, ORA);
 });
 
 afterAll(async () => {
   await mcp?.close();
-  if (server) await killServer(server);
+  await server?.stop();
 });
 
 /** One HTTP request as ORA; writes get a fresh Idempotency-Key. */

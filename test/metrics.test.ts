@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
 import { postMcp } from './support/mcp-client.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
 // Issue 11 item 12: `schedule serve` answers GET /metrics (Prometheus text
@@ -19,13 +20,13 @@ function sample(text: string, name: string, labels = ''): number | undefined {
 
 describe('schedule serve: GET /metrics', () => {
   const workspaceFile = writeWorkspace(buildWorkspace().workspace);
-  let open: ServerProcess;
-  let guarded: ServerProcess;
+  let open: TestServer;
+  let guarded: TestServer;
 
   beforeAll(async () => {
     [open, guarded] = await Promise.all([
-      startServer(['--workspace', workspaceFile, '--db', ':memory:']),
-      startServer(['--workspace', workspaceFile, '--db', ':memory:'], { METRICS_TOKEN }),
+      startInProcess({ workspace: workspaceFile, db: ':memory:' }),
+      startInProcess({ workspace: workspaceFile, db: ':memory:' }, { METRICS_TOKEN }),
     ]);
   });
   afterAll(async () => {

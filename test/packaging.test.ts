@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/serve.js';
 
 // Issue 11, "The CLI installs": the README's install step puts `schedule` on
@@ -65,23 +65,69 @@ describe('installing the schedule command', () => {
 });
 
 describe('embedding @schedule/core', () => {
-  it("installs from its tarball and runs the README's embedding example", async () => {
+  // Issue 13: the drivers of PostgreSQL, Redis and calendar feeds are optional peers of core.
+  const DRIVERS = ['ical.js', 'ioredis', 'pg', 'undici'];
+  let app: string;
+
+  beforeAll(async () => {
     const out = tempDir('schedule-core-pack-');
     const { stdout } = await run('npm', ['pack', '-w', '@schedule/core', '--pack-destination', out, '--json', '--loglevel=error'], {
       cwd: ROOT,
     });
     const tarball = join(out, JSON.parse(stdout)[0].filename);
 
-    const app = tempDir('schedule-embed-');
+    app = tempDir('schedule-embed-');
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'embed', private: true, type: 'module' }));
     await run('npm', ['install', '--ignore-scripts', tarball, ...NPM_QUIET], { cwd: app });
     copyNativeSqlite(join(app, 'node_modules'));
+  }, 120_000);
 
+  it("installs from its tarball and runs the README's embedding example", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const example = /<!-- embedding-example[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     writeFileSync(join(app, 'example.mjs'), example!);
     const ran = await run('node', ['example.mjs'], { cwd: app });
     expect(ran.stdout).toMatch(/^201 confirmed \d{4}-\d{2}-\d{2}T10:00:00\.000Z\n$/);
-  }, 120_000);
+  });
+
+  it('installs none of the optional drivers, and its types name none of them', () => {
+    expect(DRIVERS.filter((name) => existsSync(join(app, 'node_modules', name)))).toEqual([]);
+    // A type check with skipLibCheck off reads every declaration the entry point reaches.
+    const core = join(app, 'node_modules/@schedule/core/dist');
+    const named = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, target] of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        if (target!.startsWith('.')) visit(join(dirname(file), target!.replace(/\.js$/, '.d.ts')));
+        else named.add(target!);
+      }
+    };
+    visit(join(core, 'index.d.ts'));
+    expect([...named].filter((name) => DRIVERS.includes(name))).toEqual([]);
+  });
+
+  it('asking for PostgreSQL, Redis or a calendar feed without its driver says what to install', async () => {
+    writeFileSync(
+      join(app, 'drivers.mjs'),
+      `import { icsFeedReader, openStore, redisRateLimitStore, systemClock } from '@schedule/core';
+const attempts = [
+  () => openStore('postgres://127.0.0.1:1/none'),
+  () => redisRateLimitStore('redis://127.0.0.1:1').ready(100),
+  () => icsFeedReader({ clock: systemClock })('http://127.0.0.1:1/busy.ics', { startMs: 0, endMs: 1 }),
+];
+for (const attempt of attempts) console.log(await attempt().then(() => 'no error', (error) => error.message));
+`,
+    );
+    const ran = await run('node', ['drivers.mjs'], { cwd: app });
+    expect(ran.stdout.split('\n')).toEqual([
+      'install pg to use a postgres:// database (npm install pg)',
+      'install ioredis to share rate limits through Redis (npm install ioredis)',
+      // ical.js is missing too; undici is the first the reader imports.
+      'install undici to read iCalendar feeds (npm install undici)',
+      '',
+    ]);
+  });
 });

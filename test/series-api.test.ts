@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMESTAMP } from './support/booking-view.js';
 import { type ApiResponse, api, expectCommonHeaders, expectData, expectError, expectPage } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import {
   expectedSeries,
@@ -22,11 +23,11 @@ import {
   tokyoAt,
   tokyoEnd,
 } from './support/series-workspace.js';
-import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
+import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
 // api.md "Series", "States and transitions", "Errors", "Idempotency rules"
 // and decisions.md "Series expansion", "what is owed", "Conditional
-// requests": the series endpoints of the real binary, over HTTP.
+// requests": the series endpoints of the server the binary runs (in process), over HTTP.
 
 const ORA = SERIES_SECRETS.ora;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -43,7 +44,7 @@ async function sane(pending: Promise<ApiResponse>): Promise<ApiResponse> {
 }
 
 /** The calls of this file, each answer checked by `sane`. */
-function client(server: () => ServerProcess) {
+function client(server: () => TestServer) {
   return {
     create: (body: unknown, options: SeriesCallOptions = {}, token: string = ORA) => sane(postSeries(server().url, token, body, options)),
     act: (uid: string, action: 'pause' | 'resume' | 'end' | 'host', options: SeriesCallOptions = {}, token: string = ORA) =>
@@ -64,16 +65,19 @@ describe.each([
   ['PostgreSQL', 'postgres'],
 ] as const)('the series lifecycle over HTTP on %s', (_, backend) => {
   let schema: TestSchema | undefined;
-  let server: ServerProcess;
+  let server: TestServer;
   const c = client(() => server);
 
   beforeAll(async () => {
     schema = backend === 'postgres' ? testSchema() : undefined;
     const db = schema?.dbUrl ?? ':memory:';
-    server = await startServer(['--workspace', writeWorkspace(seriesWorkspace()), '--db', db], {
-      ...ENV,
-      CONFERENCE_BASE_URL: 'https://meet.test',
-    });
+    server = await startInProcess(
+      { workspace: writeWorkspace(seriesWorkspace()), db: db },
+      {
+        ...ENV,
+        CONFERENCE_BASE_URL: 'https://meet.test',
+      },
+    );
   });
 
   afterAll(async () => {
@@ -293,7 +297,7 @@ describe.each([
 });
 
 describe('series errors and lists over HTTP (SQLite file)', () => {
-  let server: ServerProcess;
+  let server: TestServer;
   const c = client(() => server);
   /** hal's series, which the error tests leave untouched. */
   let known: string;
@@ -304,7 +308,7 @@ describe('series errors and lists over HTTP (SQLite file)', () => {
 
   beforeAll(async () => {
     const db = join(tempDir('schedule-series-'), 'series.db');
-    server = await startServer(['--workspace', writeWorkspace(seriesWorkspace()), '--db', db], ENV);
+    server = await startInProcess({ workspace: writeWorkspace(seriesWorkspace()), db: db }, ENV);
     const make = async (body: Record<string, unknown>) => {
       const series = expectData(await c.create(body), 201).series;
       made.push(series);

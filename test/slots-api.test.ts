@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSlot, listSlots } from './support/booking-writes.js';
 import { type ApiResponse, expectData, expectError } from './support/http.js';
-import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
+import { startInProcess } from './support/in-process.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
 import { DAY_MS, dateOf, grid, iso, isoAt, MINUTE_MS, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
@@ -159,10 +160,10 @@ const workspace = {
 /** Hana's free 30-minute starts on day 3: 09:00–12:00 less the booking at 10:00 and the busy 11:00–11:30. */
 const DAY3_FREE = [utcAt(3, 9), utcAt(3, 9, 30), utcAt(3, 10, 30), utcAt(3, 11, 30)];
 
-let server: ServerProcess;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer(['--workspace', writeWorkspace(workspace), '--db', ':memory:']);
+  server = await startInProcess({ workspace: writeWorkspace(workspace), db: ':memory:' });
 });
 
 afterAll(async () => {

@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import { type CliEnv, type CliRun, runCli } from './cli-run.js';
 import { runCliOnTty, type TtyRun } from './cli-tty.js';
 import { api, expectData, expectPage } from './http.js';
-import { killServer } from './mcp-process.js';
-import { type ServerProcess, startServer, tempDir, writeWorkspace } from './serve.js';
+import { startInProcess } from './in-process.js';
+import { type TestServer, tempDir, writeWorkspace } from './serve.js';
 
 // Issue 6: "Same output, same errors, same exit codes in both [modes]". Each
 // CLI suite runs its commands twice, on twin databases loaded from the same
@@ -12,7 +12,8 @@ import { type ServerProcess, startServer, tempDir, writeWorkspace } from './serv
 // itself with --workspace) and remote (`--api-url` of a `schedule serve` on
 // the other file). A second `schedule serve` on the embedded file only reads,
 // so that what an embedded command printed can be compared with the HTTP
-// API's `data` for the same database.
+// API's `data` for the same database. The CLI runs as the binary; the two
+// servers run in the test's process (in-process.ts), the server the binary runs.
 
 export type ModeName = 'embedded' | 'remote';
 export const MODE_NAMES: readonly ModeName[] = ['embedded', 'remote'];
@@ -114,19 +115,19 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
   const file = writeWorkspace(workspace);
   const dir = tempDir('schedule-cli-');
   const dbs: PerMode<string> = { embedded: join(dir, 'embedded.db'), remote: join(dir, 'remote.db') };
-  const servers: ServerProcess[] = [];
+  const servers: TestServer[] = [];
   const fixed = new Set(JSON.stringify(workspace).match(UUID_G) ?? []);
 
   const [loaded, remoteServer] = await Promise.all([
     runCli(['whoami', '--workspace', file, '--db', dbs.embedded], { env: { SCHEDULE_TOKEN: token } }),
-    startServer(['--workspace', file, '--db', dbs.remote], SERVER_ENV),
+    startInProcess({ workspace: file, db: dbs.remote }, SERVER_ENV),
   ]);
   servers.push(remoteServer);
   if (loaded.code !== 0) throw new Error(`schedule whoami --workspace failed: ${loaded.stderr}`);
-  const embeddedServer = await startServer(['--db', dbs.embedded], SERVER_ENV);
+  const embeddedServer = await startInProcess({ db: dbs.embedded }, SERVER_ENV);
   servers.push(embeddedServer);
 
-  const mode = (name: ModeName, server: ServerProcess, args: readonly string[]): CliMode => ({
+  const mode = (name: ModeName, server: TestServer, args: readonly string[]): CliMode => ({
     name,
     db: dbs[name],
     api: server.url,
@@ -157,7 +158,7 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
       return { embedded, remote };
     },
     async stop() {
-      await Promise.all(servers.map(killServer));
+      await Promise.all(servers.map((server) => server.stop()));
     },
   };
 }

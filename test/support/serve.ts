@@ -8,13 +8,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The real `schedule` binary, as built by `npm run build`. */
 export const SCHEDULE_BIN = resolve(here, '../../packages/cli/dist/bin.js');
 
-export interface ServerProcess {
+/** A `schedule serve` a test drives over HTTP: the real binary, or the same server in process (in-process.ts). */
+export interface TestServer {
   readonly url: string;
-  readonly child: ChildProcess;
-  /** Everything the process wrote to stdout and stderr so far. */
+  /** Everything the server wrote to stdout and stderr (its log) so far. */
   output(): { stdout: string; stderr: string };
-  /** SIGTERM, then the exit code. */
+  /** Stops it; then the exit code (0 for a clean stop). */
   stop(): Promise<number | null>;
+}
+
+/** The real binary: stop() sends SIGTERM. */
+export interface ServerProcess extends TestServer {
+  readonly child: ChildProcess;
 }
 
 const made: string[] = [];

@@ -4,8 +4,9 @@
 // bundle.mjs) that already holds @schedule/core, http and mcp and every pure
 // JavaScript dependency, while the workspace's package.json names the
 // @schedule/* packages, which no registry has. The tarball's package.json
-// names only what the bundle leaves outside: the native SQLite driver and the
-// drivers loaded on demand, at the versions core declares.
+// names only what the bundle leaves outside: the native SQLite driver (at the
+// version core declares) and the drivers loaded on demand (at the versions the
+// command declares: core leaves them to whoever embeds it).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ try {
     bin: cli.bin,
     files: ['dist'],
     engines: { node: '>=20.18' },
-    dependencies: Object.fromEntries(EXTERNAL.map((name) => [name, core.dependencies[name]])),
+    dependencies: Object.fromEntries(EXTERNAL.map((name) => [name, cli.dependencies[name] ?? core.dependencies[name]])),
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: stage, encoding: 'utf8' });

@@ -14,14 +14,15 @@ export function coreDepsFromEnv(
   store: Store,
   clock: Clock,
   ids: IdGenerator,
-  onSkippedEvents?: IcsFeedOptions['onSkippedEvents'],
+  options: { onSkippedEvents?: IcsFeedOptions['onSkippedEvents']; env?: NodeJS.ProcessEnv } = {},
 ): ExecuteDeps {
+  const { onSkippedEvents, env = process.env } = options;
   return {
     store,
     clock,
     ids,
-    idempotencyLeaseMs: Number(process.env.IDEMPOTENCY_LEASE_MS ?? 60_000),
+    idempotencyLeaseMs: Number(env.IDEMPOTENCY_LEASE_MS ?? 60_000),
     calendars: createCalendarReader(icsFeedReader({ clock, ...(onSkippedEvents ? { onSkippedEvents } : {}) })),
-    conferenceLinks: conferenceLinksAt(process.env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
+    conferenceLinks: conferenceLinksAt(env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
   };
 }

@@ -13,6 +13,6 @@ export function defaultDatabasePath(): string {
 }
 
 /** `--db`, else DATABASE_URL, else the embedded default. */
-export function resolveDatabase(flag: string | undefined): string {
-  return flag ?? process.env.DATABASE_URL ?? defaultDatabasePath();
+export function resolveDatabase(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env.DATABASE_URL ?? defaultDatabasePath();
 }

@@ -1,5 +1,6 @@
 import {
   type Authenticator,
+  type Clock,
   countBacklog,
   createAuthenticator,
   createRateLimiter,
@@ -20,7 +21,7 @@ import {
   systemClock,
 } from '@schedule/core';
 import { type AppMetrics, createAppMetrics } from '@schedule/http';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { coreDepsFromEnv } from './core-deps.js';
 import { resolveDatabase } from './default-db.js';
 import { openRuntime } from './open-runtime.js';
@@ -43,47 +44,66 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** What a service takes from the process it runs in; a test running one in process passes its own. */
+export interface ServiceHost {
+  readonly clock: Clock;
+  /** The configuration (README, "Running the server"). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Where the log lines go. */
+  readonly logTo: DestinationStream;
+}
+
+/**
+ * The process's own: the wall clock, its environment, and logs on stderr,
+ * so stdout stays free (for the MCP stdio transport).
+ */
+export function processHost(): ServiceHost {
+  return { clock: systemClock, env: process.env, logTo: pino.destination({ dest: 2, sync: false }) };
+}
+
 /**
  * Opens the database (loading a workspace first), and starts what runs
  * beside any front end: idempotency-key expiry and the mail dispatcher.
- * Logs go to stderr, so stdout stays free (for the MCP stdio transport).
  */
-export async function startService(options: {
-  db?: string | undefined;
-  workspace?: string | undefined;
-  /** The demo: an in-memory database unless `db` names one, so the public demo tokens never reach a real one. */
-  demo?: boolean | undefined;
-}): Promise<Service> {
-  const clock = systemClock;
+export async function startService(
+  options: {
+    db?: string | undefined;
+    workspace?: string | undefined;
+    /** The demo: an in-memory database unless `db` names one, so the public demo tokens never reach a real one. */
+    demo?: boolean | undefined;
+  },
+  host: ServiceHost = processHost(),
+): Promise<Service> {
+  const { clock, env } = host;
   const ids = randomIds;
   const { store } = await openRuntime({
-    db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db),
+    db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db, env),
     workspace: options.workspace,
     clock,
     ids,
-    store: storeOptionsFromEnv(),
+    store: storeOptionsFromEnv(env),
     demo: options.demo,
   });
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined }, pino.destination({ dest: 2, sync: false }));
-  // A backstop, not the way errors are handled: every front end catches its
-  // own. A promise someone forgot must cost a log line, never the process.
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection; still serving'));
+  const logger = pino({ level: env.LOG_LEVEL ?? 'info', base: undefined }, host.logTo);
   // The backlog is counted on a scrape only, never on a request's path.
   const metrics = createAppMetrics({ clock, backlog: () => countBacklog(store) });
-  const redisUrl = process.env.REDIS_URL;
+  const redisUrl = env.REDIS_URL;
   const rateLimiter = createRateLimiter({
     clock,
     onFailOpen: (cause) => metrics.countRateLimitFailOpen(cause),
-    ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: process.env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
+    ...(redisUrl ? { store: redisRateLimitStore(redisUrl, { keyPrefix: env.REDIS_PREFIX ?? 'schedule:' }) } : {}),
   });
   if (!(await rateLimiter.ready(2000))) {
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
-  const core = coreDepsFromEnv(store, clock, ids, (feed, skipped) => {
-    if (skipped.length === 0) return;
-    metrics.countSkippedCalendarEvents(skipped.length);
-    for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');
+  const core = coreDepsFromEnv(store, clock, ids, {
+    env,
+    onSkippedEvents: (feed, skipped) => {
+      if (skipped.length === 0) return;
+      metrics.countSkippedCalendarEvents(skipped.length);
+      for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');
+    },
   });
 
   const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
@@ -93,7 +113,7 @@ export async function startService(options: {
   const dispatch: DispatchLoop = startDispatchLoop(
     { store, clock, ids, mailer },
     {
-      intervalMs: Number(process.env.MAIL_DISPATCH_MS ?? 1000),
+      intervalMs: Number(env.MAIL_DISPATCH_MS ?? 1000),
       onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
     },
   );
@@ -101,7 +121,7 @@ export async function startService(options: {
   return {
     store,
     core,
-    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(process.env.TOKEN_CACHE_MS ?? 2000) }),
+    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(env.TOKEN_CACHE_MS ?? 2000) }),
     rateLimiter,
     limits: await loadLimits(store),
     logger,
@@ -118,8 +138,8 @@ export async function startService(options: {
 }
 
 /** Optional environment overrides of the database's bounds (README, "Running the server"). */
-function storeOptionsFromEnv(): StoreOptions {
-  const ms = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+function storeOptionsFromEnv(env: NodeJS.ProcessEnv): StoreOptions {
+  const ms = (name: string) => (env[name] ? Number(env[name]) : undefined);
   const postgresTimeouts = {
     acquireMs: ms('PG_ACQUIRE_TIMEOUT_MS'),
     statementMs: ms('PG_STATEMENT_TIMEOUT_MS'),
@@ -131,6 +151,14 @@ function storeOptionsFromEnv(): StoreOptions {
     postgresTimeouts: Object.fromEntries(Object.entries(postgresTimeouts).filter(([, v]) => v !== undefined)),
     ...(sqliteBusyTimeoutMs === undefined ? {} : { sqliteBusyTimeoutMs }),
   };
+}
+
+/**
+ * A backstop, not the way errors are handled: every front end catches its
+ * own. A promise someone forgot must cost a log line, never the process.
+ */
+export function logUnhandledRejections(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection; still serving'));
 }
 
 /** Runs `stop` once on SIGTERM or SIGINT, then exits 0. */

@@ -70,6 +70,7 @@ export {
   type Requirement,
 } from './operations/operation.js';
 export { type OperationName, operations, operationsByName } from './operations/registry.js';
+export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
 export type { NotificationKind } from './outbox/record-notification.js';

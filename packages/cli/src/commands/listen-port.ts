@@ -4,8 +4,8 @@ import { CliError } from '../backend/backend.js';
 type Handler = Parameters<typeof listen>[0];
 
 /** `--port`, else $PORT, else 3000: a whole number from 0 (any free port) to 65535, or a usage error naming the flag. */
-export function portOf(flag: string | undefined): number {
-  const text = flag ?? process.env.PORT ?? '3000';
+export function portOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  const text = flag ?? env.PORT ?? '3000';
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65_535) {
     throw new CliError('usage', `--port ${text} is not a port; give a whole number from 1 to 65535, or 0 for a free one.`);

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
 import { CliError } from '../backend/backend.js';
-import { exitOnSignal, startService } from '../service.js';
+import { exitOnSignal, logUnhandledRejections, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
 import { connectionLimitsFromEnv, mcpDepsOf } from './serve.js';
 
@@ -25,6 +25,7 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
   // Checked before the database opens: a wrong flag costs nothing.
   const port = options.http ? portOf(options.port) : undefined;
   const service = await startService(options);
+  logUnhandledRejections(service.logger);
   const deps = mcpDepsOf(service);
 
   if (port !== undefined) {

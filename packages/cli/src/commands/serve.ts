@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operations } from '@schedule/core';
-import { buildApp, type ConnectionLimits, observeHandler } from '@schedule/http';
+import { buildApp, type ConnectionLimits, observeHandler, type RunningServer } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { packageVersion } from '../package-version.js';
-import { exitOnSignal, type Service, startService } from '../service.js';
+import { exitOnSignal, logUnhandledRejections, processHost, type Service, type ServiceHost, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
 
 export interface ServeOptions {
@@ -39,7 +39,7 @@ export function routeMcp(
 }
 
 /** Optional environment overrides of what one connection may cost (README, "Running the server"). */
-export function connectionLimitsFromEnv(): Partial<ConnectionLimits> {
+export function connectionLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ConnectionLimits> {
   const names: Record<keyof ConnectionLimits, string> = {
     headersTimeoutMs: 'HTTP_HEADERS_TIMEOUT_MS',
     requestTimeoutMs: 'HTTP_REQUEST_TIMEOUT_MS',
@@ -49,16 +49,30 @@ export function connectionLimitsFromEnv(): Partial<ConnectionLimits> {
   };
   return Object.fromEntries(
     Object.entries(names)
-      .filter(([, env]) => process.env[env])
-      .map(([key, env]) => [key, Number(process.env[env])]),
+      .filter(([, name]) => env[name])
+      .map(([key, name]) => [key, Number(env[name])]),
   );
 }
 
-/** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */
-export async function serve(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
+/** A `schedule serve` listening. */
+export interface Serving {
+  readonly service: Service;
+  /** The HTTP server, bound (its `url` has the port picked for port 0). */
+  readonly http: RunningServer;
+  /** Stops accepting, lets in-flight requests finish, then closes the service. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `schedule serve` runs, listening: the service, and the HTTP API
+ * with the MCP server at /mcp on one port. The command adds only its output
+ * and signals, so a test that starts this in process (its own clock,
+ * environment and log) runs the very server the binary runs.
+ */
+export async function startServing(options: ServeOptions, host: ServiceHost = processHost()): Promise<Serving> {
   // Checked before the database opens: a wrong flag costs nothing.
-  const port = portOf(options.port);
-  const service = await startService(options);
+  const port = portOf(options.port, host.env);
+  const service = await startService(options, host);
   const api = buildApp({
     core: service.core,
     authenticate: service.authenticate,
@@ -68,7 +82,7 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     logger: service.logger,
     readiness: service.readiness,
     metrics: service.metrics,
-    metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsToken: host.env.METRICS_TOKEN || undefined,
   });
   // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
   const mcp = observeHandler(
@@ -76,22 +90,33 @@ export async function serve(options: ServeOptions, out: NodeJS.WritableStream): 
     (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
     mcpHttpHandler(mcpDepsOf(service)),
   );
-  const running = await listenOrExplain(
+  const http = await listenOrExplain(
     routeMcp(mcp, api),
     {
-      host: options.host ?? process.env.HOST ?? '127.0.0.1',
+      host: options.host ?? host.env.HOST ?? '127.0.0.1',
       port,
-      limits: connectionLimitsFromEnv(),
+      limits: connectionLimitsFromEnv(host.env),
       requestIds: () => service.core.ids.uuid(),
     },
     () => service.close(),
   );
-  out.write(`schedule: listening on ${running.url}\n`);
-  if (options.demo) out.write(demoHint(running.url));
-  exitOnSignal(async () => {
-    await running.close();
-    await service.close();
-  });
+  return {
+    service,
+    http,
+    async close() {
+      await http.close();
+      await service.close();
+    },
+  };
+}
+
+/** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */
+export async function serve(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
+  const serving = await startServing(options);
+  logUnhandledRejections(serving.service.logger);
+  out.write(`schedule: listening on ${serving.http.url}\n`);
+  if (options.demo) out.write(demoHint(serving.http.url));
+  exitOnSignal(() => serving.close());
 }
 
 function demoHint(url: string): string {

@@ -1,5 +1,6 @@
 import { migrateToLatest } from './migrations.js';
 import type { PostgresTimeouts } from './postgres/open-postgres.js';
+import { loadPostgres } from './postgres/postgres-admin.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import type { Store } from './store.js';
 
@@ -20,7 +21,7 @@ export async function openStore(location: string, options: StoreOptions = {}): P
   let schema: string | undefined;
   if (/^postgres(ql)?:\/\//.test(location)) {
     // Loaded only for PostgreSQL: a command on the embedded SQLite file never pays for the pg driver.
-    const { createPostgresSchema, openPostgres } = await import('./postgres/open-postgres.js');
+    const { createPostgresSchema, openPostgres } = await loadPostgres();
     const url = new URL(location);
     schema = url.searchParams.get('schema') ?? undefined;
     url.searchParams.delete('schema');

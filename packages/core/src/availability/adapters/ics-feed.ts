@@ -2,9 +2,10 @@ import { Agent, interceptors, request } from 'undici';
 import type { Clock } from '../../clock.js';
 import { CalendarUnreadable, feedUrlShown, type IcsFeedReader } from '../calendar-reader.js';
 import { busyWithin } from './ics/busy-within.js';
-import { type ParsedFeed, parseFeed, type SkippedEvent } from './ics/parse-feed.js';
+import { type ParsedFeed, parseFeed } from './ics/parse-feed.js';
+import type { SkippedEvent } from './ics/skipped-event.js';
 
-export type { SkippedEvent, SkipReason } from './ics/parse-feed.js';
+export type { SkippedEvent, SkipReason } from './ics/skipped-event.js';
 
 export interface IcsFeedOptions {
   readonly clock: Clock;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { loadDriver } from '../../optional-driver.js';
 import type { RateLimitStore } from '../rate-limit-store.js';
 
 // One round trip, atomic: count the hit and make the window's key expire with it.
@@ -22,8 +23,10 @@ export interface RedisStoreOptions {
  * first request whenever Redis is there.
  */
 export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}): RateLimitStore {
-  // The client module loads on first use: importing core must not cost ioredis when Redis is not configured.
-  const client: Promise<Redis> = import('ioredis').then(({ Redis }) => {
+  // The client module loads when the store opens: importing core must not cost
+  // ioredis when Redis is not configured, and an embedder without Redis need not install it.
+  const driver = loadDriver(() => import('ioredis'), { packages: ['ioredis'], usedFor: 'share rate limits through Redis' });
+  const client: Promise<Redis> = driver.then(({ Redis }) => {
     const redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -36,6 +39,9 @@ export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}
     redis.on('error', () => {});
     return redis;
   });
+  // A missing driver is reported by `ready` (awaited before a server listens) and fails each hit
+  // (counted in process memory); it must never also surface as an unhandled rejection.
+  client.catch(() => {});
   const prefix = options.keyPrefix ?? 'schedule:';
   // A connection that went silent (a hung network, a frozen server) stays
   // "ready" for ioredis: commands just time out, forever. After a run of
@@ -78,7 +84,7 @@ export function redisRateLimitStore(url: string, options: RedisStoreOptions = {}
       });
     },
     async close() {
-      (await client).disconnect();
+      (await client.catch(() => undefined))?.disconnect();
     },
   };
 }

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import { type Block, splitCalendars } from './repair-lines.js';
+import type { SkippedEvent, SkipReason } from './skipped-event.js';
 import { readableTimezone, repairTimezone } from './zones.js';
 
 /** One recurring (or single) event and the overrides (RECURRENCE-ID) that replace some of its occurrences. */
@@ -12,15 +13,6 @@ export interface Series {
    * event and read here.
    */
   readonly periods: readonly ICAL.Period[];
-}
-
-/** Why an event was left out: its text is not iCalendar, it has no start, or a time or rule in it cannot be read. */
-export type SkipReason = 'unparseable' | 'no_start' | 'bad_value';
-
-/** An event left out of a feed that was otherwise read. Named by UID only: its contents are the host's private business. */
-export interface SkippedEvent {
-  readonly uid: string;
-  readonly reason: SkipReason;
 }
 
 export interface ParsedFeed {

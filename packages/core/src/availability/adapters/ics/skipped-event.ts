@@ -1,0 +1,11 @@
+// Apart from the reader, which needs ical.js: these types are public, and an
+// embedder's type check must not need a driver it did not install.
+
+/** Why an event was left out: its text is not iCalendar, it has no start, or a time or rule in it cannot be read. */
+export type SkipReason = 'unparseable' | 'no_start' | 'bad_value';
+
+/** An event left out of a feed that was otherwise read. Named by UID only: its contents are the host's private business. */
+export interface SkippedEvent {
+  readonly uid: string;
+  readonly reason: SkipReason;
+}
