@@ -17,6 +17,7 @@ import { tempDir } from './support/serve.js';
 const TOP_LEVEL = [
   'serve',
   'mcp',
+  'openapi',
   'bookings',
   'series',
   'slots',

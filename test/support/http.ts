@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { checkAgainstContract } from './openapi-contract.js';
 
 /** A response read whole: status, headers and the parsed JSON body. */
 export interface ApiResponse {
@@ -19,6 +20,8 @@ export interface ApiRequest {
   /** A value to send as JSON, or a raw string sent as is. */
   json?: unknown;
   raw?: string;
+  /** False when the server is not the HTTP API (`schedule mcp --http`): its answers are not checked against docs/openapi.json. */
+  apiServer?: boolean;
 }
 
 /** Sends one request to a running server and reads the whole answer. */
@@ -41,6 +44,8 @@ export async function api(baseUrl: string, path: string, request: ApiRequest = {
   } catch {
     parsed = undefined;
   }
+  const exchange = { method: request.method ?? 'GET', target: path, status: res.status, headers: res.headers, text, body: parsed };
+  checkAgainstContract(exchange, request.apiServer);
   return { status: res.status, headers: res.headers, text, body: parsed, elapsedMs };
 }
 

@@ -160,7 +160,11 @@ export const INITIALIZE = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'blackbox-raw', version: '1.0.0' } },
 } as const;
 
-/** POSTs one JSON-RPC message to `<baseUrl><path>` with the headers a Streamable HTTP client sends, plus `headers`. */
+/**
+ * POSTs one JSON-RPC message to `<baseUrl><path>` with the headers a
+ * Streamable HTTP client sends, plus `headers`. The server may be
+ * `schedule mcp --http`, which is not the HTTP API.
+ */
 export function postMcp(
   baseUrl: string,
   headers: Record<string, string>,
@@ -171,6 +175,7 @@ export function postMcp(
     method: 'POST',
     headers: { accept: 'application/json, text/event-stream', ...headers },
     json: message,
+    apiServer: false,
   });
 }
 

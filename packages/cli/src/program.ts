@@ -75,6 +75,15 @@ export function buildProgram(): Command {
       await mcp(options, process.stdout);
     });
 
+  program
+    .command('openapi')
+    .description("Print the HTTP API's OpenAPI 3.1 document (JSON), as GET /v1/openapi.json serves it.")
+    .addHelpText('after', '\nExample:\n  schedule openapi > openapi.json')
+    .action(async () => {
+      const { printOpenApi } = await import('./commands/openapi.js');
+      await printOpenApi(process.stdout);
+    });
+
   registerBookings(program);
   registerSeries(program);
   registerSlots(program);

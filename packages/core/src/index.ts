@@ -69,6 +69,7 @@ export {
   type RawCall,
   type Requirement,
 } from './operations/operation.js';
+export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
 export { type OperationName, operations, operationsByName } from './operations/registry.js';
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';

@@ -14,6 +14,8 @@ import { admitRequest } from './admit-request.js';
 import type { AppMetrics } from './app-metrics.js';
 import { checkJsonContentType } from './content-type.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
+import { OPENAPI_PATH } from './openapi/meta-paths.js';
+import { documentEndpoint } from './openapi/serve-document.js';
 import { lingerAfterRefusal, readJsonBody } from './read-body.js';
 import { sendError, sendOutcome } from './respond.js';
 import { buildRouter } from './router.js';
@@ -71,6 +73,7 @@ function pathAndQuery(target: string | undefined): URL | undefined {
 export function buildApp(deps: AppDeps): RequestHandler {
   const route = buildRouter(deps.operations);
   const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
+  const serveDocument = documentEndpoint(deps.operations);
 
   /** The two probes, answered before anything that could fail with the database. */
   async function probe(path: string, res: ServerResponse, requestId: string): Promise<number> {
@@ -100,6 +103,11 @@ export function buildApp(deps: AppDeps): RequestHandler {
     if (url && method === 'GET' && (url.pathname === LIVENESS_PATH || url.pathname === READINESS_PATH)) {
       seen.route = `GET ${url.pathname}`;
       return probe(url.pathname, res, requestId);
+    }
+    // The contract is read before anything else: a client learning the API needs no token and spends no bucket.
+    if (url && (method === 'GET' || method === 'HEAD') && url.pathname === OPENAPI_PATH) {
+      seen.route = `GET ${OPENAPI_PATH}`;
+      return serveDocument(res);
     }
     // Scraped like a probe: a scraper that shares an address with clients must not spend their anonymous bucket.
     if (scrape && url && method === 'GET' && url.pathname === METRICS_PATH) {

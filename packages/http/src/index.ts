@@ -7,6 +7,8 @@ export { checkJsonContentType } from './content-type.js';
 export { HTTP_WORDS } from './http-words.js';
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, listen, type RunningServer } from './listen.js';
 export { observeHandler } from './observe-handler.js';
+export { OPENAPI_PATH } from './openapi/meta-paths.js';
+export { openApiDocument, openApiText } from './openapi/openapi-document.js';
 export { lingerAfterRefusal, MAX_BODY_BYTES, readJsonBody } from './read-body.js';
 export { errorEnvelope, sendError } from './respond.js';
 export { HTTP_STATUS } from './status-codes.js';

@@ -23,6 +23,7 @@ const faulty = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: [],
   schemas: { params: [], output: z.object({}), list: false },
   parse: () => ({}),
   run: async () => {

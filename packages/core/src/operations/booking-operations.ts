@@ -20,6 +20,7 @@ export const listBookingsOperation = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param'],
   schemas: { params: [], input: listBookingsQuerySchema, output: bookingSchema, list: true },
   parse: (call) => parseQuery(listBookingsQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
@@ -34,6 +35,7 @@ export const getBookingOperation = defineOperation({
   scope: 'bookings:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['booking_not_found'],
   schemas: { params: ['uid'], output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '' }),
   async run(ctx, { uid }) {
@@ -49,6 +51,7 @@ export const updateBookingOperation = defineOperation({
   scope: 'bookings:update',
   idempotencyKey: 'required',
   ifMatch: 'required',
+  errors: ['field_immutable', 'validation_error', 'booking_not_found', 'version_conflict'],
   schemas: { params: ['uid'], input: updateBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({
     uid: call.params.uid ?? '',
@@ -76,6 +79,16 @@ export const createBookingOperation = defineOperation({
   scope: 'bookings:create',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  errors: [
+    'validation_error',
+    'attendee_email_invalid',
+    'event_type_not_found',
+    'event_type_inactive',
+    'slot_in_past',
+    'availability_unavailable',
+    'slot_unavailable',
+    'slot_lock_timeout',
+  ],
   schemas: { params: [], input: createBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => parseBody(createBookingBodySchema, call.body),
   async run(ctx, body) {
@@ -97,6 +110,8 @@ export const cancelBookingOperation = defineOperation({
   scope: 'bookings:cancel',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  // version_conflict: another write to the booking landed between its read and this one.
+  errors: ['validation_error', 'booking_not_found', 'booking_in_past', 'version_conflict'],
   schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(cancelBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
@@ -114,6 +129,19 @@ export const rescheduleBookingOperation = defineOperation({
   scope: 'bookings:reschedule',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  // version_conflict: another write to the booking landed between its read and this one.
+  errors: [
+    'validation_error',
+    'booking_not_found',
+    'booking_already_cancelled',
+    'booking_in_past',
+    'reschedule_not_allowed',
+    'slot_in_past',
+    'availability_unavailable',
+    'slot_unavailable',
+    'slot_lock_timeout',
+    'version_conflict',
+  ],
   schemas: { params: ['uid'], input: rescheduleBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(rescheduleBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {

@@ -16,6 +16,7 @@ export const whoamiOperation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param'],
   schemas: { params: [], output: callerSchema, list: false },
   parse: (call) => {
     const unknown = Object.keys(call.query);
@@ -32,6 +33,7 @@ export const listPeopleOperation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param'],
   schemas: { params: [], input: directoryQuerySchema, output: personSchema, list: true },
   parse: (call) => parseQuery(directoryQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
@@ -46,6 +48,7 @@ export const listEventTypesOperation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param'],
   schemas: { params: [], input: directoryQuerySchema, output: eventTypeSummarySchema, list: true },
   parse: (call) => parseQuery(directoryQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {

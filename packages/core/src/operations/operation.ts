@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
+import type { ErrorCode } from '../errors.js';
 import type { Page } from '../pagination/cursor.js';
 import type { SeriesDeps } from '../series/series-deps.js';
 import type { SeriesSource } from '../series/series-view.js';
@@ -95,6 +96,12 @@ export interface Operation<Input = unknown, Name extends string = string> {
   readonly scope: Scope | null;
   readonly idempotencyKey: Requirement;
   readonly ifMatch: Requirement;
+  /**
+   * The failures its own checks and work answer, in the order api.md lists
+   * them; the ones `execute`'s rules and admission give every call are
+   * derived from the declaration by `errorsOf` (operation-errors.ts).
+   */
+  readonly errors: readonly ErrorCode[];
   readonly schemas: OperationSchemas;
   parse(call: RawCall): Input;
   run(ctx: OperationContext, input: Input): Promise<Outcome>;

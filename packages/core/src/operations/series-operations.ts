@@ -71,6 +71,7 @@ export const listSeriesOperation = defineOperation({
   scope: 'series:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param'],
   schemas: { params: [], input: listSeriesQuerySchema, output: seriesSchema, list: true },
   parse: (call) => parseQuery(listSeriesQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
@@ -85,6 +86,7 @@ export const getSeriesOperation = defineOperation({
   scope: 'series:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['series_not_found'],
   schemas: { params: ['uid'], output: seriesSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   async run(ctx, { uid }) {
@@ -100,6 +102,17 @@ export const createSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  errors: [
+    'validation_error',
+    'attendee_email_invalid',
+    'count_out_of_range',
+    'host_not_allowed',
+    'event_type_not_found',
+    'recurring_disabled',
+    'event_type_inactive',
+    'availability_unavailable',
+    'no_dates_free',
+  ],
   schemas: { params: [], input: createSeriesBodySchema, output: createSeriesResultSchema, list: false },
   parse: (call) => parseCreateSeriesBody(call.body),
   run: (ctx, body) =>
@@ -118,6 +131,8 @@ export const pauseSeriesOperation = defineOperation({
   // decisions.md: optional on pause, honoured exactly when sent.
   idempotencyKey: 'optional',
   ifMatch: 'none',
+  // version_conflict: an occurrence changed (a cancel, a reschedule) while it was being held.
+  errors: ['series_not_found', 'series_ended', 'series_busy', 'version_conflict'],
   schemas: { params: ['uid'], output: pauseResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   run: (ctx, { uid }) => runAction<PauseResult>(ctx, ok, (finish) => pauseSeries(ctx.deps, ctx.principal, uid, finish)),
@@ -130,6 +145,7 @@ export const resumeSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'optional',
+  errors: ['invalid_if_match', 'series_not_found', 'series_ended', 'version_conflict', 'availability_unavailable', 'series_busy'],
   schemas: { params: ['uid'], output: resumeResultSchema, list: false },
   parse: (call) => {
     const ifMatch = call.ifMatch === undefined ? undefined : parseIfMatch(call.ifMatch);
@@ -150,6 +166,8 @@ export const endSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
+  // version_conflict: an occurrence changed (a cancel, a reschedule) while it was being canceled.
+  errors: ['series_not_found', 'series_ended', 'series_busy', 'version_conflict'],
   schemas: { params: ['uid'], output: endResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params) }),
   run: (ctx, { uid }) => runAction<EndResult>(ctx, ok, (finish) => endSeries(ctx.deps, ctx.principal, uid, finish)),
@@ -162,6 +180,16 @@ export const changeSeriesHostOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'optional',
   ifMatch: 'none',
+  // version_conflict: an occurrence changed (a cancel, a reschedule) while it was being moved.
+  errors: [
+    'validation_error',
+    'series_not_found',
+    'series_ended',
+    'host_not_allowed',
+    'availability_unavailable',
+    'series_busy',
+    'version_conflict',
+  ],
   schemas: { params: ['uid'], input: changeHostBodySchema, output: hostChangeResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), body: parseBody(changeHostBodySchema, call.body) }),
   run: (ctx, { uid, body }) =>
@@ -175,6 +203,15 @@ export const updateSeriesOperation = defineOperation({
   scope: 'series:write',
   idempotencyKey: 'optional',
   ifMatch: 'required',
+  errors: [
+    'invalid_change',
+    'validation_error',
+    'series_not_found',
+    'series_ended',
+    'version_conflict',
+    'availability_unavailable',
+    'series_busy',
+  ],
   schemas: { params: ['uid'], input: updateSeriesBodySchema, output: updateSeriesResultSchema, list: false },
   parse: (call) => ({ uid: uidOf(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), body: parseUpdateSeriesBody(call.body) }),
   run: (ctx, { uid, ifMatch, body }) =>

@@ -11,6 +11,7 @@ export const listSlotsOperation = defineOperation({
   scope: 'slots:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param', 'event_type_not_found', 'availability_unavailable'],
   schemas: { params: [], input: listSlotsQuerySchema, output: slotListSchema, list: false },
   parse: (call) => parseQuery(listSlotsQuerySchema, call.query),
   async run(ctx, query) {
@@ -26,6 +27,7 @@ export const checkSlotOperation = defineOperation({
   scope: 'slots:read',
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['invalid_query_param', 'event_type_not_found', 'availability_unavailable'],
   schemas: { params: [], input: checkSlotQuerySchema, output: slotCheckSchema, list: false },
   parse: (call) => parseQuery(checkSlotQuerySchema, call.query),
   async run(ctx, query) {

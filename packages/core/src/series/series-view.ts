@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOOKING_STATUSES, FREQUENCIES, SERIES_SOURCES, SERIES_STATUSES } from '../storage/schema.js';
+import { shownInstant as instant } from '../validation/fields.js';
 
 // The series resources of api.md, as every front end shows them. HTTP answers
 // with these shapes; MCP declares them as tool output schemas.
@@ -10,40 +11,46 @@ export { SERIES_SOURCES, SERIES_STATUSES, type SeriesSource, type SeriesStatus }
 export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 /** The Series resource of api.md. Occurrences are not part of it. */
-export const seriesSchema = z.object({
-  uid: z.string(),
-  version: z.int(),
-  event_type: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
-  host: z.object({ user_id: z.string(), username: z.string(), email: z.string() }),
-  attendee: z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() }),
-  frequency: z.enum(FREQUENCIES),
-  interval_weeks: z.int(),
-  weekdays: z.array(z.enum(WEEKDAY_NAMES)),
-  time: z.string(),
-  timezone: z.string(),
-  starts_on: z.string(),
-  count: z.int(),
-  status: z.enum(SERIES_STATUSES),
-  location_url: z.string().nullable(),
-  notify_invitee: z.boolean(),
-  source: z.enum(SERIES_SOURCES),
-  created_at: z.string(),
-  updated_at: z.string(),
-  ended_at: z.string().nullable(),
-});
+export const seriesSchema = z
+  .object({
+    uid: z.string().meta({ description: "The series' id; its occurrences are bookings with this `series_id`." }),
+    version: z.int().meta({ description: 'Starts at 1; every action that got past its checks adds one. Shown as `ETag`.' }),
+    event_type: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+    host: z.object({ user_id: z.string(), username: z.string(), email: z.string() }),
+    attendee: z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() }),
+    frequency: z.enum(FREQUENCIES),
+    interval_weeks: z.int().meta({ description: 'Every n-th week; weekly patterns only.' }),
+    weekdays: z.array(z.enum(WEEKDAY_NAMES)),
+    time: z.string().meta({ description: 'HH:MM, the wall-clock time in `timezone`.' }),
+    timezone: z.string(),
+    starts_on: z.string().meta({ description: 'The first date the pattern may fall on, in `timezone`.' }),
+    count: z.int().meta({ description: 'How many pattern dates were tried, booked or skipped.' }),
+    status: z.enum(SERIES_STATUSES),
+    location_url: z.string().nullable().meta({ description: 'The fixed link of every occurrence; null: generated conference links.' }),
+    notify_invitee: z.boolean().meta({ description: 'False: no mail reaches the attendee about this series.' }),
+    source: z.enum(SERIES_SOURCES).meta({ description: 'Which front end created it.' }),
+    created_at: instant,
+    updated_at: instant,
+    ended_at: instant.nullable(),
+  })
+  .meta({ description: 'A repeating pattern that books a run of bookings (its occurrences) for one attendee.' });
 export type Series = z.infer<typeof seriesSchema>;
 
 /** An occurrence in the create response: an ordinary booking's uid and times. */
 export const occurrenceSchema = z.object({
   uid: z.string(),
-  start_at: z.string(),
-  end_at: z.string(),
+  start_at: instant,
+  end_at: instant,
   status: z.enum(BOOKING_STATUSES),
 });
 export type Occurrence = z.infer<typeof occurrenceSchema>;
 
 /** A pattern date the host was not free at (decisions.md: `date` is civil, in the series zone). */
-export const skippedSchema = z.object({ date: z.string(), start_at: z.string(), reason: z.literal('conflict') });
+export const skippedSchema = z.object({
+  date: z.string().meta({ description: 'The pattern date, in the series zone.' }),
+  start_at: instant,
+  reason: z.literal('conflict'),
+});
 export type Skipped = z.infer<typeof skippedSchema>;
 
 export const createSeriesResultSchema = z.object({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { shownInstant } from '../validation/fields.js';
 
 /** The answer of `GET /v1/slots` (api.md "Slots"). */
 export const slotListSchema = z.object({
   event_type_id: z.string(),
   timezone: z.string(),
-  computed_at: z.string(),
-  slots: z.array(z.object({ start: z.string(), end: z.string(), available: z.literal(true) })),
+  computed_at: shownInstant,
+  slots: z.array(z.object({ start: shownInstant, end: shownInstant, available: z.literal(true) })),
 });
 export type SlotList = z.infer<typeof slotListSchema>;
 
@@ -26,7 +27,7 @@ export const slotCheckSchema = z.object({
   available: z.boolean(),
   duration_minutes: z.int().optional(),
   reason: z.enum(UNAVAILABLE_REASONS).optional(),
-  next_available: z.string().nullable().optional(),
+  next_available: shownInstant.nullable().optional().meta({ description: 'The first free start in the 7 days after the checked end.' }),
 });
 export type SlotCheck =
   | { available: true; duration_minutes: number }

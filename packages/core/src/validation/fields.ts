@@ -26,6 +26,9 @@ export const instant = z
   .meta({ format: 'date-time', description: `A date-time, ${WITH_OFFSET}`, examples: ['2026-12-09T11:00:00+01:00'] });
 
 /** Free-form JSON (api.md `metadata`, `responses`): any JSON value under a string key. */
+/** An instant as every answer shows it: UTC with milliseconds, whose fixed width makes text order time order. */
+export const shownInstant = z.string().meta({ format: 'date-time' });
+
 export const jsonObject = z.record(
   z.string(),
   // Core keeps any JSON value; the declared types say so without a schema that reads as "anything".

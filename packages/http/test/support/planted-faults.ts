@@ -16,6 +16,7 @@ export const throwsOnOddUid: Operation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: [],
   schemas: { params: ['uid'], output: z.object({}), list: false },
   parse: (call) => ({ uid: call.params.uid ?? '' }),
   run: async (_ctx, { uid }) => {
@@ -32,6 +33,7 @@ export const writesThenRefuses: Operation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: ['validation_error'],
   schemas: { params: [], output: z.object({}), list: false },
   parse: (call) => ({ body: call.body }),
   run: async (ctx, { body }) => {
@@ -59,6 +61,7 @@ export const answersWithoutData: Operation = defineOperation({
   scope: null,
   idempotencyKey: 'none',
   ifMatch: 'none',
+  errors: [],
   schemas: { params: [], input: z.object({ limit: z.string().optional() }), output: z.object({}), list: false },
   parse: (call) => ({ limit: call.query.limit }),
   run: async (_ctx, { limit }) => ({ status: 200, data: limit === undefined ? {} : undefined }),

@@ -1,0 +1,52 @@
+import type { ErrorCode } from '@schedule/core';
+
+/**
+ * What each error code means for a client, one sentence each, as the
+ * document says it beside the code (errors.md has the long form). A Record
+ * over the code union: a new code without a meaning does not compile.
+ */
+export const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  validation_error:
+    'A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.',
+  attendee_email_invalid: '`attendee.email` is text but not an email address of at most 254 characters.',
+  missing_idempotency_key: 'This endpoint needs an Idempotency-Key header and none was sent.',
+  invalid_if_match: 'If-Match is not `"N"`, `N` or `*`; `details.if_match` echoes it.',
+  invalid_query_param: 'A query parameter is malformed or out of range; `details.param` names it.',
+  unauthorized: 'No bearer token, or one that is unknown, revoked or expired (they answer alike).',
+  insufficient_scope: 'The token is valid but lacks the scope this endpoint needs; `details.required_scope` names it.',
+  host_not_allowed: 'The named host is unknown or not someone the caller may act for; `details.fields` names the field.',
+  not_found: 'No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).',
+  series_not_found: 'The uid is not a UUID, is unknown, or its host is outside the caller’s set (they answer alike).',
+  booking_not_found: 'The uid is not a UUID, is unknown, or its host is outside the caller’s set (they answer alike).',
+  event_type_not_found: 'The event type is unknown, or its owner is outside the caller’s set.',
+  method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it takes.',
+  recurring_disabled: 'The event type does not allow recurring series.',
+  no_dates_free: 'The host is free on none of the pattern’s dates; nothing was created and `details.skipped` lists them all.',
+  series_busy: 'Another action on the series, or a mail about it, holds it right now; nothing changed. Retry shortly.',
+  series_ended: 'The series has ended; nothing can change it any more.',
+  version_conflict:
+    'The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.',
+  event_type_inactive: 'The event type is switched off and takes no bookings.',
+  slot_in_past: 'The requested start is before now.',
+  slot_unavailable: 'The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).',
+  booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
+  booking_already_cancelled: 'Only a confirmed booking can be rescheduled.',
+  reschedule_not_allowed: 'The event type does not allow rescheduling.',
+  idempotency_key_conflict: 'This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.',
+  idempotency_in_progress: 'A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.',
+  payload_too_large: 'The body is over 1 MiB.',
+  unsupported_media_type: 'A body without `Content-Type: application/json` (or another `+json` type); it was not read.',
+  bad_request: 'The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.',
+  request_timeout: 'The headers or the whole request did not arrive in time; the connection is closed.',
+  headers_too_large: 'The request headers are over 16 KiB; the connection is closed.',
+  expectation_failed: 'An `Expect` header other than `100-continue`.',
+  count_out_of_range: '`count` is an integer outside 1–42.',
+  field_immutable: 'The body names fields a booking PATCH cannot change; `details.fields` lists them.',
+  invalid_change: 'The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.',
+  missing_if_match: 'This endpoint needs an If-Match header with the version you read.',
+  rate_limited: 'The bucket of this token (or address) is spent for this minute; wait `Retry-After` seconds.',
+  availability_unavailable: 'A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.',
+  slot_lock_timeout: 'The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.',
+  database_unavailable: 'The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.',
+  internal_error: 'An unexpected fault, logged under the request id; the answer carries no internals.',
+};

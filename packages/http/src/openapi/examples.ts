@@ -1,0 +1,189 @@
+import type { Booking, Caller, EventTypeSummary, Person, Series, SlotCheck, SlotList } from '@schedule/core';
+
+// One small organization, as the examples of docs/api show it: Alice hosts,
+// Kim books. Typed by core's views, so an example that drifts from a
+// resource's shape does not compile (and the document's linter checks each
+// against its schema).
+
+const ALICE = { user_id: '6f1c0c7e-6a3e-4c1b-9a55-0c6f2f0d9a01', username: 'alice', email: 'alice@acme.test' };
+const INTRO_ID = '0b7d2a4e-3c1f-4e8a-9d2b-7a1c5e9f3b10';
+const SYNC_ID = '0b7d2a4e-3c1f-4e8a-9d2b-7a1c5e9f3b11';
+const BOOKING_UID = 'cd2ad973-6c01-42f0-94c4-d76cb4fe6343';
+const SERIES_UID = 'e37286f5-00bd-4d1c-8abf-fe2456425921';
+
+export const BOOKING: Booking = {
+  uid: BOOKING_UID,
+  version: 1,
+  event_type_id: INTRO_ID,
+  event_type_slug: 'intro',
+  title: 'Intro call between Alice Host and Kim',
+  status: 'confirmed',
+  start_at: '2026-12-08T09:00:00.000Z',
+  end_at: '2026-12-08T09:30:00.000Z',
+  timezone: 'Europe/Berlin',
+  host: ALICE,
+  attendees: [{ email: 'kim@example.com', name: 'Kim', timezone: 'Europe/Berlin' }],
+  guests: [],
+  location: { type: 'conference', url: `https://meet.schedule.invalid/${BOOKING_UID}`, value: null },
+  metadata: { utm_source: 'newsletter' },
+  responses: { topic: 'Pricing' },
+  calendar_sync_status: 'not_applicable',
+  calendar_event_id: '',
+  rescheduled_from_uid: null,
+  cancelled_at: null,
+  cancellation_reason: null,
+  no_show_at: null,
+  no_show_reason: null,
+  created_at: '2026-11-25T01:21:46.101Z',
+  updated_at: '2026-11-25T01:21:46.101Z',
+};
+
+export const CANCELED_BOOKING: Booking = {
+  ...BOOKING,
+  version: 2,
+  status: 'canceled',
+  cancelled_at: '2026-11-26T08:00:00.000Z',
+  cancellation_reason: 'Something came up.',
+  updated_at: '2026-11-26T08:00:00.000Z',
+};
+
+export const SERIES: Series = {
+  uid: SERIES_UID,
+  version: 1,
+  event_type: { id: SYNC_ID, slug: 'weekly-sync', name: 'Weekly sync' },
+  host: ALICE,
+  attendee: { name: 'Kim', email: 'kim@example.com', phone: null },
+  frequency: 'weekly',
+  interval_weeks: 1,
+  weekdays: ['mon', 'wed'],
+  time: '10:00',
+  timezone: 'Europe/Berlin',
+  starts_on: '2026-12-02',
+  count: 3,
+  status: 'active',
+  location_url: null,
+  notify_invitee: true,
+  source: 'api',
+  created_at: '2026-11-25T01:21:39.498Z',
+  updated_at: '2026-11-25T01:21:39.498Z',
+  ended_at: null,
+};
+
+const SKIPPED = { date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', reason: 'conflict' } as const;
+
+export const CREATED_SERIES = {
+  series: SERIES,
+  occurrences: [
+    {
+      uid: '672a79cf-d4db-4c40-89f2-c78eed87f993',
+      start_at: '2026-12-02T09:00:00.000Z',
+      end_at: '2026-12-02T09:45:00.000Z',
+      status: 'confirmed',
+    },
+    {
+      uid: '8c0e5a1b-2f3d-4e6a-9b7c-1d2e3f4a5b6c',
+      start_at: '2026-12-09T09:00:00.000Z',
+      end_at: '2026-12-09T09:45:00.000Z',
+      status: 'confirmed',
+    },
+  ],
+  skipped: [SKIPPED],
+};
+
+export const PAUSED = { held: 3, superseded: false };
+export const RESUMED = {
+  created: 2,
+  skipped: [{ ...SKIPPED, date: '2026-12-09', start_at: '2026-12-09T09:00:00.000Z' }],
+  owed: 1,
+  superseded: false,
+};
+export const ENDED = { canceled: 3, superseded: false };
+export const HOST_CHANGED = { moved: 4, unchanged: 0, stopped_by: null, superseded: false };
+export const UPDATED_SERIES = {
+  series: { ...SERIES, version: 4, time: '11:00', updated_at: '2026-11-27T10:00:00.000Z' },
+  resumed: { created: 3, skipped: [], owed: 0, superseded: false },
+};
+
+export const SLOTS: SlotList = {
+  event_type_id: INTRO_ID,
+  timezone: 'Europe/Berlin',
+  computed_at: '2026-11-25T01:21:34.339Z',
+  slots: [
+    { start: '2026-12-08T08:00:00.000Z', end: '2026-12-08T08:30:00.000Z', available: true },
+    { start: '2026-12-08T08:30:00.000Z', end: '2026-12-08T09:00:00.000Z', available: true },
+  ],
+};
+
+export const SLOT_TAKEN: SlotCheck = { available: false, reason: 'slot_busy', next_available: '2026-12-08T10:00:00.000Z' };
+
+export const CALLER: Caller = {
+  user_id: ALICE.user_id,
+  username: 'alice',
+  name: 'Alice Host',
+  email: ALICE.email,
+  timezone: 'Europe/Berlin',
+  role: 'owner',
+  credential: 'pat',
+  scopes: [
+    'bookings:cancel',
+    'bookings:create',
+    'bookings:read',
+    'bookings:reschedule',
+    'bookings:update',
+    'series:read',
+    'series:write',
+    'slots:read',
+  ],
+  acts_for: 'organization',
+};
+
+export const PERSON: Person = {
+  user_id: ALICE.user_id,
+  username: 'alice',
+  name: 'Alice Host',
+  email: ALICE.email,
+  timezone: 'Europe/Berlin',
+  role: 'owner',
+};
+
+export const EVENT_TYPE: EventTypeSummary = {
+  id: INTRO_ID,
+  slug: 'intro',
+  name: 'Intro call',
+  owner: { user_id: ALICE.user_id, username: 'alice' },
+  duration_minutes: 30,
+  status: 'on',
+  recurring: 'on',
+  allow_reschedule: true,
+  minimum_notice_minutes: 120,
+  future_limit_days: 60,
+  timezone: 'Europe/Berlin',
+  questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
+};
+
+// Request bodies, as a client would send them.
+
+export const CREATE_BOOKING_BODY = {
+  event_type_id: INTRO_ID,
+  start: '2026-12-08T10:00:00+01:00',
+  timezone: 'Europe/Berlin',
+  attendee: { email: 'kim@example.com', name: 'Kim' },
+  responses: { topic: 'Pricing' },
+  utm_source: 'newsletter',
+};
+export const CANCEL_BOOKING_BODY = { reason: 'Something came up.' };
+export const RESCHEDULE_BOOKING_BODY = { start: '2026-12-09T14:00:00+01:00' };
+export const UPDATE_BOOKING_BODY = { metadata: { crm_id: '42' }, attendee_name: 'Kim P.' };
+export const CREATE_SERIES_BODY = {
+  host_user_id: ALICE.user_id,
+  event_type_id: SYNC_ID,
+  attendee: { email: 'kim@example.com', name: 'Kim' },
+  frequency: 'weekly',
+  weekdays: ['mon', 'wed'],
+  time: '10:00',
+  timezone: 'Europe/Berlin',
+  starts_on: '2026-12-02',
+  count: 3,
+};
+export const CHANGE_HOST_BODY = { host_user_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' };
+export const UPDATE_SERIES_BODY = { time: '11:00' };

@@ -1,0 +1,122 @@
+import { type Operation, SCOPES } from '@schedule/core';
+import type { z } from 'zod';
+import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ERROR_SCHEMA, errorResponses } from './error-responses.js';
+import { HEADER_COMPONENTS } from './headers.js';
+import { UNROUTED_ERRORS } from './http-errors.js';
+import { META_PATHS } from './meta-paths.js';
+import { TAGS } from './operation-docs.js';
+import { docOf, itemMeta, operationObject, pageMeta, pascalCase, templateOf } from './operation-path.js';
+import { type Responses, shareRepeatedResponses } from './shared-responses.js';
+
+const DESCRIPTION = `The HTTP API of schedule, a self-hostable scheduling service: bookings, recurring series and free slots.
+This document is generated from the operations the server runs (the same ones its MCP server and CLI run);
+docs/api/ in the repository explains the rules behind it in full.
+
+- **Envelope.** A success is \`{ "data", "meta": { "request_id" } }\`; a list adds \`meta.next_cursor\` and \`meta.has_more\`.
+  A refusal is \`{ "error": { "code", "message", "details", "request_id" } }\`: branch on \`code\`, show \`message\` to people.
+- **Tokens.** Every \`/v1\` operation needs \`Authorization: Bearer <token>\`; each lists the scope it needs.
+  A token acts for its user's acts-for set: a resource outside it answers exactly like one that does not exist.
+- **Retries.** Writes take an \`Idempotency-Key\`: the same key with the same request runs once and answers the stored result again.
+- **Versions.** Bookings and series carry \`version\`, shown as \`ETag\`; the \`PATCH\`es need it back in \`If-Match\`.
+- **Rate limits.** Every \`/v1\` request is counted in its token's bucket (else its address's) per 60-second window,
+  and every counted answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.
+- **Time.** Instants you send must name their offset (\`Z\` or \`+01:00\`); instants you receive are UTC with milliseconds.
+- **Other paths.** A path or method not listed here is answered \`404 not_found\` or \`405 method_not_allowed\` with \`Allow\`,
+  after the checks that come before routing; \`x-unrouted-responses\` lists those answers.`;
+
+/** Drops the bounds zod gives every integer, which only say "a safe integer". */
+function withoutSafeIntegerBounds({ jsonSchema }: { jsonSchema: { minimum?: unknown; maximum?: unknown } }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
+/**
+ * zod-openapi names the output rendering of a component nested in another
+ * `XOutput` when its input rendering differs (output objects are closed),
+ * and keeps the input rendering, unused here, as `X`: every schema of this
+ * document is an answer's or a body's, never both, so `X` is the name.
+ */
+function withOutputNames(document: oas31.OpenAPIObject): oas31.OpenAPIObject {
+  const ref = (name: string) => `"#/components/schemas/${name}"`;
+  const before = JSON.stringify(document);
+  const names = Object.keys(document.components?.schemas ?? {});
+  const renamed = names.filter((name) => names.includes(`${name}Output`) && !before.includes(ref(name)));
+  const after = JSON.parse(renamed.reduce((text, name) => text.replaceAll(ref(`${name}Output`), ref(name)), before)) as oas31.OpenAPIObject;
+  const schemas = after.components!.schemas!;
+  for (const name of renamed) {
+    schemas[name] = schemas[`${name}Output`]!;
+    delete schemas[`${name}Output`];
+  }
+  return after;
+}
+
+/**
+ * The components: each operation's resource and request body by name (two
+ * operations naming one resource must show the same schema), the error
+ * envelope, the two `meta` shapes and the response headers.
+ */
+function componentsOf(operations: readonly Operation[]): NonNullable<ZodOpenApiObject['components']> {
+  const schemas: Record<string, z.ZodType | oas31.SchemaObject> = {};
+  const name = (id: string, schema: z.ZodType) => {
+    if (schemas[id] !== undefined && schemas[id] !== schema) throw new Error(`Two schemas are named ${id} in the OpenAPI document.`);
+    schemas[id] = schema;
+  };
+  for (const operation of operations) {
+    name(docOf(operation).resource, operation.schemas.output);
+    if (operation.method !== 'GET' && operation.schemas.input) name(`${pascalCase(operation.name)}Body`, operation.schemas.input);
+  }
+  return {
+    schemas: { ...schemas, Error: ERROR_SCHEMA, Meta: itemMeta, PageMeta: pageMeta },
+    headers: HEADER_COMPONENTS,
+    securitySchemes: {
+      bearerToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'pat_<32 base64url characters>',
+        description: [
+          'A personal access token (`schedule tokens create`), or a token the workspace file declares;',
+          'one with `oauth_client_id` acts as an OAuth client for its user. Unknown, revoked and expired tokens answer `401` alike.',
+          `Each operation lists the scope it needs among: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
+        ].join(' '),
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of an HTTP app that serves `operations`. Deterministic: the same operations give the same document. */
+export function openApiDocument(operations: readonly Operation[]): oas31.OpenAPIObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const operation of operations) {
+    const template = templateOf(operation.path);
+    paths[template] = { ...paths[template], [operation.method.toLowerCase()]: operationObject(operation) };
+  }
+  const document = createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'schedule',
+        // The API's version is its path prefix; additions keep it.
+        version: '1',
+        description: DESCRIPTION,
+      },
+      servers: [{ url: 'http://127.0.0.1:3000', description: 'A local `schedule serve`; use your deployment’s origin.' }],
+      tags: Object.entries(TAGS).map(([tag, description]) => ({ name: tag, description })),
+      paths: { ...paths, ...META_PATHS },
+      components: componentsOf(operations),
+    },
+    { override: withoutSafeIntegerBounds },
+  );
+  const unrouted: Responses = errorResponses(UNROUTED_ERRORS, 'counted');
+  const named = withOutputNames(document);
+  const responses = Object.values(named.paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, oas31.OperationObject>).map((operation) => operation.responses as Responses),
+  );
+  const shared = shareRepeatedResponses([...responses, unrouted]);
+  return { ...named, components: { ...named.components, responses: shared }, 'x-unrouted-responses': unrouted };
+}
+
+/** The document as the server serves it and the repository keeps it: two-space JSON with a final newline. */
+export function openApiText(operations: readonly Operation[]): string {
+  return `${JSON.stringify(openApiDocument(operations), null, 2)}\n`;
+}

@@ -1,0 +1,238 @@
+import type { OperationName } from '@schedule/core';
+import * as example from './examples.js';
+
+/** The groups the document lists operations under, with what each holds. */
+export const TAGS = {
+  Series: 'Recurring series: a pattern that books a run of occurrences for one attendee. Occurrences are bookings.',
+  Bookings: 'One meeting between a host and an attendee on an event type; series occurrences too.',
+  Slots: 'Start times at which an event type can be booked, computed on request and never stored.',
+  Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
+  Meta: 'This document, and the probes an orchestrator calls. No token, no rate limit.',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+
+/** What the document says about one operation beyond what the registry declares. */
+export interface OperationDoc {
+  readonly tag: Tag;
+  readonly summary: string;
+  /** Markdown, in the project's words; docs/api/endpoints.md has the long form. */
+  readonly description: string;
+  /** The name of the component its `data` (a list's items) is shown as. */
+  readonly resource: string;
+  /** The success carries the resource's version as `ETag` (requests.md "Where ETag appears"). */
+  readonly etag?: boolean;
+  /** The success is `201 Created` with a `Location`. */
+  readonly created?: boolean;
+  /** The request body may be left out (a cancel without a reason). */
+  readonly optionalBody?: boolean;
+  /** A request body, as a client would send it. */
+  readonly requestExample?: unknown;
+  /** The success's `data`: the object, or one item of a list. */
+  readonly responseExample: unknown;
+}
+
+const RANGE = 'Unknown query parameters are ignored.';
+
+/** Every operation's doc, by name: a new operation without one does not compile. */
+export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
+  list_series: {
+    tag: 'Series',
+    summary: 'List series',
+    description: `The series whose host the caller may act for, newest first (\`created_at\`, then \`uid\`, both descending). ${RANGE}`,
+    resource: 'Series',
+    responseExample: example.SERIES,
+  },
+  get_series: {
+    tag: 'Series',
+    summary: 'Get a series',
+    description: 'One series, with its version as `ETag`. Its occurrences are bookings: `GET /v1/bookings?series_id=<uid>`.',
+    resource: 'Series',
+    etag: true,
+    responseExample: example.SERIES,
+  },
+  create_series: {
+    tag: 'Series',
+    summary: 'Create a series',
+    description: [
+      'Creates a series and, in the same transaction, books every candidate date on which the host is free.',
+      'Dates on which the host is not free come back in `skipped` and are never moved to another time;',
+      '`occurrences` and `skipped` together hold exactly `count` entries, in time order.',
+      'Name the host by `host_user_id` or `host_username`, the event type by `event_type_id` or `username` + `event_slug`.',
+      'Unknown body fields are ignored.',
+    ].join(' '),
+    resource: 'CreateSeriesResult',
+    etag: true,
+    created: true,
+    requestExample: example.CREATE_SERIES_BODY,
+    responseExample: example.CREATED_SERIES,
+  },
+  pause_series: {
+    tag: 'Series',
+    summary: 'Pause a series',
+    description: [
+      'No body. Holds every future occurrence that is still confirmed and was not moved by the invitee:',
+      'it is canceled without mail to the attendee, and the series owes a replacement. `held` counts what this call held;',
+      'pausing a paused series holds whatever was left. `superseded: true` means another action took the series over part way.',
+    ].join(' '),
+    resource: 'PauseResult',
+    responseExample: example.PAUSED,
+  },
+  resume_series: {
+    tag: 'Series',
+    summary: 'Resume a series',
+    description: [
+      'No body. Books one replacement for each owed occurrence where the host is free; the series becomes `active` once nothing is owed.',
+      '`skipped` lists targets at which the host was not free, which stay owed; `owed` is what is still owed after this call.',
+      'With If-Match, the resume is refused if the series changed since you read it.',
+    ].join(' '),
+    resource: 'ResumeResult',
+    responseExample: example.RESUMED,
+  },
+  end_series: {
+    tag: 'Series',
+    summary: 'End a series',
+    description: [
+      'No body. Ends the series for good: every future confirmed occurrence is canceled and nothing stays owed.',
+      'One notice listing the canceled dates goes to the attendee, unless `notify_invitee` is false or nothing was canceled.',
+    ].join(' '),
+    resource: 'EndResult',
+    responseExample: example.ENDED,
+  },
+  change_series_host: {
+    tag: 'Series',
+    summary: 'Move a series to another host',
+    description: [
+      'Moves each future confirmed occurrence to the new host, then the series itself. `stopped_by` is null when everything moved;',
+      'otherwise it says why the call stopped early (`no_writable_calendar`, `slot_unavailable`, `superseded`).',
+      'What moved stays moved, and the series keeps its old host.',
+    ].join(' '),
+    resource: 'HostChangeResult',
+    requestExample: example.CHANGE_HOST_BODY,
+    responseExample: example.HOST_CHANGED,
+  },
+  update_series: {
+    tag: 'Series',
+    summary: 'Change a series',
+    description: [
+      'Changes the pattern (`frequency`, `interval_weeks`, `weekdays`, `time`), the fixed link or `notify_invitee`. Send only what changes.',
+      'A pattern change holds every future occurrence the new pattern no longer yields (unless the invitee moved it),',
+      'then books replacements as a resume would; `resumed` reports that step and is null when no pattern field was sent.',
+    ].join(' '),
+    resource: 'UpdateSeriesResult',
+    etag: true,
+    requestExample: example.UPDATE_SERIES_BODY,
+    responseExample: example.UPDATED_SERIES,
+  },
+  list_bookings: {
+    tag: 'Bookings',
+    summary: 'List bookings',
+    description: [
+      'The bookings whose host the caller may act for, one page at a time. Items have `responses: null`.',
+      'For a catch-up sweep, page with `updated_since` and `sort=updated_at_asc` (requests.md "The catch-up sweep").',
+      RANGE,
+    ].join(' '),
+    resource: 'Booking',
+    responseExample: { ...example.BOOKING, responses: null },
+  },
+  get_booking: {
+    tag: 'Bookings',
+    summary: 'Get a booking',
+    description: 'One booking with its form answers, and its version as `ETag`. Uids are matched regardless of case.',
+    resource: 'Booking',
+    etag: true,
+    responseExample: example.BOOKING,
+  },
+  create_booking: {
+    tag: 'Bookings',
+    summary: 'Book a meeting',
+    description: [
+      'Books the event type’s owner at `start`, which must be a start `GET /v1/slots` would list, for the event type’s duration.',
+      'Answers to the booking form go in `responses` and are checked against its questions. Keep the Idempotency-Key: a retry with it',
+      'books once. Unknown body fields are ignored.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    created: true,
+    requestExample: example.CREATE_BOOKING_BODY,
+    responseExample: example.BOOKING,
+  },
+  cancel_booking: {
+    tag: 'Bookings',
+    summary: 'Cancel a booking',
+    description: [
+      'Cancels a booking that has not started; the body may be omitted. A booking already canceled is answered as it is,',
+      'its version not bumped and the new reason not stored.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    optionalBody: true,
+    requestExample: example.CANCEL_BOOKING_BODY,
+    responseExample: example.CANCELED_BOOKING,
+  },
+  reschedule_booking: {
+    tag: 'Bookings',
+    summary: 'Reschedule a booking',
+    description: [
+      'Moves a confirmed booking in place: same uid, new start and end, same duration, version bumped.',
+      'Its own current time does not count against the new one. Moving a series occurrence marks it as moved by the invitee.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    requestExample: example.RESCHEDULE_BOOKING_BODY,
+    responseExample: { ...example.BOOKING, version: 2, start_at: '2026-12-09T13:00:00.000Z', end_at: '2026-12-09T13:30:00.000Z' },
+  },
+  update_booking: {
+    tag: 'Bookings',
+    summary: 'Change a booking’s notes',
+    description: [
+      'Changes `metadata` (merged one level deep), `responses` (replaced whole) or `attendee_name`; never the time or status.',
+      'Any other key is `422 field_immutable`. Every success bumps the version, even when nothing stored changed.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    requestExample: example.UPDATE_BOOKING_BODY,
+    responseExample: { ...example.BOOKING, version: 2, metadata: { utm_source: 'newsletter', crm_id: '42' } },
+  },
+  list_slots: {
+    tag: 'Slots',
+    summary: 'List free slots',
+    description: [
+      'The starts at which the event type can be booked in a window of at most 31 days, computed from the owner’s working hours,',
+      'the slot grid, notice, horizon, buffers, confirmed bookings and conflict calendars. Not paged; an event type that is off has none.',
+    ].join(' '),
+    resource: 'SlotList',
+    responseExample: example.SLOTS,
+  },
+  check_slot: {
+    tag: 'Slots',
+    summary: 'Check one start',
+    description: [
+      'Whether one exact start can be booked. When it cannot, `reason` is the first that applies and `next_available`',
+      'the first free start in the 7 days after the checked end, or null.',
+    ].join(' '),
+    resource: 'SlotCheck',
+    responseExample: example.SLOT_TAKEN,
+  },
+  whoami: {
+    tag: 'Directory',
+    summary: 'Who am I',
+    description: 'The caller: its user, role, credential, sorted scopes and whom it may act for. Takes no query parameters.',
+    resource: 'Caller',
+    responseExample: example.CALLER,
+  },
+  list_people: {
+    tag: 'Directory',
+    summary: 'List people',
+    description: 'The people the caller may act for, by username.',
+    resource: 'Person',
+    responseExample: example.PERSON,
+  },
+  list_event_types: {
+    tag: 'Directory',
+    summary: 'List event types',
+    description: 'The event types whose owner the caller may act for, by owner username and then slug, with their booking forms.',
+    resource: 'EventType',
+    responseExample: example.EVENT_TYPE,
+  },
+};
