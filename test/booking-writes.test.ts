@@ -8,8 +8,8 @@ import { type TestServer, writeWorkspace } from './support/serve.js';
 import { iso, isoAt, MINUTE_MS, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
-// api.md "Bookings", "Booking states", "Errors", "Idempotency rules" and
-// decisions.md "Bookings": POST /v1/bookings, cancel and reschedule against
+// docs/api/endpoints.md "Bookings", "Booking states", "Errors", "Idempotency rules" and
+// docs/api/choices.md "Bookings": POST /v1/bookings, cancel and reschedule against
 // the server the binary runs (in process). Bea works every day 08:00–18:00 UTC; each test books its
 // own slots, so the tests do not depend on each other's order.
 

@@ -6,7 +6,7 @@ import { startInProcess } from './support/in-process.js';
 import { type TestServer, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, EVENT_TYPES, type FixtureBooking, SECRETS, USER_IDS, visibleTo } from './support/workspace.js';
 
-// api.md "Bookings": list, read and patch, against the server the binary runs (in process) on an in-memory database.
+// docs/api/endpoints.md "Bookings": list, read and patch, against the server the binary runs (in process) on an in-memory database.
 
 const fx = buildWorkspace();
 const { bookings: b, allBookings } = fx;
@@ -48,7 +48,7 @@ async function allPages(path: string, token: string = SECRETS.owner): Promise<{ 
 const dateOf = (iso: string) => iso.slice(0, 10);
 
 describe('GET /v1/bookings', () => {
-  it('answers the list envelope: the first 20 by start_at descending, each booking as api.md shows it', async () => {
+  it('answers the list envelope: the first 20 by start_at descending, each booking as docs/api shows it', async () => {
     const res = await get('/v1/bookings');
     const page = expectPage(res);
     const expected = sortedByStart(visibleTo('owner', allBookings), 'desc');

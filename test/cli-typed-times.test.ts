@@ -4,7 +4,7 @@ import { jsonOf, runCli, success, tsv } from './support/cli-run.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
 // Issue 11, item 2: the API refuses an instant without `Z` or an offset
-// (decisions.md "Instants and dates"), and the CLI is the exception on the
+// (docs/api/overview.md "Instants, dates and zones"), and the CLI is the exception on the
 // way in: a time typed without one is read in --tz (default: the machine's
 // zone, pinned here with TZ) and sent with its offset. The host works every
 // hour of every day in Europe/Berlin, so that the DST gap and overlap of

@@ -17,10 +17,10 @@ import { type TestServer, writeWorkspace } from './support/serve.js';
 import { dateOf, isoAt, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
-// workspace.md "calendars": an `ics` conflict calendar read from a real
+// docs/calendars.md: an `ics` conflict calendar read from a real
 // iCalendar feed served by a local node:http server, and one whose feed
 // cannot be read (`503 availability_unavailable`, `Retry-After`, nothing
-// booked; decisions.md "Bookings").
+// booked; docs/api/choices.md "Bookings").
 
 const IDS = {
   iris: 'd4000000-0000-4000-8000-000000000001',

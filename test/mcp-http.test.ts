@@ -25,13 +25,13 @@ import { type TestSchema, testSchema } from './support/postgres.js';
 import { postgresTables, type SeriesTables, sqliteTables } from './support/series-workspace.js';
 import { type ServerProcess, startServer, type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
-// workspace.md "The MCP server": Streamable HTTP at /mcp, from
+// README.md "The MCP server": Streamable HTTP at /mcp, from
 // `schedule mcp --http` and from `schedule serve`, every request carrying
 // its own bearer token exactly as the HTTP API does.
 
 afterAll(stopMcpProcesses);
 
-/** The 401 checks of workspace.md ("exactly as the HTTP API does") against one server. */
+/** The 401 checks of docs/workspace.md ("exactly as the HTTP API does") against one server. */
 async function expectBearerRequired(url: string): Promise<void> {
   expectMcpUnauthorized(await postMcp(url, {}));
   expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.unknown}` }));
@@ -189,7 +189,7 @@ describe('schedule serve answers /mcp beside /v1 on one port and one database', 
 });
 
 describe.concurrent('SIGTERM with a Streamable HTTP client still connected', () => {
-  // workspace.md "Starting": SIGTERM stops accepting, finishes in-flight requests and exits 0.
+  // docs/workspace.md "Loading": SIGTERM stops accepting, finishes in-flight requests and exits 0.
   // The SDK client keeps a GET /mcp stream open once connected; that must not hold the process.
   const started: ServerProcess[] = [];
   afterAll(async () => {

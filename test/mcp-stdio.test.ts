@@ -22,7 +22,7 @@ import { dateAt, tokyoAt } from './support/series-workspace.js';
 import { tempDir, writeWorkspace } from './support/serve.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
-// workspace.md "The MCP server": `schedule mcp` on stdio, acting as the
+// README.md "The MCP server": `schedule mcp` on stdio, acting as the
 // token in SCHEDULE_TOKEN, driven by the SDK's StdioClientTransport.
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -7,7 +7,7 @@ import { type ServerProcess, startServer, tempDir, writeWorkspace } from './supp
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
 // Two `schedule serve` processes on one database (a PostgreSQL schema, and a
-// SQLite file): idempotency and If-Match must hold across processes (api.md "Idempotency rules", "Versioning").
+// SQLite file): idempotency and If-Match must hold across processes (docs/api/requests.md "Idempotency", "Versioning").
 
 const fx = buildWorkspace();
 const b = fx.bookings;

@@ -9,7 +9,7 @@ import { postgresBookings, type StoredBookings, sqliteBookings } from './support
 import { ALL_SCOPES } from './support/workspace.js';
 
 // Two `schedule serve` processes on one database: however many writers race
-// for one slot, across processes, the host is booked once (api.md
+// for one slot, across processes, the host is booked once (docs/api
 // "slot_unavailable", "slot_lock_timeout"). Checked in the answers and in the
 // stored rows.
 

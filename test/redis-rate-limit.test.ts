@@ -7,7 +7,7 @@ import { expectRateLimited } from './support/rate-limit.js';
 import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
-// api.md "Rate limits": one counter per bucket and window, shared by every
+// docs/api/requests.md "Rate limits": one counter per bucket and window, shared by every
 // process on one Redis; when Redis fails, the limiter fails open.
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

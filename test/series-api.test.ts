@@ -25,8 +25,8 @@ import {
 } from './support/series-workspace.js';
 import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
-// api.md "Series", "States and transitions", "Errors", "Idempotency rules"
-// and decisions.md "Series expansion", "what is owed", "Conditional
+// docs/api/series.md, "States and transitions", "Errors", "Idempotency rules"
+// and docs/api/series.md "The pattern", "what is owed", "Conditional
 // requests": the series endpoints of the server the binary runs (in process), over HTTP.
 
 const ORA = SERIES_SECRETS.ora;
@@ -35,7 +35,7 @@ const HELD_REASON = 'Held by the series; a replacement is owed.';
 // Mail is sent as in production (every second): an action waits out a send rather than failing busy.
 const ENV = {};
 
-/** decisions.md "Limits and envelopes": never a 500, never a stack trace in a body. */
+/** docs/api/requests.md "Request limits": never a 500, never a stack trace in a body. */
 async function sane(pending: Promise<ApiResponse>): Promise<ApiResponse> {
   const res = await pending;
   expect(res.status, res.text).toBeLessThan(500);
@@ -102,7 +102,7 @@ describe.each([
       expect(first.headers.get('etag')).toBe('"1"');
       const rate = expectCommonHeaders(first, 10_000);
       expect(rate.remaining).toBeLessThan(10_000);
-      // decisions.md: a new series is active, version 1, zone defaulting to the host's; the name built from first and last name.
+      // docs/api/choices.md: a new series is active, version 1, zone defaulting to the host's; the name built from first and last name.
       expect(created.series).toEqual(expectedSeries({ uid }));
       expect(created.series.updated_at).toBe(created.series.created_at);
       // Thursday of week 0 at 10:00 is taken by the imported booking: skipped, not shifted.
@@ -244,7 +244,7 @@ describe.each([
       });
       expect(data.series.updated_at > data.series.created_at).toBe(true);
       expect(expectData(await c.get(uid))).toEqual(data.series);
-      // decisions.md rule 2: the held occurrences move to the new pattern's next instants.
+      // docs/api/choices.md rule 2: the held occurrences move to the new pattern's next instants.
       expect(await confirmedStarts()).toEqual(DAYS.map((d) => tokyoAt(d, '14:00')));
     });
 

@@ -25,7 +25,7 @@ import { postgresBookings, type StoredBookings, sqliteBookings } from './support
 // Two `schedule serve` processes on one database (a PostgreSQL schema, and a
 // SQLite file) racing series writes: the host is never double-booked, an
 // Idempotency-Key creates one series, and an end racing a pause leaves an
-// ended series with nothing booked and nothing owed (api.md "Series",
+// ended series with nothing booked and nothing owed (docs/api/series.md,
 // "Superseded and busy behaviour", "Idempotency rules").
 
 const ORA = SERIES_SECRETS.ora;
@@ -165,7 +165,7 @@ describe.each([
       expect(created.occurrences).toHaveLength(8);
       const [pauser, ender] = round % 2 === 0 ? [one, two] : [two, one];
       const pauseCall = () => seriesAction(pauser.url, ORA, uid, 'pause', { key: null });
-      // api.md: series_busy changed nothing; read and retry. The end is retried until it runs.
+      // docs/api: series_busy changed nothing; read and retry. The end is retried until it runs.
       const endCall = async () => {
         const answers: ApiResponse[] = [];
         for (let attempt = 0; attempt < 100; attempt++) {

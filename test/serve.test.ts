@@ -10,7 +10,7 @@ import { openSocket, parseResponse, readUntil, requestHead } from './support/raw
 import { runServeToExit, type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
 import { buildWorkspace, SECRETS } from './support/workspace.js';
 
-// workspace.md "Starting": `schedule serve --workspace FILE [--db URL] --port 0`.
+// docs/workspace.md "Loading": `schedule serve --workspace FILE [--db URL] --port 0`.
 
 const fx = buildWorkspace();
 const workspaceFile = writeWorkspace(fx.workspace);

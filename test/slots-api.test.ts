@@ -6,7 +6,7 @@ import { type TestServer, writeWorkspace } from './support/serve.js';
 import { DAY_MS, dateOf, grid, iso, isoAt, MINUTE_MS, slotsAt, utcAt } from './support/slot-time.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
-// api.md "Slots": GET /v1/slots and GET /v1/slots/check against the real
+// docs/api/endpoints.md "Slots": GET /v1/slots and GET /v1/slots/check against the real
 // binary. Hana works only on a few dates (date overrides, no weekly hours),
 // so every expected slot and every `next_available` is exact whatever the
 // time of day the test runs at.
@@ -173,7 +173,7 @@ afterAll(async () => {
 const list = (params: Record<string, string | undefined>, token: string = TOKENS.hana) => listSlots(server.url, token, params);
 const check = (params: Record<string, string | undefined>, token: string = TOKENS.hana) => checkSlot(server.url, token, params);
 
-/** A slots list: the data object with exactly api.md's keys and `computed_at` within the request. */
+/** A slots list: the data object with exactly docs/api's keys and `computed_at` within the request. */
 async function expectList(res: Promise<ApiResponse>): Promise<{ event_type_id: string; timezone: string; slots: unknown[] }> {
   const before = Date.now();
   const data = expectData(await res);
@@ -406,7 +406,7 @@ describe('GET /v1/slots/check', () => {
       );
     });
 
-    it('a start off the slot grid (decisions.md)', async () => {
+    it('a start off the slot grid (docs/api/choices.md)', async () => {
       await expectCheck({ event_type_id: IDS.chat, start: isoAt(3, 9, 10) }, unavailable('slot_busy', isoAt(3, 10, 30)));
     });
 
@@ -414,7 +414,7 @@ describe('GET /v1/slots/check', () => {
       await expectCheck({ event_type_id: IDS.buffered, start: isoAt(3, 9, 30) }, unavailable('slot_busy', isoAt(3, 11, 30)));
     });
 
-    it('a start outside working hours (decisions.md)', async () => {
+    it('a start outside working hours (docs/api/choices.md)', async () => {
       await expectCheck({ event_type_id: IDS.chat, start: isoAt(3, 13) }, unavailable('slot_busy', isoAt(4, 9)));
       // Right at the end of the working day.
       await expectCheck({ event_type_id: IDS.chat, start: isoAt(4, 10) }, unavailable('slot_busy', isoAt(6, 9)));

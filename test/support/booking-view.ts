@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { EVENT_TYPES, type FixtureBooking, USER_EMAILS, USERNAMES } from './workspace.js';
 
-/** ISO 8601 UTC with milliseconds (api.md "Timestamps"). */
+/** ISO 8601 UTC with milliseconds (docs/api/overview.md "Instants, dates and zones"). */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * The api.md Booking an imported fixture booking must show as, field by
+ * The docs/api Booking an imported fixture booking must show as, field by
  * field. `responses` is null in lists and populated (an object) on a single
  * booking. Fields the spec leaves to the implementation (the title text, the
  * calendar event id) are checked for type only; timestamps for their format.
@@ -27,7 +27,7 @@ export function expectedBooking(b: FixtureBooking, detail: 'list' | 'single', ve
     location: { type: 'conference', url: null, value: null },
     metadata: b.metadata,
     responses: detail === 'list' ? null : (b.responses ?? {}),
-    // workspace.md: a host without calendars has `not_applicable`.
+    // docs/workspace.md: a host without calendars has `not_applicable`.
     calendar_sync_status: 'not_applicable',
     calendar_event_id: expect.any(String),
     rescheduled_from_uid: null,

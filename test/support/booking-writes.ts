@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApiResponse, api } from './http.js';
 import { queryOf } from './slot-time.js';
 
-// The booking writes and slot reads of api.md, as one-line calls for tests.
+// The booking writes and slot reads of docs/api, as one-line calls for tests.
 
 export interface WriteOptions {
   /** The Idempotency-Key; a fresh UUID by default, `null` sends none. */

@@ -52,8 +52,8 @@ export async function api(baseUrl: string, path: string, request: ApiRequest = {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The headers every response carries (decisions.md "Limits and envelopes",
- * api.md "Rate limits"): X-Request-Id, and the three X-RateLimit-* values.
+ * The headers every response carries (docs/api/requests.md "Request limits",
+ * docs/api/requests.md "Rate limits"): X-Request-Id, and the three X-RateLimit-* values.
  * Returns the rate-limit values as numbers.
  */
 export function expectCommonHeaders(res: ApiResponse, expectedLimit?: number): { limit: number; remaining: number; reset: number } {

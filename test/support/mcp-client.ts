@@ -7,7 +7,7 @@ import { SCHEDULE_BIN } from './serve.js';
 
 // The SDK's own client driving the real binary, over stdio (a child process
 // it spawns) or Streamable HTTP, and the two shapes a tool answer takes
-// (workspace.md "The MCP server").
+// (README.md "The MCP server").
 
 /** A tool answer as the client receives it. */
 export interface ToolResult {
@@ -103,7 +103,7 @@ export function toolData(result: ToolResult): any {
 }
 
 /**
- * A failed call (workspace.md): `isError: true`, `structuredContent` exactly
+ * A failed call (docs/workspace.md): `isError: true`, `structuredContent` exactly
  * `{ error: { code, message, details } }` (no request_id), and the text
  * `error <code>: <message>` followed by the details as JSON when there are any.
  */
@@ -129,7 +129,7 @@ export function expectToolError(
   return found;
 }
 
-/** The 16 API tools of workspace.md and the three directory tools, sorted. */
+/** The 16 API tools of docs/workspace.md and the three directory tools, sorted. */
 export const TOOL_NAMES = [
   'cancel_booking',
   'change_series_host',
@@ -180,7 +180,7 @@ export function postMcp(
 }
 
 /**
- * The answer to a request without a valid bearer token (workspace.md:
+ * The answer to a request without a valid bearer token (docs/workspace.md:
  * exactly as the HTTP API): 401, `WWW-Authenticate: Bearer realm="schedule"`,
  * and the common error envelope with code `unauthorized`.
  */

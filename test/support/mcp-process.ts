@@ -23,7 +23,7 @@ function spawnMcp(args: readonly string[], env: Record<string, string | undefine
 
 /**
  * Starts `schedule mcp --http --port 0 <args>` and resolves once it prints
- * its `listening on` line (workspace.md: the same line as `serve`).
+ * its `listening on` line (docs/workspace.md: the same line as `serve`).
  */
 export function startMcpHttp(args: readonly string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   return whenListening(spawnMcp(['--http', '--port', '0', ...args], env, 'ignore'), 'schedule mcp --http');

@@ -48,7 +48,7 @@ export async function exhaustBucket(
   return { refused, responses };
 }
 
-/** The exact 429 of api.md "Rate limits" item 5. */
+/** The exact 429 of docs/api/requests.md "Rate limits" item 5. */
 export function expectRateLimited(res: ApiResponse, limit: number, bucket: string | RegExp): void {
   const retryAfter = res.headers.get('retry-after');
   expect(retryAfter).toMatch(/^\d+$/);

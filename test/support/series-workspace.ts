@@ -67,7 +67,7 @@ export function dateAt(days: number): string {
   return new Date((START_DAY + days) * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** The api.md timestamp of wall-clock `time` (`HH:MM`) in Tokyo, `days` after STARTS_ON. */
+/** The docs/api timestamp of wall-clock `time` (`HH:MM`) in Tokyo, `days` after STARTS_ON. */
 export function tokyoAt(days: number, time: string): string {
   const [h, m] = time.split(':').map(Number);
   return new Date((START_DAY + days) * DAY_MS + h! * HOUR_MS + m! * 60_000 - TOKYO_OFFSET_MS).toISOString();
@@ -81,7 +81,7 @@ export function tokyoEnd(days: number, time: string): string {
 /** Days after STARTS_ON of the Mondays and Thursdays of weeks 0, 1, 2, ... */
 export const MON_THU_DAYS = [0, 3, 7, 10, 14, 17, 21, 24, 28, 31] as const;
 
-/** A skipped entry of decisions.md for the pattern instant `days` after STARTS_ON. */
+/** A skipped entry of docs/api/choices.md for the pattern instant `days` after STARTS_ON. */
 export function skippedAt(days: number, time: string) {
   return { date: dateAt(days), start_at: tokyoAt(days, time), reason: 'conflict' };
 }
@@ -149,7 +149,7 @@ export function seriesBody(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-/** The Series api.md shows for a `seriesBody()` create, with the given fields changed. */
+/** The Series docs/api shows for a `seriesBody()` create, with the given fields changed. */
 export function expectedSeries(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     uid: expect.any(String),

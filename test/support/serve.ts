@@ -78,7 +78,7 @@ export function whenListening(child: ChildProcess, command: string): Promise<Ser
 
 /**
  * Starts `schedule serve --port 0` and resolves once it prints its
- * `listening on` line: the way workspace.md says black-box tests drive it.
+ * `listening on` line: the way docs/workspace.md says black-box tests drive it.
  */
 export function startServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [SCHEDULE_BIN, 'serve', '--port', '0', ...args], {

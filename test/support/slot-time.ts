@@ -17,7 +17,7 @@ export function utcAt(day: number, hour = 0, minute = 0): number {
   return TODAY_MS + day * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS;
 }
 
-/** The api.md timestamp (ISO 8601 UTC with milliseconds) of an instant. */
+/** The docs/api timestamp (ISO 8601 UTC with milliseconds) of an instant. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

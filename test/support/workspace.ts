@@ -240,7 +240,7 @@ export function buildWorkspace(options: { limits?: Limits; now?: number } = {}):
   return { workspace, bookings, allBookings: Object.values(bookings) };
 }
 
-/** The bookings a user sees (decisions.md: hosted by someone they may act for). */
+/** The bookings a user sees (docs/api/choices.md: hosted by someone they may act for). */
 export function visibleTo(user: UserKey, all: readonly FixtureBooking[]): FixtureBooking[] {
   const set: readonly UserKey[] =
     user === 'owner' ? ['owner', 'manager', 'member', 'other'] : user === 'manager' ? ['manager', 'member'] : [user];

@@ -2,7 +2,7 @@ import { wallClockToInstant } from '@schedule/core';
 import { describe, expect, it } from 'vitest';
 import { isDateOnly, timeToSend, withZoneOffset } from '../src/input/typed-time.js';
 
-// decisions.md "Instants and dates": a time typed without an offset is read
+// docs/api/overview.md "Instants, dates and zones": a time typed without an offset is read
 // in --tz and sent with its offset, by core's wall-clock rules. 2026's EU
 // clock changes: 29 March (02:00 → 03:00) and 25 October (03:00 → 02:00).
 

@@ -1,5 +1,5 @@
 /**
- * The two inputs of a call beside its path, query and body: api.md's
+ * The two inputs of a call beside its path, query and body: docs/api's
  * Idempotency-Key and If-Match. HTTP sends them as headers, MCP as tool
  * arguments, so core's messages about them are worded by whoever shows them.
  */

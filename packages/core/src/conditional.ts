@@ -1,5 +1,5 @@
 /**
- * An `If-Match` value, per decisions.md "Conditional requests": `"3"`, `3`,
+ * An `If-Match` value, per docs/api/requests.md "Conditional requests": `"3"`, `3`,
  * or `*` (any current version). Anything else is `invalid`.
  */
 export type IfMatch = { readonly kind: 'any' } | { readonly kind: 'version'; readonly version: number } | { readonly kind: 'invalid' };

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 
 /**
  * Instants are stored and shown as ISO 8601 UTC with milliseconds
- * (`2026-01-05T09:00:00.000Z`, api.md "Timestamps"). The fixed width keeps
+ * (`2026-01-05T09:00:00.000Z`, docs/api/overview.md "Instants, dates and zones"). The fixed width keeps
  * text order equal to time order, which the storage relies on for ranges and
  * keyset cursors on both SQLite and PostgreSQL.
  */
@@ -39,7 +39,7 @@ export function parseInstant(text: string): { epochMs: number; dateOnly: boolean
 
 /**
  * True when a date-time names its own offset (`Z`, `+01:00`, `-0500`, `+01`).
- * decisions.md "Instants and dates": an instant the API receives must, since
+ * docs/api/overview.md "Instants, dates and zones": an instant the API receives must, since
  * reading `2026-12-09T11:00` as UTC silently books the wrong hour for anyone
  * not in UTC. (A bare date is not a date-time and is judged by its own rule.)
  */

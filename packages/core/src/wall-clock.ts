@@ -32,7 +32,7 @@ function offsetMinutesAt(epochMs: number, zone: string): number {
 
 /**
  * The instant a wall-clock time on a civil date names in an IANA zone,
- * by decisions.md "Series expansion" (RFC 5545 section 3.3.5 for a single
+ * by docs/api/series.md "The pattern" (RFC 5545 section 3.3.5 for a single
  * date-time): a time inside a spring-forward gap moves forward by the length
  * of the gap; a time that occurs twice in a fall-back overlap takes the first
  * (earlier) instant. luxon on its own would take the later one.

@@ -12,7 +12,7 @@ import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
-// decisions.md "Instants and dates": an instant sent to the API carries Z or
+// docs/api/overview.md "Instants, dates and zones": an instant sent to the API carries Z or
 // a numeric offset. `2026-03-02T10:00` read as UTC would silently book the
 // wrong hour for anyone not in UTC, so it is refused, naming the field.
 

@@ -26,7 +26,7 @@ import { sharedDatabases } from './support/shared-database.js';
 import { type HeldStep, stepGate } from './support/step-gate.js';
 import { storeFixtures } from './support/stores.js';
 
-// decisions.md "Busy and superseded", pinned by interleaving two actions
+// docs/api/series.md "Busy and superseded", pinned by interleaving two actions
 // exactly with the step hook: the first action waits at a step, the second
 // runs to the end, then the first goes on. No sleeps, no timers.
 
@@ -125,7 +125,7 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
           timezone: 'UTC',
           starts_on: '2026-03-02',
           count: 4,
-          // decisions.md: a PATCH keeps the status; the resume that would make it active was overtaken.
+          // docs/api/choices.md: a PATCH keeps the status; the resume that would make it active was overtaken.
           status: 'paused',
           location_url: null,
           notify_invitee: false,

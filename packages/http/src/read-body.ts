@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ScheduleError } from '@schedule/core';
 
-/** decisions.md "Limits and envelopes": bodies over 1 MiB are refused. */
+/** docs/api/requests.md "Request limits": bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this much, an oversized body is not worth draining: the connection is dropped. */
 const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;

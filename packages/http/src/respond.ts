@@ -11,7 +11,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** A success in the common envelope (api.md "Common response envelope"). */
+/** A success in the common envelope (docs/api/overview.md "The envelope"). */
 export function sendOutcome(res: ServerResponse, outcome: Outcome, requestId: string): void {
   if (outcome.version !== undefined) res.setHeader('ETag', etagOf(outcome.version));
   if (outcome.location !== undefined) res.setHeader('Location', outcome.location);
@@ -23,7 +23,7 @@ export function sendOutcome(res: ServerResponse, outcome: Outcome, requestId: st
   send(res, outcome.status, { data: outcome.data, meta });
 }
 
-/** The common error envelope (api.md "Errors"), in the HTTP API's words. */
+/** The common error envelope (docs/api/errors.md), in the HTTP API's words. */
 export function errorEnvelope(error: ScheduleError, requestId: string) {
   return { error: { ...error.shownIn(HTTP_WORDS), request_id: requestId } };
 }

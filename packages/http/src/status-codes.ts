@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@schedule/core';
 
 /**
- * The HTTP status of every error code (api.md "Errors", decisions.md). A
+ * The HTTP status of every error code (docs/api/errors.md, docs/api/choices.md). A
  * Record over the code union, so a new code without a status does not compile.
  */
 export const HTTP_STATUS: Record<ErrorCode, number> = {

@@ -17,7 +17,7 @@ export const INSTRUCTIONS = [
 ].join(' ');
 
 /**
- * The MCP server: one tool per API endpoint (workspace.md names them; the
+ * The MCP server: one tool per API endpoint (docs/workspace.md names them; the
  * directory endpoints are tools too, and resources), and two prompts. Transports only choose
  * how it is reached; `caller` says who is calling.
  */

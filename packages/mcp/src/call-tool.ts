@@ -40,7 +40,7 @@ export interface ToolCaller extends CallerSource {
   readonly counted?: boolean | undefined;
 }
 
-/** A failed call (workspace.md): `isError`, and the API's error as `structuredContent`, in the words of tool arguments. */
+/** A failed call (docs/workspace.md): `isError`, and the API's error as `structuredContent`, in the words of tool arguments. */
 export function errorResult(error: ScheduleError): CallToolResult {
   const { code, message, details } = error.shownIn(TOOL_WORDS);
   // A tool result has no Retry-After header, so a rate limit's wait travels in details.

@@ -6,7 +6,7 @@ import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
 
-/** The path the Streamable HTTP endpoint answers at (workspace.md). */
+/** The path the Streamable HTTP endpoint answers at (docs/workspace.md). */
 export const MCP_PATH = '/mcp';
 
 /** For `schedule mcp --http`: only /mcp is served; anything else is `404 not_found` in the common envelope. */

@@ -32,7 +32,7 @@ const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: tr
 /** The API's tools: every operation but the directory's. */
 type ApiToolName = Exclude<OperationName, keyof typeof DIRECTORY_TOOL_DOCS>;
 
-/** Docs of the sixteen API tools, by tool name (workspace.md "The MCP server"). */
+/** Docs of the sixteen API tools, by tool name (README.md "The MCP server"). */
 export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   list_bookings: {
     title: 'List bookings',

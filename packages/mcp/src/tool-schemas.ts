@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { inputForClients, type JsonSchema, outputForClients } from './client-json-schema.js';
 import { argumentNames } from './unknown-arguments.js';
 
-/** A failed call's `structuredContent` (workspace.md): the API's error, without the request id. */
+/** A failed call's `structuredContent` (docs/workspace.md): the API's error, without the request id. */
 export const toolErrorSchema = z.object({
   error: z.object({ code: z.enum(ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) }),
 });
 
-/** A list tool's `structuredContent`: one page and how to get the next (workspace.md). */
+/** A list tool's `structuredContent`: one page and how to get the next (docs/workspace.md). */
 export function pageSchema(item: z.ZodType) {
   return z.object({ data: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });
 }
@@ -75,7 +75,7 @@ export function inputSchemaOf(operation: Operation): z.ZodObject {
 
 /**
  * The error branch only tells a failure from a success. Its shape is
- * `toolErrorSchema` (workspace.md), said once in the server's instructions
+ * `toolErrorSchema` (docs/workspace.md), said once in the server's instructions
  * rather than in each of the nineteen output schemas: with the enum of its
  * codes, it cost about 1 KB a tool (issue 11).
  */
@@ -83,7 +83,7 @@ const ERROR_JSON: JsonSchema = { required: Object.keys(toolErrorSchema.shape) };
 
 /**
  * The output JSON Schema of a tool: the success shape or the error shape. A
- * failed call also carries `structuredContent` (workspace.md), and SDK
+ * failed call also carries `structuredContent` (docs/workspace.md), and SDK
  * clients check whatever structured content comes back against the
  * declared schema, so the error shape must be part of it.
  */

@@ -64,9 +64,9 @@ export function closestName(unknown: string, known: readonly string[]): string |
  * Refuses the arguments `operation` does not take with `validation_error`
  * naming them in `details.fields`, with a "did you mean" where one is close.
  *
- * The two PATCH tools are the exception the spec makes: api.md answers a
+ * The two PATCH tools are the exception the spec makes: docs/api answers a
  * body field that cannot be patched with `422 field_immutable` (bookings)
- * and decisions.md with `422 invalid_change` (series), naming it and saying
+ * and docs/api/choices.md with `422 invalid_change` (series), naming it and saying
  * what to use instead, so an argument that is not a typo of one they take
  * goes on to core and gets that answer.
  */

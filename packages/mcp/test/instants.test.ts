@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { ET, TOKEN } from './support/mcp-workspace.js';
 import { fails, ok, openSuite, type Suite } from './support/tool-calls.js';
 
-// decisions.md "Instants and dates", seen by a model: `start: "2026-03-03T14:00"`
+// docs/api/overview.md "Instants, dates and zones", seen by a model: `start: "2026-03-03T14:00"`
 // with `timezone: "Europe/Berlin"` used to book 14:00 UTC, an hour off, without
 // a word. It is refused, naming the argument, and the model can send the offset.
 

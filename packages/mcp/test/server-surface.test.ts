@@ -9,7 +9,7 @@ import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
 // What a client sees before calling anything: tools, resources, prompts and
-// instructions (workspace.md "The MCP server", issue 5 parts 2 and 4).
+// instructions (README.md "The MCP server", issue 5 parts 2 and 4).
 
 const API_TOOLS = [
   'list_bookings',
@@ -46,7 +46,7 @@ const UID_TOOLS = [
   'change_series_host',
   'update_series',
 ];
-/** api.md "Idempotency rules" plus decisions.md (optional on pause, host change, series PATCH). */
+/** docs/api/requests.md "Idempotency" plus docs/api/choices.md (optional on pause, host change, series PATCH). */
 const TAKES_KEY = new Set([
   'create_booking',
   'cancel_booking',
@@ -86,7 +86,7 @@ describe('the server surface', () => {
   });
   afterAll(() => suite.world.close());
 
-  it('lists exactly the sixteen API tools named in workspace.md plus whoami, list_people and list_event_types', () => {
+  it('lists exactly the sixteen API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
   });
 

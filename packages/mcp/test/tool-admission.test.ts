@@ -4,9 +4,9 @@ import { ET, IMPORTED, TOKEN } from './support/mcp-workspace.js';
 import { call, expectToolError, fails, ok, openSuite, type Suite } from './support/tool-calls.js';
 
 // What happens before and around an operation: the token is checked and
-// counted in its rate-limit bucket on every call (workspace.md: stdio acts
+// counted in its rate-limit bucket on every call (docs/workspace.md: stdio acts
 // with the token's "rate-limit bucket"), and an unexpected fault is
-// internal_error without a stack trace (decisions.md).
+// internal_error without a stack trace (docs/api/choices.md).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const THREE_PER_MINUTE = { pat_per_minute: 3, oauth_per_minute: 120, anonymous_per_minute: 30 };

@@ -12,7 +12,7 @@ import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from
 const BOOKING_ARGUMENTS =
   'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled';
 
-/** The two PATCH tools leave a field that is no typo to core, which answers it as api.md says (field_immutable, invalid_change). */
+/** The two PATCH tools leave a field that is no typo to core, which answers it as docs/api says (field_immutable, invalid_change). */
 const PATCH_TOOLS = new Set(['update_booking', 'update_series']);
 
 describe('strict tool arguments', () => {

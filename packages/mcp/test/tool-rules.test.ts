@@ -4,8 +4,8 @@ import { ET, IMPORTED, TOKEN, USER } from './support/mcp-workspace.js';
 import { bookingUids, fails, ok, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 
 // The rules MCP shares with HTTP because both run core's `execute`:
-// idempotency keys and If-Match (workspace.md "The MCP server", api.md
-// "Idempotency rules", decisions.md "Conditional requests").
+// idempotency keys and If-Match (README.md "The MCP server", docs/api
+// "Idempotency rules", docs/api/requests.md "Conditional requests").
 
 const BOOK = { event_type_id: ET.weekly, start: '2026-03-02T10:00:00Z', attendee: { email: 'carol@example.com', name: 'Carol' } };
 /** uma's two Mondays at 10:00 UTC from 2026-03-09. */

@@ -123,7 +123,7 @@ describe('directory tools and resources', () => {
       ]);
     });
 
-    it('answers a cursor it never gave with invalid_query_param naming cursor (decisions.md "Lists and queries")', async () => {
+    it('answers a cursor it never gave with invalid_query_param naming cursor (docs/api/choices.md "Idempotency, versions and lists")', async () => {
       await fails(
         olga,
         'list_people',

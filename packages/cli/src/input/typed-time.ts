@@ -1,5 +1,5 @@
 // A time as a person types it on the command line, turned into what the API
-// takes. decisions.md "Instants and dates": the API refuses an instant that
+// takes. docs/api/overview.md "Instants, dates and zones": the API refuses an instant that
 // names no offset, and the CLI is the one exception on the way in, reading
 // such a time in --tz (the machine's zone by default) and sending it with its
 // offset. Intl only, and core's wall-clock reading passed in, so that this

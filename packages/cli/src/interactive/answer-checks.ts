@@ -18,7 +18,7 @@ export function dateProblem(text: string): string | undefined {
   return ok ? undefined : 'Type a date as YYYY-MM-DD.';
 }
 
-/** A series' count: 1 to 42 (api.md). */
+/** A series' count: 1 to 42 (docs/api). */
 export function countProblem(text: string): string | undefined {
   return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 42 ? undefined : 'Type a number from 1 to 42.';
 }

@@ -15,7 +15,7 @@ import { TextPrompt } from './text-prompt.js';
 import { HINT, tint } from './text-style.js';
 import { WeekdayPicker } from './weekday-picker.js';
 
-/** The body of `create_series` the wizard builds (api.md "POST /v1/series"). */
+/** The body of `create_series` the wizard builds (docs/api/endpoints.md "POST /v1/series"). */
 export interface SeriesRequest {
   readonly host_user_id: string;
   readonly event_type_id: string;

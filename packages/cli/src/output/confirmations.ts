@@ -49,7 +49,7 @@ function skippedText(skipped: readonly Skipped[]): string {
   return `, ${skipped.length} skipped (${named.join(', ')}${more})`;
 }
 
-/** api.md "Superseded": the counts are what finished; repeating the call converges. */
+/** docs/api/series.md "Busy and superseded": the counts are what finished; repeating the call converges. */
 function supersededText(superseded: boolean): string {
   return superseded ? ' · another change took over; run it again to finish' : '';
 }

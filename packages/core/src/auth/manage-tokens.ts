@@ -8,7 +8,7 @@ import { SCOPES, type Scope } from './scopes.js';
 import { hashSecret, newSecret } from './token-secret.js';
 
 // Tokens made by an operator on the server's own database (the CLI's
-// `schedule tokens`), not through the API: api.md does not say how tokens
+// `schedule tokens`), not through the API: docs/api does not say how tokens
 // are issued, and only someone with the database may make them.
 
 /** A token as an operator sees it: never its secret, which is only shown once, at creation. */

@@ -1,4 +1,4 @@
-/** The scopes of api.md "Authentication", one per group of endpoints. */
+/** The scopes of docs/api/overview.md "Authentication", one per group of endpoints. */
 export const SCOPES = [
   'series:read',
   'series:write',

@@ -56,7 +56,7 @@ export async function confirmedBookings(db: Executor, hostId: string, window: In
 /**
  * Reads the host's conflict calendars. One that cannot be read makes
  * availability unknown: `503 availability_unavailable` with `Retry-After`,
- * and nothing is booked (workspace.md).
+ * and nothing is booked (docs/workspace.md).
  */
 export async function calendarBusy(calendars: CalendarReader, host: HostRecord, window: Interval): Promise<Interval[]> {
   try {

@@ -24,7 +24,7 @@ export interface HostTime {
   readonly nowMs: number;
 }
 
-/** Why a start is not bookable, in api.md's order of precedence. */
+/** Why a start is not bookable, in docs/api's order of precedence. */
 export type Unavailable = 'event_type_inactive' | 'in_past' | 'outside_minimum_notice' | 'outside_future_limit' | 'slot_busy';
 
 /** Merges bookings and calendar busy times into one sorted list. */
@@ -109,7 +109,7 @@ export interface StartRules {
 /**
  * Whether one exact start (and end, by default start + duration) can be
  * booked. A start off the grid or outside working hours is `slot_busy`
- * (decisions.md "Bookings").
+ * (docs/api/choices.md "Bookings").
  */
 export function checkStart(
   time: HostTime,

@@ -8,7 +8,7 @@ function instantOf(date: CivilDate, hhmm: string, zone: string): number {
   return hour === 24 ? wallClockToInstant(addDays(date, 1), 0, 0, zone) : wallClockToInstant(date, hour, minute, zone);
 }
 
-/** A host without a schedule is free around the clock (workspace.md): every local day from 00:00 to 24:00. */
+/** A host without a schedule is free around the clock (docs/workspace.md): every local day from 00:00 to 24:00. */
 const AROUND_THE_CLOCK: Schedule = {
   weekly: Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((day) => [day, [['00:00', '24:00']]])),
   overrides: [],

@@ -1,5 +1,5 @@
 /**
- * The attendee's display name (api.md, `attendee.name`): given, else built
+ * The attendee's display name (docs/api, `attendee.name`): given, else built
  * from first and last name, else the email.
  */
 export function displayName(attendee: {

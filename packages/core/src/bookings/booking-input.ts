@@ -3,7 +3,7 @@ import { ScheduleError } from '../errors.js';
 import type { EventTypeRef } from '../event-types/resolve-event-type.js';
 import { attendee, email, eventSlug, eventTypeOwner, instant, jsonObject, timeZone, uuid, WITH_OFFSET } from '../validation/fields.js';
 
-// Request bodies of the booking writes (api.md "Bookings"). One schema each,
+// Request bodies of the booking writes (docs/api/endpoints.md "Bookings"). One schema each,
 // shared by every front end; MCP derives its tool input from them.
 
 const utm = z.string().max(255).optional().meta({ description: 'Merged into metadata.' });

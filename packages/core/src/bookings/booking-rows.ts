@@ -14,7 +14,7 @@ export function selectBookings(db: Executor) {
 export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
 
 /**
- * The api.md Booking of a row. `responses` is null in lists and populated
+ * The docs/api Booking of a row. `responses` is null in lists and populated
  * (an empty object when none were given) on a single booking.
  */
 export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
@@ -29,7 +29,7 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
     end_at: row.end_at,
     timezone: row.timezone,
     host: { user_id: row.host_user_id, username: row.host_username, email: row.host_email },
-    // Stored attendees may carry more (phone, SMS consent); the view shows what api.md names.
+    // Stored attendees may carry more (phone, SMS consent); the view shows what docs/api names.
     attendees: (JSON.parse(row.attendees_json) as Booking['attendees']).map(({ email, name, timezone }) => ({ email, name, timezone })),
     guests: JSON.parse(row.guests_json),
     location: JSON.parse(row.location_json),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BOOKING_STATUSES, CALENDAR_SYNC_STATUSES } from '../storage/schema.js';
 import { shownInstant as instant } from '../validation/fields.js';
 
-/** The Booking resource of api.md. One schema: HTTP answers it, MCP declares it as output. */
+/** The Booking resource of docs/api. One schema: HTTP answers it, MCP declares it as output. */
 export const bookingSchema = z
   .object({
     uid: z.string().meta({ description: "The booking's id." }),

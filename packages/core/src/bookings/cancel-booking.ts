@@ -11,7 +11,7 @@ import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
 
 /**
- * Cancels a booking that has not started (api.md "Booking states"). A booking
+ * Cancels a booking that has not started (docs/api/endpoints.md "The Booking object"). A booking
  * already canceled is answered as it is, unchanged: cancel is safe to repeat.
  * One that has started or finished is `409 booking_in_past`.
  */

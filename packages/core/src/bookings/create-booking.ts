@@ -28,7 +28,7 @@ export interface BookingWriteDeps {
 
 /**
  * Refuses a start the host is not free at, with the reason in `details`
- * (decisions.md: grid, working hours, notice and horizon all answer
+ * (docs/api/choices.md: grid, working hours, notice and horizon all answer
  * `409 slot_unavailable`, as `GET /v1/slots` would not list it).
  */
 export function unavailable(reason: string): ScheduleError {

@@ -13,7 +13,7 @@ import type { Booking } from './booking-view.js';
 export const BOOKING_SORTS = ['start_at_desc', 'start_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc'] as const;
 export type BookingSort = (typeof BOOKING_SORTS)[number];
 
-/** The query of `GET /v1/bookings` (api.md). */
+/** The query of `GET /v1/bookings` (docs/api). */
 export const listBookingsQuerySchema = z.object({
   limit: limitParam(),
   cursor: cursorParam,

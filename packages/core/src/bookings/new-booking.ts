@@ -2,7 +2,7 @@ import type { BookingsTable, CalendarSyncStatus } from '../storage/schema.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { bookingTitle, displayName } from './attendee-name.js';
 
-/** Where a booking meets (api.md `location`). */
+/** Where a booking meets (docs/api `location`). */
 export interface BookingLocation {
   readonly type: string;
   readonly url: string | null;
@@ -45,7 +45,7 @@ export interface NewBooking {
 /**
  * No calendar writer exists yet: on a host with conflict calendars a new
  * booking waits to be written (`pending`); without any, there is nothing to
- * sync (`not_applicable`, api.md).
+ * sync (`not_applicable`, docs/api).
  */
 export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): CalendarSyncStatus {
   return host.calendars.length > 0 ? 'pending' : 'not_applicable';

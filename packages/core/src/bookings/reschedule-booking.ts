@@ -21,7 +21,7 @@ export interface PreparedMove {
 }
 
 /**
- * Checks a reschedule before any write (api.md "Booking states", decisions.md
+ * Checks a reschedule before any write (docs/api/endpoints.md "The Booking object", docs/api/choices.md
  * "Bookings"): the booking is confirmed, has not started, its event type
  * allows rescheduling, and the host is free at the new start for the same
  * duration (the booking's own time does not count against it).
@@ -67,7 +67,7 @@ export async function moveBooking(
     start_at: toTimestamp(move.startMs),
     end_at: toTimestamp(move.endMs),
     timezone: body.timezone ?? row.timezone,
-    // An occurrence the invitee moves stays in its series as "moved" (decisions.md "what is owed").
+    // An occurrence the invitee moves stays in its series as "moved" (docs/api/series.md "Owed, held and moved").
     moved_by_invitee: row.series_uid !== null ? 1 : row.moved_by_invitee,
   };
   return applyBookingChange(trx, deps, row, change, 'booking.rescheduled', (booking) => ({

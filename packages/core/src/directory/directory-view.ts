@@ -4,7 +4,7 @@ import { SCOPES } from '../auth/scopes.js';
 import { questionSchema } from '../event-types/questions.js';
 import { ON_OFF } from '../storage/schema.js';
 
-// What a caller can learn about its own organization. api.md has no endpoint
+// What a caller can learn about its own organization. docs/api has no endpoint
 // for it, yet an assistant or a script needs these ids before it can book:
 // the MCP server shows them as resources and tools, the CLI as commands.
 

@@ -26,7 +26,7 @@ export function describeCaller(principal: Principal): Caller {
 export const directoryQuerySchema = z.object({ limit: limitParam(MAX_PAGE_SIZE), cursor: cursorParam });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
 
-/** The people the caller may act for (decisions.md): whose bookings and series it sees and books; by username. */
+/** The people the caller may act for (docs/api/choices.md): whose bookings and series it sees and books; by username. */
 export async function listPeople(db: Executor, principal: Principal, query: DirectoryQuery): Promise<Page<Person>> {
   const binding = queryBinding({ list: 'people' });
   let q = db.selectFrom('users').select(['id', 'username', 'name', 'email', 'timezone', 'role']).orderBy('username');

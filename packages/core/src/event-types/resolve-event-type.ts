@@ -119,7 +119,7 @@ export async function eventTypeById(db: Executor, id: string): Promise<EventType
 /**
  * The event type a request names, if the caller may act for its owner.
  * Unknown, malformed and invisible answer `404 event_type_not_found` alike
- * (decisions.md "Identity, roles, visibility").
+ * (docs/api/overview.md "Roles: whom a caller may act for").
  */
 export async function resolveEventType(db: Executor, principal: Principal, ref: EventTypeRef): Promise<EventTypeWithHost> {
   const notFound = () => new ScheduleError('event_type_not_found', 'No such event type.', {});

@@ -12,7 +12,7 @@ export interface Readiness {
   /**
    * `degraded`: a shared rate-limit store (Redis) is configured but is not
    * connected, or failed or was slow on the last count, so each process counts
-   * alone (api.md: fail open). Reported, never a reason for `ready` false:
+   * alone (docs/api: fail open). Reported, never a reason for `ready` false:
    * every process shares that one store, so failing readiness on it would take
    * all of them out of the balancer at once, turning a looser limit into an
    * outage. `ok` without a shared store: counting alone is then the design.

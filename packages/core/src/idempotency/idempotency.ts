@@ -5,7 +5,7 @@ import { executePrepared } from '../storage/prepared-query.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
-/** api.md "Idempotency rules": a key is remembered 24 hours per account. */
+/** docs/api/requests.md "Idempotency": a key is remembered 24 hours per account. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const MAX_KEY_LENGTH = 255;
 

@@ -35,7 +35,7 @@ const HELD_RETRY_MS = 1_000;
 
 /**
  * Sends the mail that is due. A mail about a series holds the series while it
- * is sent (decisions.md: an action arriving then gets `409 series_busy`), and
+ * is sent (docs/api/choices.md: an action arriving then gets `409 series_busy`), and
  * a series already held waits for a later pass. Each mail is claimed first,
  * so several processes dispatching at once never send one twice.
  */
@@ -78,7 +78,7 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
         seriesUid === null
           ? undefined
           : await db.selectFrom('series').select('notify_invitee').where('uid', '=', seriesUid).executeTakeFirst();
-      // notify_invitee governs future sends (api.md PATCH), so it is read at send time.
+      // notify_invitee governs future sends (docs/api PATCH), so it is read at send time.
       if (series && series.notify_invitee !== 1) {
         await db.updateTable('notifications').set({ status: 'suppressed' }).where('id', '=', notification.id).execute();
         report.suppressed++;

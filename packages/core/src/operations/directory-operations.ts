@@ -4,10 +4,10 @@ import { ScheduleError } from '../errors.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
-// Not in api.md, which has no endpoint for users or event types: what a
+// Not in docs/api, which has no endpoint for users or event types: what a
 // client needs before it can book (its own identity and zone, whose
 // calendars it may use, which event types it can book). Any valid token may
-// read them; they show only the caller's own set (decisions.md visibility).
+// read them; they show only the caller's own set (docs/api/choices.md visibility).
 
 export const whoamiOperation = defineOperation({
   name: 'whoami',

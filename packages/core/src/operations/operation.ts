@@ -83,7 +83,7 @@ export interface OperationSchemas {
 }
 
 /**
- * One endpoint of api.md, front-end neutral. HTTP routes to it by method and
+ * One endpoint of docs/api, front-end neutral. HTTP routes to it by method and
  * path; MCP exposes it as the tool `name`. Scope, Idempotency-Key and
  * If-Match rules are declared here once.
  */
@@ -97,7 +97,7 @@ export interface Operation<Input = unknown, Name extends string = string> {
   readonly idempotencyKey: Requirement;
   readonly ifMatch: Requirement;
   /**
-   * The failures its own checks and work answer, in the order api.md lists
+   * The failures its own checks and work answer, in the order docs/api lists
    * them; the ones `execute`'s rules and admission give every call are
    * derived from the declaration by `errorsOf` (operation-errors.ts).
    */

@@ -21,8 +21,8 @@ import {
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
 
 /**
- * Every operation of the API, in the order api.md lists them, then the
- * directory (not in api.md). `Operation<any>`: each takes its own input,
+ * Every operation of the API, in the order docs/api lists them, then the
+ * directory (not in docs/api). `Operation<any>`: each takes its own input,
  * which no one type covers; `as const` keeps each name a literal.
  */
 export const operations = [

@@ -128,7 +128,7 @@ export const pauseSeriesOperation = defineOperation({
   method: 'POST',
   path: '/v1/series/:uid/pause',
   scope: 'series:write',
-  // decisions.md: optional on pause, honoured exactly when sent.
+  // docs/api/choices.md: optional on pause, honoured exactly when sent.
   idempotencyKey: 'optional',
   ifMatch: 'none',
   // version_conflict: an occurrence changed (a cancel, a reschedule) while it was being held.

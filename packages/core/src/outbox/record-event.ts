@@ -4,7 +4,7 @@ import { executePrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
-/** Event names of decisions.md "Events". */
+/** Event names of docs/api/choices.md "Events and mail". */
 export type EventName =
   | 'booking.created'
   | 'booking.canceled'

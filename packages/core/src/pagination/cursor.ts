@@ -1,7 +1,7 @@
 import { fingerprintOf } from '../canonical-json.js';
 import { ScheduleError } from '../errors.js';
 
-/** api.md "Limits": page size default 20, at most 100. */
+/** docs/api/requests.md "Request limits": page size default 20, at most 100. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
@@ -31,7 +31,7 @@ export function encodeCursor(binding: string, position: CursorPosition): string 
 
 /**
  * Reads a cursor back. One that does not parse, or that came from another
- * query, is `400 invalid_query_param` naming `cursor` (decisions.md).
+ * query, is `400 invalid_query_param` naming `cursor` (docs/api/choices.md).
  */
 export function decodeCursor(cursor: string, binding: string): CursorPosition {
   const invalid = () => new ScheduleError('invalid_query_param', 'The cursor is not valid for this query.', { param: 'cursor' });

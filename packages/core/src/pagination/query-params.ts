@@ -64,7 +64,7 @@ export function csvParam<const T extends readonly [string, ...string[]]>(values:
 
 /**
  * Validates a query against its schema. The first bad parameter answers
- * `400 invalid_query_param` with `details.param` naming it (decisions.md).
+ * `400 invalid_query_param` with `details.param` naming it (docs/api/choices.md).
  */
 export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, unknown>): z.output<S> {
   const result = schema.safeParse(query);

@@ -29,7 +29,7 @@ export type Admission =
 
 /**
  * Counts a request or tool call in the rate limiter before anything else may
- * refuse it (api.md "Rate limits"): in its token's bucket, or, without a
+ * refuse it (docs/api/requests.md "Rate limits"): in its token's bucket, or, without a
  * valid token, in the anonymous bucket of its address, so token guessing is
  * limited too. A lookup that fails is counted anonymously, then reported.
  * Whether a caller without a principal may go on is the front end's to say:

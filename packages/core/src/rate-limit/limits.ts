@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The organization's rate limits, requests per minute by kind of caller (api.md "Rate limits"). */
+/** The organization's rate limits, requests per minute by kind of caller (docs/api/requests.md "Rate limits"). */
 export const limitsSchema = z.object({
   pat_per_minute: z.int().positive().default(120),
   oauth_per_minute: z.int().positive().default(120),

@@ -6,11 +6,11 @@ import type { Limits } from './limits.js';
 import { memoryRateLimitStore } from './memory-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
-/** api.md "Rate limits": fixed windows of 60 seconds, aligned to the clock. */
+/** docs/api/requests.md "Rate limits": fixed windows of 60 seconds, aligned to the clock. */
 export const WINDOW_SECONDS = 60;
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 
-/** Whose requests are counted together (api.md "Buckets"). */
+/** Whose requests are counted together (docs/api/requests.md "Rate limits"). */
 export interface Bucket {
   /** Names the bucket, as `details.bucket` of a 429 shows it. */
   readonly key: string;
@@ -45,7 +45,7 @@ export interface RateLimitDecision {
 }
 
 /**
- * api.md "Rate limits": the refusal when a bucket is spent, its message
+ * docs/api/requests.md "Rate limits": the refusal when a bucket is spent, its message
  * stating the seconds to wait, `details` = `{ bucket, limit, window_seconds }`
  * and `Retry-After`. Every front end answers with this one error.
  */
@@ -86,7 +86,7 @@ export interface RateLimiter {
 
 /**
  * Counts each request against its bucket. When the shared store fails or is
- * slow, the limiter fails open (api.md): it counts in process memory, so the
+ * slow, the limiter fails open (docs/api): it counts in process memory, so the
  * headers stay plausible, and the request goes on within the bound.
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {

@@ -43,7 +43,7 @@ export async function allowedHost(db: Executor, principal: Principal, hostUserId
 
 /**
  * The host a create names, by id or by username. An unknown username and
- * one the caller may not act for answer alike, as ids do (decisions.md
+ * one the caller may not act for answer alike, as ids do (docs/api/choices.md
  * "Identity, roles, visibility": nothing tells who exists).
  */
 async function namedHost(db: Executor, principal: Principal, body: CreateSeriesBody): Promise<HostRecord> {

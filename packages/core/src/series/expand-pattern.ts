@@ -3,7 +3,7 @@ import { addDays, type CivilDate, formatCivilDate, wallClockToInstant, weekdayOf
 import type { Pattern, PatternInstant, PatternWeekday } from './pattern.js';
 
 // Days counted from Monday: RFC 5545's default week start (WKST=MO), which
-// decisions.md "Series expansion" adopts, so Sunday closes a week.
+// docs/api/series.md "The pattern" adopts, so Sunday closes a week.
 const MONDAY_FIRST: readonly PatternWeekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** Whole days from civil date `a` to `b`. */
@@ -19,7 +19,7 @@ function utcDateOf(ms: number): CivilDate {
 
 /**
  * Every instant of a pattern in order, from `startsOn` on, without end; the
- * caller stops it. Rules: decisions.md "Series expansion".
+ * caller stops it. Rules: docs/api/series.md "The pattern".
  *
  * `notBeforeMs`, when given, lets the walk skip whole periods (weeks of the
  * pattern, months) that end before it, so a series that started years ago
@@ -77,7 +77,7 @@ export function* patternInstants(pattern: Pattern, notBeforeMs?: number): Genera
 /**
  * The first `count` instants of a pattern strictly after `nowMs`, on or after
  * `startsOn`: past instants are passed over and neither counted nor reported
- * (decisions.md "Series expansion", candidates).
+ * (docs/api/series.md "The pattern", candidates).
  */
 export function expandPattern(pattern: Pattern, count: number, nowMs: number): PatternInstant[] {
   const found: PatternInstant[] = [];

@@ -8,7 +8,7 @@ import { addOwed } from './owed.js';
 export const HELD_REASON = 'Held by the series; a replacement is owed.';
 
 /**
- * Holds one occurrence (decisions.md "what is owed"): if it is still
+ * Holds one occurrence (docs/api/series.md "Owed, held and moved"): if it is still
  * confirmed, has not started and was not moved by the invitee, it is
  * canceled without mail to the attendee and one owed entry records its
  * pattern instant. Read again in this step's transaction, so an invitee's

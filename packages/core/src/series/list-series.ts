@@ -9,7 +9,7 @@ import { uuid } from '../validation/fields.js';
 import { selectSeries, toSeries } from './series-rows.js';
 import { SERIES_STATUSES, type Series } from './series-view.js';
 
-/** The query of `GET /v1/series` (api.md). */
+/** The query of `GET /v1/series` (docs/api). */
 export const listSeriesQuerySchema = z.object({
   limit: limitParam(),
   cursor: cursorParam,

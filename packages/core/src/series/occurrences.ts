@@ -13,7 +13,7 @@ import type { SeriesDeps } from './series-deps.js';
 import type { SeriesAttendee } from './series-rows.js';
 import type { Occurrence } from './series-view.js';
 
-// Occurrences are ordinary bookings (api.md): these are the few things a
+// Occurrences are ordinary bookings (docs/api): these are the few things a
 // series does to its bookings, each in the caller's transaction.
 
 /** What every occurrence of one series shares. */
@@ -35,7 +35,7 @@ export interface OccurrenceSlot {
 export type OccurrenceDeps = Pick<SeriesDeps, 'clock' | 'ids' | 'conferenceLinks'>;
 
 /**
- * decisions.md "Statuses": an occurrence carries the series' fixed link as
+ * docs/api/choices.md: an occurrence carries the series' fixed link as
  * `link`, else its own generated conference link.
  */
 export function occurrenceLocation(links: ConferenceLinks, locationUrl: string | null, bookingUid: string) {
@@ -114,7 +114,7 @@ export async function currentOccurrence(trx: Executor, uid: string): Promise<Boo
 
 /**
  * The pattern instants the series holds: those of its confirmed occurrences,
- * past or future, moved by the invitee or not (decisions.md: "an occurrence
+ * past or future, moved by the invitee or not (docs/api/choices.md: "an occurrence
  * holds the pattern instant it was booked for, even after the invitee moved it").
  */
 export async function heldInstants(db: Executor, seriesUid: string): Promise<number[]> {

@@ -1,11 +1,11 @@
 import type { Frequency } from '../storage/schema.js';
 
-/** A day of the week as api.md spells it in a series' `weekdays`. */
+/** A day of the week as docs/api spells it in a series' `weekdays`. */
 export type PatternWeekday = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
 
 /**
- * The repeating part of a series: the fields of api.md's Series that decide
- * which instants it generates, already validated (decisions.md "Series
+ * The repeating part of a series: the fields of docs/api's Series that decide
+ * which instants it generates, already validated (docs/api/choices.md "Series
  * expansion" rejects empty or duplicate `weekdays` for weekly before here).
  */
 export interface Pattern {

@@ -9,7 +9,7 @@ import { statusOnStart } from './series-state.js';
 import type { PauseResult } from './series-view.js';
 
 /**
- * `POST /v1/series/:uid/pause` (api.md "States and transitions"): the series
+ * `POST /v1/series/:uid/pause` (docs/api/series.md "States"): the series
  * becomes paused, then every future, confirmed occurrence the invitee did not
  * move is held, one committed step each, with no mail to the attendee.
  * Repeating it holds what an earlier run did not reach.

@@ -27,7 +27,7 @@ function busy(): ScheduleError {
 }
 
 /**
- * Starts an action (decisions.md "Busy and superseded"): holds the series,
+ * Starts an action (docs/api/series.md "Busy and superseded"): holds the series,
  * then makes the first write in one transaction, which bumps `version` (every
  * action does, even one that then finds nothing to do) and the fencing
  * `epoch`, sets the status the transition table gives, applies `changes`,
@@ -105,7 +105,7 @@ export type StepResult<T> = { readonly ran: true; readonly value: T } | { readon
 
 /**
  * Runs one item of a started action as its own committed transaction, if the
- * action still owns the series (decisions.md: "each item its own committed
+ * action still owns the series (docs/api/choices.md: "each item its own committed
  * step"; a taken-over action stops before its next item).
  */
 export async function runItem<T>(

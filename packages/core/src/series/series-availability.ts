@@ -8,7 +8,7 @@ import { DAY_MS, MINUTE_MS } from '../time.js';
 
 /**
  * An occurrence's time comes from its pattern, not the event type's slot
- * grid; every other rule of a booking holds (decisions.md "Series
+ * grid; every other rule of a booking holds (docs/api/choices.md "Series
  * expansion": busy times, buffers, working hours, notice, horizon).
  */
 export const OCCURRENCE_RULES: StartRules = { grid: false };

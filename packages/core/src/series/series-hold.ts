@@ -18,14 +18,14 @@ export type HolderKind = 'action' | 'mail';
  * `409 series_busy`. A mail is handed over in milliseconds, so an action
  * that happens to arrive meanwhile (a pause right after a create, whose
  * confirmation is going out) should not fail for it; a send that takes
- * longer still makes the action busy, as decisions.md says.
+ * longer still makes the action busy, as docs/api/choices.md says.
  */
 export const MAIL_WAIT_MS = 250;
 const MAIL_WAIT_STEP_MS = 10;
 
 /**
  * Holds a series for an action's first write or a mail being sent
- * (decisions.md "Busy and superseded"). The hold is a committed lease on the
+ * (docs/api/series.md "Busy and superseded"). The hold is a committed lease on the
  * series row, so it is seen across processes: one conditional update, that
  * only one claimant can win. Answers the hold's token, or undefined when
  * someone else holds the series.

@@ -6,14 +6,14 @@ import { attendee, civilDate, eventSlug, eventTypeOwner, httpUrl, timeZone, uuid
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
 
-// Request bodies of the series writes (api.md "Series"). One schema each,
+// Request bodies of the series writes (docs/api/series.md). One schema each,
 // shared by every front end; MCP derives its tool input from them.
 
-/** api.md "Limits": a series books 1 to 42 occurrences. */
+/** docs/api/requests.md "Request limits": a series books 1 to 42 occurrences. */
 export const MIN_COUNT = 1;
 export const MAX_COUNT = 42;
 
-/** Up to 7 days, none twice (decisions.md "Series expansion" rejects duplicates). */
+/** Up to 7 days, none twice (docs/api/series.md "The pattern" rejects duplicates). */
 const weekdays = z
   .array(z.enum(WEEKDAY_NAMES))
   .max(7, 'must list at most 7 days')
@@ -26,7 +26,7 @@ const time = wallClockTime.meta({ description: 'HH:MM (24-hour) in the series zo
 const locationUrl = httpUrl.meta({ description: 'A fixed meeting link for every occurrence.' });
 const notifyInvitee = z.boolean().meta({ description: 'false: no mail to the attendee.' });
 
-// api.md names the host by `host_user_id`; `host_username` is this
+// docs/api names the host by `host_user_id`; `host_username` is this
 // service's addition (issue 11), for callers that know a person by name.
 const hostUserId = uuid.meta({ description: 'The host (a user_id you may act for); or host_username.' });
 const hostUsername = z.string().min(1).meta({ description: "The host's username, instead of host_user_id." });
@@ -68,7 +68,7 @@ export const createSeriesBodySchema = z
       ctx.addIssue({ code: 'custom', path: ['weekdays'], message: 'a weekly series needs at least one weekday' });
     }
   })
-  // api.md makes the host required: exactly one of the two names it. Checked
+  // docs/api makes the host required: exactly one of the two names it. Checked
   // even when other fields are wrong, so a body missing everything names it too.
   .refine((body) => body.host_user_id !== undefined || body.host_username !== undefined, {
     path: ['host_user_id'],
@@ -82,7 +82,7 @@ export const createSeriesBodySchema = z
   });
 export type CreateSeriesBody = z.output<typeof createSeriesBodySchema>;
 
-/** Validates a create: 400 for shape, then 422 `count_out_of_range` (api.md "Errors"). */
+/** Validates a create: 400 for shape, then 422 `count_out_of_range` (docs/api/errors.md). */
 export function parseCreateSeriesBody(body: unknown): CreateSeriesBody {
   const parsed = parseBody(createSeriesBodySchema, body);
   if (parsed.count < MIN_COUNT || parsed.count > MAX_COUNT) {
@@ -108,14 +108,14 @@ export type UpdateSeriesBody = z.output<typeof updateSeriesBodySchema>;
 
 const PATCHABLE = Object.keys(updateSeriesBodySchema.shape) as (keyof UpdateSeriesBody)[];
 
-/** The fields whose change moves occurrences (api.md: they hold and replace). */
+/** The fields whose change moves occurrences (docs/api: they hold and replace). */
 export const PATTERN_FIELDS = ['frequency', 'interval_weeks', 'weekdays', 'time'] as const satisfies readonly (keyof UpdateSeriesBody)[];
 
 /**
  * Checks a PATCH body. A field that cannot be patched (starts_on, count, the
  * attendee, the event type, anything unknown) and a null `location_url` are
  * well-formed but rejected changes: `422 invalid_change` naming them
- * (decisions.md). A patchable field of the wrong shape is `400
+ * (docs/api/choices.md). A patchable field of the wrong shape is `400
  * validation_error`; an empty body changes nothing and is refused too.
  */
 export function parseUpdateSeriesBody(body: unknown): UpdateSeriesBody {

@@ -31,7 +31,7 @@ export interface SeriesAttendee {
   readonly phone: string | null;
 }
 
-/** The api.md Series of a row. */
+/** The docs/api Series of a row. */
 export function toSeries(row: SeriesRow): Series {
   return {
     uid: row.uid,

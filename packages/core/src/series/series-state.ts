@@ -1,7 +1,7 @@
 import { ScheduleError } from '../errors.js';
 import type { SeriesStatus } from './series-view.js';
 
-/** The actions api.md allows on an existing series. */
+/** The actions docs/api allows on an existing series. */
 export type SeriesAction = 'pause' | 'resume' | 'end' | 'change_host' | 'update';
 
 function seriesEnded(): ScheduleError {
@@ -9,7 +9,7 @@ function seriesEnded(): ScheduleError {
 }
 
 /**
- * api.md "States and transitions": the status an action's first write
+ * docs/api/series.md "States": the status an action's first write
  * leaves. Ended is terminal: every action answers `409 series_ended`, except
  * that an end whose cancellations were cut short (a crash, a takeover) may be
  * run again to finish them ("a re-run cancels what the first did not reach").
@@ -36,7 +36,7 @@ export function statusOnStart(action: SeriesAction, from: SeriesStatus, endUnfin
  * The status an action's last step leaves: a resume that replaced every owed
  * occurrence makes a paused series active; one that left some owed keeps it
  * paused, and calling resume again converges. A PATCH keeps the status
- * (decisions.md "what is owed").
+ * (docs/api/series.md "Owed, held and moved").
  */
 export function statusOnFinish(action: SeriesAction, current: SeriesStatus, owed: number): SeriesStatus {
   switch (action) {

@@ -1,7 +1,7 @@
 import type { SeriesAction } from './series-state.js';
 
 /**
- * A point in a series action where a test may hold it (decisions.md: the
+ * A point in a series action where a test may hold it (docs/api/choices.md: the
  * core lets tests interleave two actions deterministically, without sleeps).
  *
  * - `first_write`: the action holds the series and is about to make its first

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BOOKING_STATUSES, FREQUENCIES, SERIES_SOURCES, SERIES_STATUSES } from '../storage/schema.js';
 import { shownInstant as instant } from '../validation/fields.js';
 
-// The series resources of api.md, as every front end shows them. HTTP answers
+// The series resources of docs/api, as every front end shows them. HTTP answers
 // with these shapes; MCP declares them as tool output schemas.
 
 // Status, source and frequency are stored columns, so their lists are declared with the tables.
@@ -10,7 +10,7 @@ export { SERIES_SOURCES, SERIES_STATUSES, type SeriesSource, type SeriesStatus }
 
 export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
-/** The Series resource of api.md. Occurrences are not part of it. */
+/** The Series resource of docs/api. Occurrences are not part of it. */
 export const seriesSchema = z
   .object({
     uid: z.string().meta({ description: "The series' id; its occurrences are bookings with this `series_id`." }),
@@ -45,7 +45,7 @@ export const occurrenceSchema = z.object({
 });
 export type Occurrence = z.infer<typeof occurrenceSchema>;
 
-/** A pattern date the host was not free at (decisions.md: `date` is civil, in the series zone). */
+/** A pattern date the host was not free at (docs/api/choices.md: `date` is civil, in the series zone). */
 export const skippedSchema = z.object({
   date: z.string().meta({ description: 'The pattern date, in the series zone.' }),
   start_at: instant,
@@ -74,7 +74,7 @@ export type ResumeResult = z.infer<typeof resumeResultSchema>;
 export const endResultSchema = z.object({ canceled: z.int(), superseded: z.boolean() });
 export type EndResult = z.infer<typeof endResultSchema>;
 
-/** Why a host change stopped early (decisions.md "Busy and superseded"). */
+/** Why a host change stopped early (docs/api/series.md "Busy and superseded"). */
 export const HOST_STOPS = ['superseded', 'no_writable_calendar', 'slot_unavailable'] as const;
 export type HostStop = (typeof HOST_STOPS)[number];
 

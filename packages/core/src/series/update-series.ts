@@ -32,7 +32,7 @@ function changesOf(body: UpdateSeriesBody): Partial<SeriesTable> {
 
 /**
  * Refuses what the body cannot do to this series: gaining a fixed link is
- * `422 invalid_change` (api.md: a series created without one cannot gain
+ * `422 invalid_change` (docs/api: a series created without one cannot gain
  * one), and a weekly pattern needs a weekday (`400 validation_error`).
  */
 function checkAgainst(series: SeriesRow, body: UpdateSeriesBody): Pattern {
@@ -57,7 +57,7 @@ async function outOfPattern(deps: SeriesDeps, seriesUid: string, pattern: Patter
 }
 
 /**
- * `PATCH /v1/series/:uid` (decisions.md "what is owed"). Changing
+ * `PATCH /v1/series/:uid` (docs/api/series.md "Owed, held and moved"). Changing
  * `location_url` restamps future occurrences in place; `notify_invitee` is
  * read whenever a mail is sent, so nothing needs restamping for it. Changing
  * a pattern field holds every future, confirmed, not-moved occurrence the

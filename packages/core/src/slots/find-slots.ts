@@ -35,7 +35,7 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
 
 /**
  * `GET /v1/slots/check`: whether one exact time can be booked, and if not,
- * why (in api.md's order of precedence) and the next free start within 7
+ * why (in docs/api's order of precedence) and the next free start within 7
  * days after the requested end.
  */
 export async function checkSlot(deps: SlotDeps, principal: Principal, query: z.output<typeof checkSlotQuerySchema>): Promise<SlotCheck> {

@@ -5,9 +5,9 @@ import { DATE_OR_INSTANT, instantParam } from '../pagination/query-params.js';
 import { DAY_MS } from '../time.js';
 import { eventSlug, eventTypeOwner, timeZone, uuid } from '../validation/fields.js';
 
-/** api.md "Slots": a list window is at most 31 days. */
+/** docs/api/endpoints.md "Slots": a list window is at most 31 days. */
 export const MAX_SLOT_WINDOW_DAYS = 31;
-/** api.md: `next_available` is looked for within 7 days after the requested end. */
+/** docs/api: `next_available` is looked for within 7 days after the requested end. */
 export const NEXT_AVAILABLE_SEARCH_DAYS = 7;
 
 const eventTypeParams = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { shownInstant } from '../validation/fields.js';
 
-/** The answer of `GET /v1/slots` (api.md "Slots"). */
+/** The answer of `GET /v1/slots` (docs/api/endpoints.md "Slots"). */
 export const slotListSchema = z.object({
   event_type_id: z.string(),
   timezone: z.string(),

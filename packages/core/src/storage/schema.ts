@@ -2,31 +2,31 @@
 // below are typed with them, and so are the domain's types and zod enums, so
 // a row read back needs no cast.
 
-/** decisions.md "Identity, roles, visibility". */
+/** docs/api/overview.md "Roles: whom a caller may act for". */
 export const ROLES = ['user', 'manager', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** An event type's `status` and `recurring` (api.md). */
+/** An event type's `status` and `recurring` (docs/api). */
 export const ON_OFF = ['on', 'off'] as const;
 export type OnOff = (typeof ON_OFF)[number];
 
-/** api.md "Bookings": `status`. */
+/** docs/api/endpoints.md "Bookings": `status`. */
 export const BOOKING_STATUSES = ['confirmed', 'canceled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** api.md "Bookings": `calendar_sync_status`. */
+/** docs/api/endpoints.md "Bookings": `calendar_sync_status`. */
 export const CALENDAR_SYNC_STATUSES = ['synced', 'pending', 'failed', 'not_applicable'] as const;
 export type CalendarSyncStatus = (typeof CALENDAR_SYNC_STATUSES)[number];
 
-/** How a series repeats (api.md "Series": `frequency`). */
+/** How a series repeats (docs/api/series.md: `frequency`). */
 export const FREQUENCIES = ['weekly', 'monthly_same_day'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-/** api.md "Series": `status`. */
+/** docs/api/series.md: `status`. */
 export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
 export type SeriesStatus = (typeof SERIES_STATUSES)[number];
 
-/** Where a series was made (api.md "Series": `source`). */
+/** Where a series was made (docs/api/series.md: `source`). */
 export const SERIES_SOURCES = ['public', 'internal', 'api', 'mcp'] as const;
 export type SeriesSource = (typeof SERIES_SOURCES)[number];
 
@@ -114,7 +114,7 @@ export interface BookingsTable {
   no_show_reason: string | null;
   /** The series this booking is an occurrence of, if any. */
   series_uid: string | null;
-  /** The instant the series pattern gave this occurrence (decisions.md "what is owed"). */
+  /** The instant the series pattern gave this occurrence (docs/api/series.md "Owed, held and moved"). */
   pattern_instant: string | null;
   /** 1 when the invitee rescheduled this occurrence away from its pattern instant. */
   moved_by_invitee: number;
@@ -132,7 +132,7 @@ export interface SeriesTable {
   /**
    * The fencing token of the action that owns the series: every action's
    * first write bumps it, and each later step of that action writes only
-   * while it is still the same (decisions.md "Busy and superseded").
+   * while it is still the same (docs/api/series.md "Busy and superseded").
    */
   epoch: number;
   event_type_id: string;
@@ -160,7 +160,7 @@ export interface SeriesTable {
   ended_at: string | null;
 }
 
-/** An occurrence a pause or pattern change canceled and the series still owes (decisions.md "what is owed"). */
+/** An occurrence a pause or pattern change canceled and the series still owes (docs/api/series.md "Owed, held and moved"). */
 export interface SeriesOwedTable {
   id: string;
   series_uid: string;

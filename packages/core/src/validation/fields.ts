@@ -25,7 +25,7 @@ export const instant = z
   .refine(namesItsOffset, OFFSET_RULE)
   .meta({ format: 'date-time', description: `A date-time, ${WITH_OFFSET}`, examples: ['2026-12-09T11:00:00+01:00'] });
 
-/** Free-form JSON (api.md `metadata`, `responses`): any JSON value under a string key. */
+/** Free-form JSON (docs/api `metadata`, `responses`): any JSON value under a string key. */
 /** An instant as every answer shows it: UTC with milliseconds, whose fixed width makes text order time order. */
 export const shownInstant = z.string().meta({ format: 'date-time' });
 
@@ -43,7 +43,7 @@ export const uuid = z
   .transform((id) => id.toLowerCase())
   .meta({ format: 'uuid' });
 
-/** api.md "Limits": an attendee email is at most 254 characters. */
+/** docs/api/requests.md "Request limits": an attendee email is at most 254 characters. */
 export const email = z
   .email({ error: 'must be an email address' })
   .max(254, 'must be at most 254 characters')
@@ -65,7 +65,7 @@ export const wallClockTime = z
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, 24-hour')
   .meta({ examples: ['10:00'] });
 
-/** An attendee's optional names and phone (api.md "Bookings": max 255, 127, 127, 64). */
+/** An attendee's optional names and phone (docs/api/endpoints.md "Bookings": max 255, 127, 127, 64). */
 export const attendeeName = z.string().min(1).max(255).optional().meta({ description: 'Default: first and last name, else the email.' });
 const firstName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
 const lastName = z.string().max(127).optional().meta({ description: 'Used when name is absent.' });
@@ -74,14 +74,14 @@ const phone = z.string().max(64).optional().meta({ description: 'A phone number.
 /** Who a booking or series is with: an email, and optional names and phone. A booking adds its own fields. */
 export const attendee = z.object({ email, name: attendeeName, first_name: firstName, last_name: lastName, phone });
 
-/** How a request names an event type without its id (api.md: `username` + `event_slug`), in bodies and queries. */
+/** How a request names an event type without its id (docs/api: `username` + `event_slug`), in bodies and queries. */
 export const eventTypeOwner = z.string().min(1).meta({ description: "The event type owner's username, with event_slug." });
 export const eventSlug = z.string().min(1).meta({ description: 'The event type slug, with username.' });
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 /**
- * An instant as a stored file writes it (workspace.md): anything parseInstant
+ * An instant as a stored file writes it (docs/workspace.md): anything parseInstant
  * reads. Looser than `instant`, which holds what a request may send.
  */
 export const fileInstant = z.string().refine((s) => parseInstant(s) !== undefined, 'must be an ISO 8601 timestamp');

@@ -17,7 +17,7 @@ export function bodyObject(body: unknown): Record<string, unknown> {
 /**
  * Validates a body against its schema: `400 validation_error` with
  * `details.fields` naming each bad field; a present but malformed attendee
- * email is `400 attendee_email_invalid` (api.md "Errors"). A missing body
+ * email is `400 attendee_email_invalid` (docs/api/errors.md). A missing body
  * counts as `{}`.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

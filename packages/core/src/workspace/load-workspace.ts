@@ -28,7 +28,7 @@ export interface LoadReport {
 /**
  * Applies a validated workspace to the store in one transaction. Loading the
  * same file twice changes nothing; a changed file updates what it names and
- * leaves everything else alone (workspace.md). References are checked first,
+ * leaves everything else alone (docs/workspace.md). References are checked first,
  * so a bad file writes nothing.
  */
 export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspace): Promise<LoadReport> {

@@ -10,7 +10,7 @@ import { isTimeZone } from '../time.js';
 import { attendee, fileInstant, uuid } from '../validation/fields.js';
 
 /**
- * The workspace file of workspace.md. Unknown fields are ignored, so a file
+ * The workspace file of docs/workspace.md. Unknown fields are ignored, so a file
  * written for a later version still loads; every field named there is kept.
  */
 

@@ -122,7 +122,7 @@ export interface ModelSeries {
   time: string;
   /**
    * Confirmed occurrences (past and future) plus owed entries. Pause, resume,
-   * PATCH and host change never change it (decisions.md "what is owed");
+   * PATCH and host change never change it (docs/api/series.md "Owed, held and moved");
    * an invitee's cancel takes one away; end leaves only the past ones.
    */
   live: number;

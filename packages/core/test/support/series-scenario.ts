@@ -120,7 +120,7 @@ export async function liveCountOf(scenario: SeriesScenario, seriesUid: string): 
   return (await occurrenceRowsOf(scenario.store, seriesUid)).filter((o) => o.status === 'confirmed').length;
 }
 
-/** Occurrences held plus entries owed: decisions.md says this never changes through pause, resume or PATCH. */
+/** Occurrences held plus entries owed: docs/api/choices.md says this never changes through pause, resume or PATCH. */
 export async function heldPlusOwed(scenario: SeriesScenario, seriesUid: string): Promise<number> {
   return (await liveCountOf(scenario, seriesUid)) + (await owedRowsOf(scenario.store, seriesUid)).length;
 }

@@ -5,7 +5,7 @@ import type { Database, Store } from '@schedule/core';
 // `Database` without being listed here does not compile, so no table is ever
 // left out of "the database did not change". idempotency_keys is included on
 // purpose: a refused keyed request releases its reservation (only successes
-// are remembered, api.md "Idempotency rules" 5), so it too must be unchanged.
+// are remembered, docs/api/requests.md "Idempotency" 5), so it too must be unchanged.
 const TABLES: Record<keyof Database, true> = {
   organization: true,
   users: true,

@@ -5,8 +5,8 @@ import { exchange, type RawAnswer, type RawResponse } from './raw-http.js';
 
 // The properties every request must keep, whatever it is:
 //   no-5xx           the database is healthy, so nothing the client sends is a fault of the server;
-//   envelope         the answer is the JSON envelope (api.md "Common response envelope") with
-//                    X-Request-Id equal to its request_id (decisions.md "Limits and envelopes");
+//   envelope         the answer is the JSON envelope (docs/api/overview.md "The envelope") with
+//                    X-Request-Id equal to its request_id (docs/api/requests.md "Request limits");
 //   refusal-unchanged a request that is not a success leaves every table as it was;
 //   media-type       a body not labelled JSON is never acted on by a method that reads one (415);
 //                    GET and HEAD ignore a body, so they may succeed with one.

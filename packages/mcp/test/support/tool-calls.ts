@@ -38,7 +38,7 @@ export interface ToolResult {
 export interface Suite {
   readonly world: McpWorld;
   readonly clock: ManualClock;
-  /** Loads the workspace again, changed as told (workspace.md: a changed file updates what it names). */
+  /** Loads the workspace again, changed as told (docs/workspace.md: a changed file updates what it names). */
   reload(options: WorkspaceOptions): Promise<void>;
   /** A connected client that has listed the tools, so the SDK checks every result against its outputSchema. */
   client(secret: string): Promise<Client>;

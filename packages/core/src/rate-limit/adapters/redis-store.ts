@@ -18,7 +18,7 @@ export interface RedisStoreOptions {
 /**
  * Shares the counts between every process on one Redis. It never queues
  * commands while disconnected and never retries one: a slow or absent Redis
- * must cost a request at most the command timeout (api.md: fail open). A
+ * must cost a request at most the command timeout (docs/api: fail open). A
  * server awaits `ready` before it listens, so counting is shared from its
  * first request whenever Redis is there.
  */
