@@ -46,12 +46,14 @@ describe('installing the schedule command', () => {
     const tarball = packed.trim();
     expect(tarball).toBe(join(out, `schedule-cli-${VERSION}.tgz`));
     const manifest = JSON.parse((await run('tar', ['-xOzf', tarball, 'package/package.json'])).stdout);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['better-sqlite3', 'ioredis', 'pg', 'undici']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['better-sqlite3', 'ioredis', 'pg', 'swagger-ui-dist', 'undici']);
 
     const prefix = tempDir('schedule-installed-');
     await run('npm', ['install', '-g', '--prefix', prefix, '--ignore-scripts', tarball, ...NPM_QUIET], { cwd: prefix });
     copyNativeSqlite(join(prefix, 'lib/node_modules/@schedule/cli/node_modules'));
     expect((await schedule(prefix, ['--version'])).stdout.trim()).toBe(VERSION);
+    // GET /docs reads the renderer's files from disk: they install beside the bundle.
+    expect(existsSync(join(prefix, 'lib/node_modules/@schedule/cli/node_modules/swagger-ui-dist/swagger-ui-bundle.js'))).toBe(true);
 
     // A real command on SQLite: a starter workspace, and its token read back.
     const init = await schedule(prefix, ['init', '--file', 'ws.json', '--username', 'kim', '--timezone', 'UTC']);

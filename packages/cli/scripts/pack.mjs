@@ -5,8 +5,10 @@
 // JavaScript dependency, while the workspace's package.json names the
 // @schedule/* packages, which no registry has. The tarball's package.json
 // names only what the bundle leaves outside: the native SQLite driver (at the
-// version core declares) and the drivers loaded on demand (at the versions the
-// command declares: core leaves them to whoever embeds it).
+// version core declares), the drivers loaded on demand (at the versions the
+// command declares: core leaves them to whoever embeds it), and the static
+// files of the /docs reference page (swagger-ui-dist, read from disk at run
+// time), at the version http declares.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,9 @@ const here = resolve(import.meta.dirname, '..');
 const destination = resolve(process.argv[2] ?? here);
 const cli = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const core = JSON.parse(readFileSync(join(here, '../core/package.json'), 'utf8'));
+const http = JSON.parse(readFileSync(join(here, '../http/package.json'), 'utf8'));
 const EXTERNAL = ['better-sqlite3', 'pg', 'ioredis', 'undici'];
+const STATIC = ['swagger-ui-dist'];
 
 const stage = mkdtempSync(join(tmpdir(), 'schedule-cli-pack-'));
 try {
@@ -31,7 +35,10 @@ try {
     bin: cli.bin,
     files: ['dist'],
     engines: { node: '>=20.18' },
-    dependencies: Object.fromEntries(EXTERNAL.map((name) => [name, cli.dependencies[name] ?? core.dependencies[name]])),
+    dependencies: Object.fromEntries([
+      ...EXTERNAL.map((name) => [name, cli.dependencies[name] ?? core.dependencies[name]]),
+      ...STATIC.map((name) => [name, http.dependencies[name]]),
+    ]),
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: stage, encoding: 'utf8' });

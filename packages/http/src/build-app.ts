@@ -13,6 +13,7 @@ import {
 import { admitRequest } from './admit-request.js';
 import type { AppMetrics } from './app-metrics.js';
 import { checkJsonContentType } from './content-type.js';
+import { DOCS_PATH, docsEndpoint } from './docs-page.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
 import { OPENAPI_PATH } from './openapi/meta-paths.js';
 import { documentEndpoint } from './openapi/serve-document.js';
@@ -74,6 +75,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
   const route = buildRouter(deps.operations);
   const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
   const serveDocument = documentEndpoint(deps.operations);
+  const serveDocs = docsEndpoint();
 
   /** The two probes, answered before anything that could fail with the database. */
   async function probe(path: string, res: ServerResponse, requestId: string): Promise<number> {
@@ -108,6 +110,14 @@ export function buildApp(deps: AppDeps): RequestHandler {
     if (url && (method === 'GET' || method === 'HEAD') && url.pathname === OPENAPI_PATH) {
       seen.route = `GET ${OPENAPI_PATH}`;
       return serveDocument(res);
+    }
+    // The reference page reads that document in the browser; like it, it needs no token.
+    if (url && (method === 'GET' || method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname.startsWith(`${DOCS_PATH}/`))) {
+      const served = await serveDocs(url.pathname, res);
+      if (served) {
+        seen.route = served.route;
+        return served.status;
+      }
     }
     // Scraped like a probe: a scraper that shares an address with clients must not spend their anonymous bucket.
     if (scrape && url && method === 'GET' && url.pathname === METRICS_PATH) {

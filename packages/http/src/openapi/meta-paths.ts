@@ -15,8 +15,9 @@ const parserRefusals = errorResponses(['bad_request', 'request_timeout', 'header
 /**
  * The paths the server answers besides the operations: this document, and
  * the two probes. None needs a token or is rate limited (build-app.ts
- * answers them before admission). `/metrics` (Prometheus text) and `/mcp`
- * (JSON-RPC, described by its own tool list) are not part of this API.
+ * answers them before admission). `/metrics` (Prometheus text), `/mcp`
+ * (JSON-RPC, described by its own tool list) and `/docs` (this document
+ * rendered as an HTML page) are not part of this API.
  */
 export const META_PATHS: ZodOpenApiPathsObject = {
   [OPENAPI_PATH]: {
