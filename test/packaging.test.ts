@@ -4,12 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './support/serve.js';
+import { startServer, tempDir } from './support/serve.js';
 
 // Issue 11, "The CLI installs": the README's install step puts `schedule` on
 // the PATH, the command packs into a tarball that installs on its own
 // outside the checkout, and the core library installs and runs the README's
-// embedding example. Installs go to temporary prefixes, never the machine's.
+// embedding example. Issue 14: the typed client installs from its tarball and
+// runs the README's example against `schedule serve` on the demo workspace.
+// Installs go to temporary prefixes, never the machine's.
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,6 +29,25 @@ function copyNativeSqlite(nodeModules: string): void {
   const release = join(nodeModules, 'better-sqlite3', 'build', 'Release');
   mkdirSync(release, { recursive: true });
   copyFileSync(join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), join(release, 'better_sqlite3.node'));
+}
+
+/** Packs a workspace package with `npm pack` and installs the tarball in a fresh app folder; returns the folder. */
+async function installPacked(workspace: string, installFlags: string[] = []): Promise<string> {
+  const out = tempDir('schedule-pack-');
+  const { stdout } = await run('npm', ['pack', '-w', workspace, '--pack-destination', out, '--json', '--loglevel=error'], { cwd: ROOT });
+  const tarball = join(out, JSON.parse(stdout)[0].filename);
+  const app = tempDir('schedule-app-');
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  await run('npm', ['install', ...installFlags, tarball, ...NPM_QUIET], { cwd: app });
+  return app;
+}
+
+/** Writes the README's js block marked `<!-- marker ... -->` to `app/example.mjs`. */
+function writeReadmeExample(app: string, marker: string): void {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const example = new RegExp(`<!-- ${marker}[^>]*-->\\s*\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1];
+  expect(example, `README.md has a js block marked ${marker}`).toBeDefined();
+  writeFileSync(join(app, 'example.mjs'), example!);
 }
 
 const schedule = (prefix: string, args: string[], cwd = prefix) =>
@@ -72,23 +93,12 @@ describe('embedding @schedule/core', () => {
   let app: string;
 
   beforeAll(async () => {
-    const out = tempDir('schedule-core-pack-');
-    const { stdout } = await run('npm', ['pack', '-w', '@schedule/core', '--pack-destination', out, '--json', '--loglevel=error'], {
-      cwd: ROOT,
-    });
-    const tarball = join(out, JSON.parse(stdout)[0].filename);
-
-    app = tempDir('schedule-embed-');
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'embed', private: true, type: 'module' }));
-    await run('npm', ['install', '--ignore-scripts', tarball, ...NPM_QUIET], { cwd: app });
+    app = await installPacked('@schedule/core', ['--ignore-scripts']);
     copyNativeSqlite(join(app, 'node_modules'));
   }, 120_000);
 
   it("installs from its tarball and runs the README's embedding example", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const example = /<!-- embedding-example[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example).toBeDefined();
-    writeFileSync(join(app, 'example.mjs'), example!);
+    writeReadmeExample(app, 'embedding-example');
     const ran = await run('node', ['example.mjs'], { cwd: app });
     expect(ran.stdout).toMatch(/^201 confirmed \d{4}-\d{2}-\d{2}T10:00:00\.000Z\n$/);
   });
@@ -132,4 +142,22 @@ for (const attempt of attempts) console.log(await attempt().then(() => 'no error
       '',
     ]);
   });
+});
+
+describe('calling the API with @schedule/client', () => {
+  it("installs from its tarball and runs the README's client example against schedule serve", async () => {
+    const app = await installPacked('@schedule/client');
+    writeReadmeExample(app, 'client-example');
+
+    const server = await startServer(['--demo', '--workspace', join(ROOT, 'demo/workspace.json')]);
+    try {
+      const ran = await run('node', ['example.mjs'], {
+        cwd: app,
+        env: { ...process.env, SCHEDULE_URL: server.url, SCHEDULE_TOKEN: 'pat_demo_alice_0123456789' },
+      });
+      expect(ran.stdout).toBe('201 confirmed\nLee Park 2\ntrue true\ncanceled\n404 booking_not_found\n');
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
