@@ -1,58 +1,73 @@
+import { createScheduleClient } from '@schedule/client';
 import { isErrorCode, operationsByName } from '@schedule/core';
-import { request } from 'undici';
 import { type Backend, CliError } from './backend.js';
 
-function queryString(query: Readonly<Record<string, unknown>>): string {
-  const search = new URLSearchParams();
+/** Query values as the API reads them: lists comma-joined, absent ones left out. */
+function queryOf(query: Readonly<Record<string, unknown>>): Record<string, string> {
+  const shown: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    search.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    shown[name] = Array.isArray(value) ? value.join(',') : String(value);
   }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+  return shown;
 }
 
-/** The HTTP API at `apiUrl`, acting as the token: the same calls, over the wire. */
+/** Why a request got no answer: fetch wraps the socket's own error in `cause`. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const chosen = cause instanceof Error ? cause : error;
+  return chosen instanceof Error ? chosen.message : String(chosen);
+}
+
+/**
+ * The HTTP API at `apiUrl`, acting as the token: the same calls, over the
+ * wire, through the typed client generated from the OpenAPI document (so the
+ * CLI speaks the published contract, not a private copy of it). The CLI calls
+ * by operation name, so it uses the client's untyped `request` with the
+ * operation's method and path template.
+ */
 export function openRemote(options: { apiUrl: string; token?: string | undefined }): Backend {
   const base = options.apiUrl.replace(/\/+$/, '');
+  const client = options.token ? createScheduleClient({ baseUrl: base, token: options.token }) : undefined;
   return {
     mode: 'remote',
     async call(name, input) {
       const operation = operationsByName[name];
-      if (!options.token) throw new CliError('unauthorized', 'No token: set SCHEDULE_TOKEN or pass --token.');
-      const path = operation.path.replace(/:([a-z_]+)/g, (_, param: string) => encodeURIComponent(input.params?.[param] ?? ''));
-      const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: 'application/json' };
-      if (input.body !== undefined) headers['content-type'] = 'application/json';
-      if (input.idempotencyKey !== undefined) headers['idempotency-key'] = input.idempotencyKey;
-      if (input.ifMatch !== undefined) headers['if-match'] = input.ifMatch;
-      let response: Awaited<ReturnType<typeof request>>;
+      if (!client) throw new CliError('unauthorized', 'No token: set SCHEDULE_TOKEN or pass --token.');
+      const header: Record<string, string> = {};
+      if (input.idempotencyKey !== undefined) header['Idempotency-Key'] = input.idempotencyKey;
+      if (input.ifMatch !== undefined) header['If-Match'] = input.ifMatch;
+      const request = client.request as unknown as (
+        method: string,
+        path: string,
+        init: Record<string, unknown>,
+      ) => Promise<{ data?: any; error?: any; response: Response }>;
+      let answer: Awaited<ReturnType<typeof request>>;
       try {
-        response = await request(`${base}${path}${queryString(input.query ?? {})}`, {
-          method: operation.method,
-          headers,
-          ...(input.body !== undefined ? { body: JSON.stringify(input.body) } : {}),
+        answer = await request(operation.method.toLowerCase(), operation.path.replace(/:([a-z_]+)/g, '{$1}'), {
+          params: { path: input.params ?? {}, query: queryOf(input.query ?? {}), header },
+          ...(input.body !== undefined ? { body: input.body } : {}),
         });
       } catch (error) {
-        throw new CliError('connection_failed', `Cannot reach ${base}: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof SyntaxError) throw new CliError('internal_error', `${base} answered with a body that is not JSON.`);
+        throw new CliError('connection_failed', `Cannot reach ${base}: ${reasonOf(error)}`);
       }
-      const text = await response.body.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new CliError('internal_error', `${base} answered ${response.statusCode} with a body that is not JSON.`);
-      }
-      if (response.statusCode >= 400) {
-        const error = json?.error ?? {};
+      const { response } = answer;
+      if (!response.ok) {
+        if (typeof answer.error !== 'object' || answer.error === null) {
+          throw new CliError('internal_error', `${base} answered ${response.status} with a body that is not JSON.`);
+        }
+        const error = answer.error.error ?? {};
         // A code this CLI does not know (not this API's answer) is an unexpected failure, as a missing one is.
         throw new CliError(
           isErrorCode(error.code) ? error.code : 'internal_error',
-          String(error.message ?? `HTTP ${response.statusCode}`),
+          String(error.message ?? `HTTP ${response.status}`),
           error.details ?? {},
         );
       }
-      const etag = response.headers.etag;
-      const version = typeof etag === 'string' ? Number(etag.replace(/"/g, '')) : undefined;
+      const json = answer.data ?? {};
+      const etag = response.headers.get('etag');
+      const version = etag === null ? undefined : Number(etag.replace(/"/g, ''));
       const meta = json.meta ?? {};
       const page = 'next_cursor' in meta ? { nextCursor: meta.next_cursor as string | null, hasMore: Boolean(meta.has_more) } : undefined;
       return { data: json.data, page, version };
