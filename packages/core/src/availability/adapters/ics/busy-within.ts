@@ -14,6 +14,20 @@ const MAX_OCCURRENCES = 10_000;
  */
 export function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
   const busy: Interval[] = [];
+  // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event
+  // that defines it; worked out once per event, not per instance (ical.js
+  // builds a new end time on every read of endDate). An end computed from
+  // DURATION has lost a TZID the feed does not define: it is the start's.
+  const lengths = new Map<ICAL.Event, number>();
+  const lengthOf = (event: ICAL.Event) => {
+    let length = lengths.get(event);
+    if (length === undefined) {
+      const own = tzidOf(event.startDate);
+      length = epochMs(event.endDate, hostZone, own) - epochMs(event.startDate, hostZone, own);
+      lengths.set(event, length);
+    }
+    return length;
+  };
   const push = (interval: Interval) => {
     // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
     if (interval.endMs > interval.startMs && overlaps(interval, range)) busy.push(interval);
@@ -29,10 +43,7 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
       push({ startMs, endMs: epochMs(end, hostZone, tzid) });
       return;
     }
-    // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event that defines it. An end
-    // computed from DURATION has lost a TZID the feed does not define: it is the start's.
-    const own = tzidOf(event.startDate);
-    push({ startMs, endMs: startMs + epochMs(event.endDate, hostZone, own) - epochMs(event.startDate, hostZone, own) });
+    push({ startMs, endMs: startMs + lengthOf(event) });
   };
 
   for (const { event, overrides, periods } of feed) {
@@ -53,6 +64,8 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
     }
     // An occurrence replaced by an override was counted above at the override's own time.
     const occurrence = (time: ICAL.Time) => {
+      // Without overrides every occurrence is the master's own; asking ical.js costs a lookup per instance.
+      if (overrides.length === 0) return add(event, time, tzid);
       const details = event.getOccurrenceDetails(time);
       if (details.item !== event && details.item.recurrenceId.compare(time) === 0) return;
       add(details.item, details.startDate, details.item === event ? tzid : undefined);
