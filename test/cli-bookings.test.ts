@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliModes, expectSameInBothModes, MODE_NAMES, type ModeName, type PerMode, startCliModes } from './support/cli-modes.js';
 import { type CliRun, failure, jsonOf, objectLines, runCli, success, tsv } from './support/cli-run.js';
@@ -339,5 +341,18 @@ describe('errors: one line on stderr, nothing on stdout, the exit code of the ta
     const run = await runCli(['bookings', 'list', '--api-url', url], { env: { SCHEDULE_TOKEN: ORA } });
     expect(run).toMatchObject({ code: 1, stdout: '' });
     expect(run.stderr).toMatch(new RegExp(`^error connection_failed: Cannot reach ${url.replace(/\./g, '\\.')}: [^\\n]+\\n$`));
+  });
+
+  it('remote with an API that never answers gives up after SCHEDULE_API_TIMEOUT_MS: exit 1, error connection_failed', async () => {
+    const silent = createServer(() => {}); // takes the request and says nothing
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const run = await runCli(['bookings', 'list', '--api-url', url], { env: { SCHEDULE_TOKEN: ORA, SCHEDULE_API_TIMEOUT_MS: '300' } });
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `error connection_failed: Cannot reach ${url}: no answer within 300 ms\n` });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

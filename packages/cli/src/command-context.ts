@@ -77,7 +77,8 @@ async function openBackend(options: CommonOptions): Promise<Backend> {
   if (apiUrl) {
     if (options.workspace) throw new CliError('usage', '--workspace loads into a local database; it cannot be used with --api-url.');
     const { openRemote } = await import('./backend/remote.js');
-    return openRemote({ apiUrl, token });
+    const timeoutMs = Number(process.env.SCHEDULE_API_TIMEOUT_MS);
+    return openRemote({ apiUrl, token, ...(timeoutMs > 0 ? { timeoutMs } : {}) });
   }
   const [{ openEmbedded }, { resolveDatabase }] = await Promise.all([import('./backend/embedded.js'), import('./default-db.js')]);
   return openEmbedded({ db: resolveDatabase(options.db), workspace: options.workspace, token });

@@ -12,8 +12,12 @@ function queryOf(query: Readonly<Record<string, unknown>>): Record<string, strin
   return shown;
 }
 
+/** The server's own request timeout is 15 s; a call waits a little longer, then gives up. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+
 /** Why a request got no answer: fetch wraps the socket's own error in `cause`. */
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown, timeoutMs: number): string {
+  if ((error as { name?: string } | null)?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
   const cause = (error as { cause?: unknown } | null)?.cause;
   const chosen = cause instanceof Error ? cause : error;
   return chosen instanceof Error ? chosen.message : String(chosen);
@@ -26,9 +30,12 @@ function reasonOf(error: unknown): string {
  * by operation name, so it uses the client's untyped `request` with the
  * operation's method and path template.
  */
-export function openRemote(options: { apiUrl: string; token?: string | undefined }): Backend {
+export function openRemote(options: { apiUrl: string; token?: string | undefined; timeoutMs?: number }): Backend {
   const base = options.apiUrl.replace(/\/+$/, '');
-  const client = options.token ? createScheduleClient({ baseUrl: base, token: options.token }) : undefined;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Each call is bounded: an API that accepts the connection and never answers must not hang a script.
+  const bounded = (request: Request) => fetch(request, { signal: AbortSignal.timeout(timeoutMs) });
+  const client = options.token ? createScheduleClient({ baseUrl: base, token: options.token, fetch: bounded }) : undefined;
   return {
     mode: 'remote',
     async call(name, input) {
@@ -50,7 +57,7 @@ export function openRemote(options: { apiUrl: string; token?: string | undefined
         });
       } catch (error) {
         if (error instanceof SyntaxError) throw new CliError('internal_error', `${base} answered with a body that is not JSON.`);
-        throw new CliError('connection_failed', `Cannot reach ${base}: ${reasonOf(error)}`);
+        throw new CliError('connection_failed', `Cannot reach ${base}: ${reasonOf(error, timeoutMs)}`);
       }
       const { response } = answer;
       if (!response.ok) {
