@@ -1,6 +1,6 @@
 // The public surface of @schedule/core. Everything exported here is API.
 
-export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator } from './auth/authenticate.js';
+export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator, forResource } from './auth/authenticate.js';
 export { bearerSecret } from './auth/bearer.js';
 export { createToken, listTokens, revokeToken, type TokenSummary, tokenSummarySchema } from './auth/manage-tokens.js';
 export type { Account, Principal } from './auth/principal.js';
@@ -71,6 +71,31 @@ export {
 } from './operations/operation.js';
 export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
 export { type OperationName, operations, operationsByName } from './operations/registry.js';
+export {
+  type ClientRegistration,
+  type ClientSummary,
+  clientMetadata,
+  clientRegistrationSchema,
+  createOAuthClient,
+  type GrantSummary,
+  listGrants,
+  listOAuthClients,
+  revokeGrant,
+  revokeOAuthClient,
+} from './oauth/oauth-clients.js';
+export {
+  consumeRecord,
+  destroyRecord,
+  findRecord,
+  findRecordByUid,
+  purgeExpiredRecords,
+  type RecordDeps,
+  type RecordPayload,
+  revokeGrantRecords,
+  upsertRecord,
+} from './oauth/oauth-records.js';
+export { checkPassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, setPassword, verifyPassword } from './oauth/passwords.js';
+export { sharedSecret } from './oauth/server-secrets.js';
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';

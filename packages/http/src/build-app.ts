@@ -20,6 +20,7 @@ import { documentEndpoint } from './openapi/serve-document.js';
 import { lingerAfterRefusal, readJsonBody } from './read-body.js';
 import { sendError, sendOutcome } from './respond.js';
 import { buildRouter } from './router.js';
+import { bearerChallenge } from './www-authenticate.js';
 
 /** The structured logger the app writes one line per request to (pino fits). */
 export interface RequestLogger {
@@ -41,6 +42,8 @@ export interface AppDeps {
   readonly metrics?: AppMetrics | undefined;
   /** When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`. */
   readonly metricsToken?: string | undefined;
+  /** Where this API's protected resource metadata is (RFC 9728), named in every 401 and 403 challenge. */
+  readonly resourceMetadataUrl?: string | undefined;
 }
 
 /** Probe paths a load balancer or orchestrator calls: no token, no rate limit, no database unless ready. */
@@ -153,6 +156,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
         'unauthorized',
         !sentToken ? 'Authentication required: send Authorization: Bearer <token>.' : 'The bearer token is not valid.',
       );
+      res.setHeader('WWW-Authenticate', bearerChallenge(error, { resourceMetadataUrl: deps.resourceMetadataUrl, sentToken }) ?? '');
       return sendError(res, error, requestId);
     }
 
@@ -196,6 +200,9 @@ export function buildApp(deps: AppDeps): RequestHandler {
     handle(req, res, requestId, seen)
       .catch((error: unknown) => {
         if (isScheduleError(error)) {
+          if (error.code === 'insufficient_scope' && !res.headersSent) {
+            res.setHeader('WWW-Authenticate', bearerChallenge(error, { resourceMetadataUrl: deps.resourceMetadataUrl }) ?? '');
+          }
           if (error.cause !== undefined) {
             const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
             deps.logger.warn({ request_id: requestId, code: error.code, cause }, 'request refused');

@@ -13,3 +13,4 @@ export { openApiDocument, openApiText } from './openapi/openapi-document.js';
 export { lingerAfterRefusal, MAX_BODY_BYTES, readJsonBody } from './read-body.js';
 export { errorEnvelope, sendError } from './respond.js';
 export { HTTP_STATUS } from './status-codes.js';
+export { bearerChallenge } from './www-authenticate.js';

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { etagOf, type Outcome, type ScheduleError } from '@schedule/core';
 import { HTTP_WORDS } from './http-words.js';
+import { bearerChallenge } from './www-authenticate.js';
 import { HTTP_STATUS } from './status-codes.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -32,7 +33,11 @@ export function errorEnvelope(error: ScheduleError, requestId: string) {
 export function sendError(res: ServerResponse, error: ScheduleError, requestId: string): number {
   const status = HTTP_STATUS[error.code];
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-  if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="schedule"');
+  // A front end that knows more (the resource metadata URL) sets its own challenge first.
+  if (!res.hasHeader('WWW-Authenticate')) {
+    const challenge = bearerChallenge(error, {});
+    if (challenge) res.setHeader('WWW-Authenticate', challenge);
+  }
   send(res, status, errorEnvelope(error, requestId));
   return status;
 }

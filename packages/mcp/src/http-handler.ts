@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Authenticator, isScheduleError, ScheduleError } from '@schedule/core';
-import { admitRequest, checkJsonContentType, lingerAfterRefusal, readJsonBody, sendError } from '@schedule/http';
+import { admitRequest, bearerChallenge, checkJsonContentType, lingerAfterRefusal, readJsonBody, sendError } from '@schedule/http';
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
@@ -34,9 +34,15 @@ export function onlyMcpPath(handler: (req: IncomingMessage, res: ServerResponse)
  * The returned promise never rejects: a failure is answered (503 when the
  * database is away, 500 otherwise), never left to end the process.
  */
-export function mcpHttpHandler(deps: McpDeps & { authenticate: Authenticator }) {
+export function mcpHttpHandler(
+  deps: McpDeps & {
+    authenticate: Authenticator;
+    /** Where `/mcp`'s protected resource metadata is (RFC 9728): named in the 401 so an MCP client can start OAuth by itself. */
+    resourceMetadataUrl?: string | undefined;
+  },
+) {
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { principal } = await admitRequest(deps, req, res);
+    const { principal, sentToken } = await admitRequest(deps, req, res);
     // Stateless: there is no session to stream to (GET) or to end (DELETE).
     // Answering them 405 is what the MCP spec asks of such a server, and it
     // keeps no response open that would hold a shutdown.
@@ -44,7 +50,11 @@ export function mcpHttpHandler(deps: McpDeps & { authenticate: Authenticator }) 
       res.setHeader('Allow', 'POST');
       throw new ScheduleError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP).', { allow: ['POST'] });
     }
-    if (!principal) throw new ScheduleError('unauthorized', 'A valid bearer token is required.');
+    if (!principal) {
+      const error = new ScheduleError('unauthorized', 'A valid bearer token is required.');
+      res.setHeader('WWW-Authenticate', bearerChallenge(error, { resourceMetadataUrl: deps.resourceMetadataUrl, sentToken }) ?? '');
+      throw error;
+    }
     checkJsonContentType(req);
     const body = await readJsonBody(req);
 

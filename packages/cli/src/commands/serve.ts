@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { operations } from '@schedule/core';
+import { forResource, operations } from '@schedule/core';
 import { buildApp, type ConnectionLimits, observeHandler, type RunningServer } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
+import { createOAuthServer, type OAuthServer, resourcesOf } from '@schedule/oauth';
 import { packageVersion } from '../package-version.js';
 import { exitOnSignal, logUnhandledRejections, processHost, type Service, type ServiceHost, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
@@ -26,14 +27,20 @@ export function mcpDepsOf(service: Service) {
   };
 }
 
-/** `/mcp` goes to the MCP server; everything else to the HTTP API. */
-export function routeMcp(
-  mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  api: (req: IncomingMessage, res: ServerResponse) => void,
-) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0];
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The three front ends on one port: `/mcp` to the MCP server, the authorization server's paths to it, the rest to the HTTP API. */
+export interface FrontEnds {
+  readonly api: Handler;
+  readonly mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  readonly oauth?: OAuthServer | undefined;
+}
+
+export function routeFrontEnds({ api, mcp, oauth }: FrontEnds): Handler {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === MCP_PATH) void mcp(req, res);
+    else if (oauth?.handles(path)) oauth.handler(req, res);
     else api(req, res);
   };
 }
@@ -73,25 +80,13 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
   // Checked before the database opens: a wrong flag costs nothing.
   const port = portOf(options.port, host.env);
   const service = await startService(options, host);
-  const api = buildApp({
-    core: service.core,
-    authenticate: service.authenticate,
-    operations,
-    rateLimiter: service.rateLimiter,
-    limits: service.limits,
-    logger: service.logger,
-    readiness: service.readiness,
-    metrics: service.metrics,
-    metricsToken: host.env.METRICS_TOKEN || undefined,
-  });
-  // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
-  const mcp = observeHandler(
-    service.metrics,
-    (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
-    mcpHttpHandler(mcpDepsOf(service)),
-  );
+  // The front ends need the public URL (the OAuth issuer, the resources a
+  // token is bound to), which with port 0 is known only once listening: a
+  // request that comes in the moment before they are built waits for them.
+  let built: (value: Handler) => void = () => {};
+  const routed = new Promise<Handler>((resolve) => (built = resolve));
   const http = await listenOrExplain(
-    routeMcp(mcp, api),
+    (req, res) => void routed.then((route) => route(req, res)),
     {
       host: options.host ?? host.env.HOST ?? '127.0.0.1',
       port,
@@ -100,6 +95,13 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
     },
     () => service.close(),
   );
+  try {
+    built(routeFrontEnds(await buildFrontEnds(service, host, host.env.PUBLIC_URL || http.url)));
+  } catch (error) {
+    await http.close();
+    await service.close();
+    throw error;
+  }
   return {
     service,
     http,
@@ -108,6 +110,45 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
       await service.close();
     },
   };
+}
+
+/** The HTTP API, the MCP server and the authorization server of one service, at one public URL. */
+async function buildFrontEnds(service: Service, host: ServiceHost, publicUrl: string): Promise<FrontEnds> {
+  const resources = resourcesOf(publicUrl);
+  const oauth = await createOAuthServer({
+    store: service.store,
+    clock: host.clock,
+    ids: service.core.ids,
+    rateLimiter: service.rateLimiter,
+    limits: service.limits,
+    logger: service.logger,
+    publicUrl,
+    trustProxy: host.env.TRUST_PROXY === '1' || host.env.TRUST_PROXY === 'true',
+  });
+  const api = buildApp({
+    core: service.core,
+    // An OAuth token is bound to the API or to /mcp (RFC 8707) and is valid only there.
+    authenticate: forResource(service.authenticate, resources.api),
+    operations,
+    rateLimiter: service.rateLimiter,
+    limits: service.limits,
+    logger: service.logger,
+    readiness: service.readiness,
+    metrics: service.metrics,
+    metricsToken: host.env.METRICS_TOKEN || undefined,
+    resourceMetadataUrl: resources.apiMetadataUrl,
+  });
+  // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
+  const mcp = observeHandler(
+    service.metrics,
+    (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
+    mcpHttpHandler({
+      ...mcpDepsOf(service),
+      authenticate: forResource(service.authenticate, resources.mcp),
+      resourceMetadataUrl: resources.mcpMetadataUrl,
+    }),
+  );
+  return { api, mcp, oauth };
 }
 
 /** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */

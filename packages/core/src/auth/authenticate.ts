@@ -3,7 +3,7 @@ import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor, Store } from '../storage/store.js';
 import type { Principal } from './principal.js';
 import { actsForOf } from './roles.js';
-import type { Scope } from './scopes.js';
+import { SCOPES, type Scope } from './scopes.js';
 import { hashSecret } from './token-secret.js';
 
 /** Finds the caller a bearer secret belongs to; undefined for any secret that must get `401`. */
@@ -48,9 +48,50 @@ interface Lookup {
   cachedAtMs: number;
 }
 
+/** An access token the authorization server issued (oauth/oauth-records.ts keys it by the same digest). */
+const accessTokenBySecretHash = (db: Executor, secretHash: string) =>
+  db
+    .selectFrom('oauth_records')
+    .innerJoin('users', 'users.id', 'oauth_records.account_id')
+    .select([
+      'oauth_records.payload_json',
+      'oauth_records.expires_at',
+      'users.id',
+      'users.username',
+      'users.email',
+      'users.name',
+      'users.timezone',
+      'users.role',
+      'users.manages_json',
+    ])
+    .where('oauth_records.model', '=', 'AccessToken')
+    .where('oauth_records.id', '=', secretHash);
+
+const NOBODY = (nowMs: number): Lookup => ({ principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs });
+
+async function lookUpAccessToken(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
+  const [row] = await runPrepared(store.db, accessTokenBySecretHash, [secretHash]);
+  if (!row) return NOBODY(nowMs);
+  const payload = JSON.parse(row.payload_json) as { clientId?: string; scope?: string; aud?: string | string[]; jti?: string };
+  const resource = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
+  const granted = new Set((payload.scope ?? '').split(' '));
+  return {
+    principal: {
+      tokenId: secretHash,
+      credential: { kind: 'oauth', clientId: payload.clientId ?? '', ...(resource ? { resource } : {}) },
+      account: { id: row.id, username: row.username, email: row.email, name: row.name, timezone: row.timezone, role: row.role },
+      scopes: new Set(SCOPES.filter((scope) => granted.has(scope))),
+      actsFor: actsForOf(row.role, row.id, JSON.parse(row.manages_json) as string[]),
+    },
+    expiresAtMs: row.expires_at === null ? undefined : Date.parse(row.expires_at),
+    cachedAtMs: nowMs,
+  };
+}
+
 async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
   const [row] = await runPrepared(store.db, tokenBySecretHash, [secretHash]);
-  if (!row || row.revoked_at !== null) return { principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs };
+  if (!row) return lookUpAccessToken(store, secretHash, nowMs);
+  if (row.revoked_at !== null) return NOBODY(nowMs);
   const role = row.role;
   return {
     principal: {
@@ -94,4 +135,20 @@ export function createAuthenticator(deps: { store: Store; clock: Clock }, option
 /** Authenticates one secret without caching. */
 export function authenticate(deps: { store: Store; clock: Clock }, secret: string): Promise<Principal | undefined> {
   return createAuthenticator(deps)(secret);
+}
+
+/**
+ * The authenticator of one resource (the API, or `/mcp`): an OAuth token
+ * issued for the other one is not valid here (RFC 8707), so a token an MCP
+ * client holds cannot be replayed against the API, nor the reverse. PATs
+ * and operator-made tokens carry no resource and are valid on both.
+ */
+export function forResource(authenticate: Authenticator, resource: string): Authenticator {
+  return async (secret) => {
+    const principal = await authenticate(secret);
+    if (principal?.credential.kind === 'oauth' && principal.credential.resource !== undefined && principal.credential.resource !== resource) {
+      return undefined;
+    }
+    return principal;
+  };
 }

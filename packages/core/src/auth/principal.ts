@@ -17,7 +17,10 @@ export interface Account {
  */
 export interface Principal {
   readonly tokenId: string;
-  readonly credential: { readonly kind: 'pat' } | { readonly kind: 'oauth'; readonly clientId: string };
+  readonly credential:
+    | { readonly kind: 'pat' }
+    /** `resource` is the URL the token was issued for (RFC 8707): the API's or `/mcp`'s; absent on tokens made by an operator. */
+    | { readonly kind: 'oauth'; readonly clientId: string; readonly resource?: string };
   readonly account: Account;
   readonly scopes: ReadonlySet<Scope>;
   readonly actsFor: ActsFor;

@@ -3,6 +3,7 @@ import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
+import type { Selectable } from 'kysely';
 import type { OnOff, UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar } from './calendar.js';
@@ -66,7 +67,7 @@ export async function findHostByUsername(db: Executor, username: string): Promis
   return toHost(await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst());
 }
 
-function toHost(row: UsersTable | undefined): HostRecord | undefined {
+function toHost(row: Selectable<UsersTable> | undefined): HostRecord | undefined {
   if (!row) return undefined;
   return {
     id: row.id,

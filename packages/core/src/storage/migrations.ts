@@ -200,6 +200,41 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('notifications_due').on('notifications').columns(['status', 'next_attempt_at']).execute();
     },
   },
+  '0002_oauth': {
+    async up(db: Kysely<any>) {
+      // A host signs in to authorize apps with a password they set with the CLI (docs/oauth.md).
+      await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
+
+      // The authorization server's state: clients, grants, codes, tokens,
+      // sessions and sign-in interactions, one row each, the model's payload
+      // as JSON. Secrets (tokens, codes, sessions) are keyed by their digest.
+      await db.schema
+        .createTable('oauth_records')
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('payload_json', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('expires_at', 'text')
+        .addColumn('consumed_at', 'text')
+        .addPrimaryKeyConstraint('oauth_records_pk', ['model', 'id'])
+        .execute();
+      await db.schema.createIndex('oauth_records_grant').on('oauth_records').columns(['grant_id']).execute();
+      await db.schema.createIndex('oauth_records_uid').on('oauth_records').columns(['model', 'uid']).execute();
+      await db.schema.createIndex('oauth_records_account').on('oauth_records').columns(['model', 'account_id']).execute();
+      await db.schema.createIndex('oauth_records_expiry').on('oauth_records').columns(['expires_at']).execute();
+
+      // Keys every server process on one database must share: cookie signing and the token signing key.
+      await db.schema
+        .createTable('server_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

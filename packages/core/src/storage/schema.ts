@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 // The values a text column may hold, each list declared once: the columns
 // below are typed with them, and so are the domain's types and zod enums, so
 // a row read back needs no cast.
@@ -54,6 +56,8 @@ export interface UsersTable {
   calendars_json: string;
   created_at: string;
   updated_at: string;
+  /** scrypt, for signing in to authorize OAuth apps; null until set (docs/oauth.md). */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventTypesTable {
@@ -209,6 +213,25 @@ export interface OutboxTable {
   dispatched_at: string | null;
 }
 
+/** One stored object of the authorization server (oauth/oauth-records.ts). */
+export interface OAuthRecordsTable {
+  model: string;
+  id: string;
+  payload_json: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UsersTable;
@@ -220,4 +243,6 @@ export interface Database {
   series: SeriesTable;
   series_owed: SeriesOwedTable;
   notifications: NotificationsTable;
+  oauth_records: OAuthRecordsTable;
+  server_secrets: ServerSecretsTable;
 }

@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Clock, type Limits, type RateLimiter, rateLimitedError, ScheduleError, type Store } from '@schedule/core';
+import { type RequestLogger, sendError, setRateLimitHeaders } from '@schedule/http';
+import { createAuthorizationServer, INTERACTION_PATH, OAUTH_ROUTES } from './authorization-server.js';
+import { APPS_PATH, connectedApps, SIGN_IN_PATH } from './connected-apps.js';
+import { FormError } from './form-body.js';
+import { interactionHandlers } from './interactions.js';
+import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
+import { sendErrorPage } from './pages/layout.js';
+import { API_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH, MCP_METADATA_PATH, type Resources, resourcesOf } from './resources.js';
+
+export interface OAuthServerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: { uuid(): string };
+  readonly rateLimiter: RateLimiter;
+  readonly limits: Limits;
+  readonly logger: RequestLogger;
+  /** The origin clients reach this server at (`PUBLIC_URL`). */
+  readonly publicUrl: string;
+  readonly trustProxy?: boolean;
+  /** How client ID metadata documents are fetched; see AuthorizationServerDeps. */
+  readonly fetch?: typeof fetch;
+}
+
+export interface OAuthServer {
+  readonly resources: Resources;
+  /** Whether a path is the authorization server's (the rest is the API's and /mcp's). */
+  handles(path: string): boolean;
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** The per-address bucket of each public OAuth endpoint (docs/api/requests.md "Rate limits"). */
+function endpointBucket(path: string, limits: Limits): { name: string; limit: number } {
+  if (path === OAUTH_ROUTES.authorization || path.startsWith(`${OAUTH_ROUTES.authorization}/`))
+    return { name: 'oauth_authorize', limit: limits.oauth_authorize_per_minute };
+  if (path === OAUTH_ROUTES.token) return { name: 'oauth_token', limit: limits.oauth_token_per_minute };
+  if (path === OAUTH_ROUTES.revocation) return { name: 'oauth_revoke', limit: limits.oauth_revoke_per_minute };
+  if (path === OAUTH_ROUTES.introspection) return { name: 'oauth_introspect', limit: limits.oauth_introspect_per_minute };
+  if (path === OAUTH_ROUTES.registration) return { name: 'oauth_register', limit: limits.oauth_register_per_minute };
+  // Discovery, the pages, the key set: the anonymous bucket, as every unauthenticated request.
+  return { name: 'anonymous', limit: limits.anonymous_per_minute };
+}
+
+function sendJson(res: ServerResponse, body: unknown): number {
+  const text = JSON.stringify(body);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // Browser-based MCP clients read discovery from other origins.
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cache-Control', 'public, max-age=3600');
+  res.end(text);
+  return 200;
+}
+
+const INTERACTION = new RegExp(`^${INTERACTION_PATH}/([A-Za-z0-9_-]{1,64})(?:/(sign-in|consent))?$`);
+
+/**
+ * The authorization server as a node:http handler: discovery documents,
+ * the OAuth endpoints (oidc-provider), and the sign-in, consent and
+ * connected-apps pages. Each request is counted first in its endpoint's
+ * bucket per client address, with the `X-RateLimit-*` headers.
+ */
+export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthServer> {
+  const resources = resourcesOf(deps.publicUrl);
+  const trustProxy = deps.trustProxy === true;
+  const { provider, cookieKey } = await createAuthorizationServer({ ...deps, resources, trustProxy });
+  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'authorization server fault'));
+  const callback = provider.callback();
+  const pageDeps = {
+    provider,
+    records: { db: deps.store.db, clock: deps.clock },
+    cookieKey,
+    rateLimiter: deps.rateLimiter,
+    limits: deps.limits,
+    resources,
+    trustProxy,
+  };
+  const interactions = interactionHandlers(pageDeps);
+  const apps = connectedApps(pageDeps);
+
+  async function route(req: IncomingMessage, res: ServerResponse, path: string, seen: { route: string }): Promise<number> {
+    const method = req.method ?? 'GET';
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const get = method === 'GET' || method === 'HEAD';
+    if (get && path === AUTHORIZATION_SERVER_METADATA_PATH) return sendJson(res, authorizationServerMetadata(resources));
+    if (get && path === API_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'api'));
+    if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp'));
+    if (path.startsWith('/v1/oauth/') || path === '/.well-known/openid-configuration') {
+      seen.route = `${method} ${path.startsWith(`${OAUTH_ROUTES.authorization}/`) ? `${OAUTH_ROUTES.authorization}/:uid` : path}`;
+      callback(req, res);
+      return new Promise((resolve) => res.on('finish', () => resolve(res.statusCode)));
+    }
+    const interaction = INTERACTION.exec(path);
+    if (interaction) {
+      const [, uid = '', step] = interaction;
+      seen.route = `${method} ${INTERACTION_PATH}/:uid${step ? `/${step}` : ''}`;
+      if (!step && get) return interactions.show(req, res, uid);
+      if (step === 'sign-in' && method === 'POST') return interactions.signIn(req, res, uid, address);
+      if (step === 'consent' && method === 'POST') return interactions.consent(req, res, uid);
+    }
+    if (path === APPS_PATH && get) return apps.show(req, res);
+    if (path === SIGN_IN_PATH && get) return apps.signInForm(res);
+    if (path === SIGN_IN_PATH && method === 'POST') return apps.signIn(req, res, address);
+    if (path === `${APPS_PATH}/revoke` && method === 'POST') return apps.revoke(req, res);
+    if (path === '/oauth/sign-out' && method === 'POST') return apps.signOut(req, res);
+    return sendErrorPage(res, 404, 'There is no such page.');
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string, seen: { route: string }): Promise<number> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    seen.route = `${req.method} ${path.startsWith('/oauth/') || path.startsWith('/v1/oauth/') ? path.split('/').slice(0, 4).join('/') : path}`;
+    const bucket = endpointBucket(path, deps.limits);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const decision = await deps.rateLimiter.consume({ key: `${bucket.name}:${address}`, limit: bucket.limit });
+    setRateLimitHeaders(res, decision);
+    if (!decision.allowed) return sendError(res, rateLimitedError(decision), requestId);
+    return route(req, res, path, seen);
+  }
+
+  return {
+    resources,
+    handles: (path) => path.startsWith('/.well-known/') || path.startsWith('/v1/oauth/') || path.startsWith('/oauth/'),
+    handler(req, res) {
+      const started = performance.now();
+      const requestId = deps.ids.uuid();
+      res.setHeader('X-Request-Id', requestId);
+      const seen = { route: 'unmatched' };
+      serve(req, res, requestId, seen)
+        .catch((error: unknown) => {
+          if (res.headersSent) return res.statusCode;
+          if (error instanceof FormError) return sendErrorPage(res, error.status, error.message);
+          if (error instanceof ScheduleError) return sendError(res, error, requestId);
+          deps.logger.error({ request_id: requestId, route: seen.route, err: error }, 'unexpected fault');
+          return sendErrorPage(res, 500, 'An unexpected error occurred; it has been logged.');
+        })
+        .then((status) => {
+          const ms = Math.round((performance.now() - started) * 100) / 100;
+          // The route, never the raw URL: an authorization request's query carries state and challenges.
+          deps.logger.info({ request_id: requestId, method: req.method, route: seen.route, status, duration_ms: ms }, 'request');
+        });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { escapeHtml } from './layout.js';
+
+/** What each scope lets an app do, in a host's words. */
+const SCOPE_WORDS: Record<string, string> = {
+  'series:read': 'See your recurring series',
+  'series:write': 'Create, pause, resume, end and change your recurring series',
+  'bookings:read': 'See your bookings and who booked them',
+  'bookings:create': 'Book meetings',
+  'bookings:cancel': 'Cancel bookings',
+  'bookings:reschedule': 'Reschedule bookings',
+  'bookings:update': 'Edit the details of bookings',
+  'slots:read': 'See when you are free',
+};
+
+export interface ConsentView {
+  readonly action: string;
+  readonly csrf: string;
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly username: string;
+  /** What the token will be for, in words ("the HTTP API", "the MCP server"). */
+  readonly resourceName: string;
+  readonly scopes: readonly string[];
+}
+
+export function consentPage(view: ConsentView): string {
+  const boxes = view.scopes
+    .map(
+      (scope) =>
+        `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> ${escapeHtml(SCOPE_WORDS[scope] ?? scope)} <code>${escapeHtml(scope)}</code></label>`,
+    )
+    .join('\n');
+  return `<h1>Allow ${escapeHtml(view.clientName)}?</h1>
+<p><strong>${escapeHtml(view.clientName)}</strong> <span class="note">(<code>${escapeHtml(view.clientId)}</code>)</span> asks to use ${escapeHtml(view.resourceName)} as <strong>${escapeHtml(view.username)}</strong>. Untick what it should not do.</p>
+<form method="post" action="${escapeHtml(view.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+${boxes}
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>
+<p class="note">You can take this back at any time on the <a href="/oauth/apps">connected apps</a> page.</p>`;
+}
