@@ -10,6 +10,7 @@ import {
   loadLimits,
   loggingMailer,
   purgeExpiredKeys,
+  purgeExpiredRecords,
   type RateLimiter,
   type Readiness,
   randomIds,
@@ -106,7 +107,11 @@ export async function startService(
     },
   });
 
-  const purge = setInterval(() => void purgeExpiredKeys({ store, clock }).catch(() => {}), HOUR_MS);
+  // Expired idempotency keys, and the authorization server's expired codes, tokens and sessions.
+  const purge = setInterval(() => {
+    void purgeExpiredKeys({ store, clock }).catch(() => {});
+    void purgeExpiredRecords({ db: store.db, clock }).catch(() => {});
+  }, HOUR_MS);
   purge.unref();
   // No SMTP yet: mail is logged, one line each, so the outbox and its holds are exercised end to end.
   const mailer = loggingMailer((fields, message) => logger.info(fields, message));

@@ -3,10 +3,11 @@ import type { Principal } from '../src/auth/principal.js';
 import { manualClock } from '../src/clock.js';
 import { admit } from '../src/rate-limit/admit.js';
 import { createRateLimiter } from '../src/rate-limit/rate-limiter.js';
+import { DEFAULT_LIMITS } from '../src/rate-limit/limits.js';
 
 // Issue 13: HTTP and MCP admit a caller by this one function.
 
-const LIMITS = { pat_per_minute: 2, oauth_per_minute: 2, anonymous_per_minute: 1 };
+const LIMITS = { ...DEFAULT_LIMITS, pat_per_minute: 2, oauth_per_minute: 2, anonymous_per_minute: 1 };
 const ALICE: Principal = {
   tokenId: 'token-1',
   credential: { kind: 'pat' },

@@ -37,7 +37,7 @@ function scriptedStore(answer: () => Promise<number>) {
 }
 
 describe('bucketFor', () => {
-  const limits = { pat_per_minute: 10, oauth_per_minute: 20, anonymous_per_minute: 5 };
+  const limits = { ...DEFAULT_LIMITS, pat_per_minute: 10, oauth_per_minute: 20, anonymous_per_minute: 5 };
 
   it('counts a PAT by its token id', () => {
     expect(bucketFor(principal({ kind: 'pat' }), '203.0.113.9', limits)).toEqual({ key: 'pat:token-1', limit: 10 });

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.js';
 import { isUuid, randomIds, sequentialIds } from '../src/ids.js';
 import { loadLimits } from '../src/rate-limit/load-limits.js';
+import { DEFAULT_LIMITS } from '../src/rate-limit/limits.js';
 import type { Database } from '../src/storage/schema.js';
 import type { Store } from '../src/storage/store.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
@@ -410,22 +411,22 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
 
   it('reads the default limits from an empty store', async () => {
     const store = await fixture.open();
-    expect(await loadLimits(store)).toEqual({ pat_per_minute: 120, oauth_per_minute: 120, anonymous_per_minute: 30 });
+    expect(await loadLimits(store)).toEqual(DEFAULT_LIMITS);
   });
 
   it('stores the default limits when the file sets none', async () => {
     const store = await fixture.open();
     await load(store);
-    expect(await loadLimits(store)).toEqual({ pat_per_minute: 120, oauth_per_minute: 120, anonymous_per_minute: 30 });
+    expect(await loadLimits(store)).toEqual(DEFAULT_LIMITS);
   });
 
   it('stores the limits a file sets, filling the ones it omits, and keeps them when a later file sets none', async () => {
     const store = await fixture.open();
     const clock = manualClock(T0);
     await load(store, clock, { ...sampleWorkspace(), limits: { pat_per_minute: 10, anonymous_per_minute: 3 } });
-    expect(await loadLimits(store)).toEqual({ pat_per_minute: 10, oauth_per_minute: 120, anonymous_per_minute: 3 });
+    expect(await loadLimits(store)).toEqual({ ...DEFAULT_LIMITS, pat_per_minute: 10, anonymous_per_minute: 3 });
     await load(store, clock);
-    expect(await loadLimits(store)).toEqual({ pat_per_minute: 10, oauth_per_minute: 120, anonymous_per_minute: 3 });
+    expect(await loadLimits(store)).toEqual({ ...DEFAULT_LIMITS, pat_per_minute: 10, anonymous_per_minute: 3 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type Authenticator, createAuthenticator, ScheduleError } from '@schedule/core';
+import { type Authenticator, createAuthenticator, DEFAULT_LIMITS, ScheduleError } from '@schedule/core';
 import { listen, type RunningServer } from '@schedule/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer, guardMessages, mcpHttpHandler } from '../src/index.js';
@@ -12,7 +12,7 @@ import { openSuite, type Suite } from './support/tool-calls.js';
 // rate-limit headers, a 1 MiB body, JSON only, and a handler that answers
 // every failure instead of leaving a rejected promise to end the process.
 
-const FEW_ANONYMOUS = { pat_per_minute: 5, oauth_per_minute: 120, anonymous_per_minute: 3 };
+const FEW_ANONYMOUS = { ...DEFAULT_LIMITS, pat_per_minute: 5, oauth_per_minute: 120, anonymous_per_minute: 3 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A response's JSON body, as the test reads it. */

@@ -1,4 +1,4 @@
-import { createCalendarReader } from '@schedule/core';
+import { createCalendarReader, DEFAULT_LIMITS } from '@schedule/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ET, IMPORTED, TOKEN } from './support/mcp-workspace.js';
 import { call, expectToolError, fails, ok, openSuite, type Suite } from './support/tool-calls.js';
@@ -9,7 +9,7 @@ import { call, expectToolError, fails, ok, openSuite, type Suite } from './suppo
 // internal_error without a stack trace (docs/api/choices.md).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const THREE_PER_MINUTE = { pat_per_minute: 3, oauth_per_minute: 120, anonymous_per_minute: 30 };
+const THREE_PER_MINUTE = { ...DEFAULT_LIMITS, pat_per_minute: 3, oauth_per_minute: 120, anonymous_per_minute: 30 };
 const UNAUTHORIZED = { code: 'unauthorized', message: 'The token is missing, unknown, revoked or expired.', details: {} };
 
 describe('admission and faults', () => {

@@ -1,6 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Clock, SCOPES, type Store, sharedSecret } from '@schedule/core';
-import Provider, { type Configuration, errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration } from 'oidc-provider';
+import { loadOidcProvider } from './load-library.js';
 import { escapeHtml, page } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
 import type { Resources } from './resources.js';
@@ -49,6 +51,8 @@ export interface AuthorizationServerDeps {
    * memory: the library accepts only https URLs as client ids.
    */
   readonly fetch?: typeof fetch;
+  /** Where the library's own start-up notices go. */
+  readonly log: (message: string) => void;
   /** Trust X-Forwarded-Proto and X-Forwarded-For (behind a TLS-terminating proxy), so cookies are `Secure`. */
   readonly trustProxy?: boolean;
 }
@@ -70,6 +74,7 @@ async function serverKeys(deps: AuthorizationServerDeps) {
 /** The configured library, and the key its cookies are signed with (the pages sign their forms' CSRF tokens with it too). */
 export async function createAuthorizationServer(deps: AuthorizationServerDeps): Promise<{ provider: Provider; cookieKey: string }> {
   const { resources } = deps;
+  const { default: Provider, errors } = await loadOidcProvider(deps.log);
   const { cookieKey, jwks } = await serverKeys(deps);
   const scope = SCOPES.join(' ');
   const isResource = (indicator: string) => indicator === resources.api || indicator === resources.mcp;

@@ -64,7 +64,12 @@ const INTERACTION = new RegExp(`^${INTERACTION_PATH}/([A-Za-z0-9_-]{1,64})(?:/(s
 export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthServer> {
   const resources = resourcesOf(deps.publicUrl);
   const trustProxy = deps.trustProxy === true;
-  const { provider, cookieKey } = await createAuthorizationServer({ ...deps, resources, trustProxy });
+  const { provider, cookieKey } = await createAuthorizationServer({
+    ...deps,
+    resources,
+    trustProxy,
+    log: (message) => deps.logger.info({ library: 'oidc-provider' }, message),
+  });
   provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'authorization server fault'));
   const callback = provider.callback();
   const pageDeps = {

@@ -17,6 +17,8 @@ const TABLES: Record<keyof Database, true> = {
   series: true,
   series_owed: true,
   notifications: true,
+  oauth_records: true,
+  server_secrets: true,
 };
 
 /** A digest of each table's rows, by table name. */
