@@ -116,6 +116,7 @@ export async function authorizeAsHost(
     const kept = offered.filter((s) => !choice.untick?.includes(s));
     page = await browser.submit(page, { scope: kept, decision: choice.deny ? 'deny' : 'allow' });
   }
-  if (page.status < 300 || page.status >= 400) throw new Error(`authorization ended on a page (${page.status}): ${page.body.slice(0, 400)}`);
+  if (page.status < 300 || page.status >= 400)
+    throw new Error(`authorization ended on a page (${page.status}): ${page.body.slice(0, 400)}`);
   return { redirectedTo: new URL(page.url) };
 }

@@ -418,6 +418,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata
+         * @description RFC 8414: the issuer (this server's public origin, `PUBLIC_URL`) and its endpoints, scopes, `code_challenge_methods_supported: ["S256"]`, `authorization_response_iss_parameter_supported` and `client_id_metadata_document_supported`. No token; counted in the anonymous bucket of the client address.
+         */
+        get: operations["get_authorization_server_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API resource metadata
+         * @description RFC 9728: the HTTP API as a protected resource; `resource` is the origin, the value of `resource` when asking for an API token. No token; counted in the anonymous bucket of the client address.
+         */
+        get: operations["get_api_resource_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP resource metadata
+         * @description RFC 9728: the MCP endpoint as a protected resource (`resource` is `<origin>/mcp`). A 401 from `/mcp` points here. No token; counted in the anonymous bucket of the client address.
+         */
+        get: operations["get_mcp_resource_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization endpoint
+         * @description RFC 6749 section 4.1 with PKCE (RFC 7636, `S256` only; required) and `resource` (RFC 8707: the origin for the API, `<origin>/mcp` for MCP). Opened in the browser: the host signs in and consents (they may untick scopes), then is sent back to the `redirect_uri` with `code`, `state` and `iss` (RFC 9207). An unknown client or a `redirect_uri` that does not match exactly (loopback redirects of native clients: any port) is never redirected to: it gets an HTML error page. Per address: 30 per minute.
+         */
+        get: operations["oauth_authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint
+         * @description RFC 6749: `authorization_code` (with `code_verifier`) and `refresh_token`. Access tokens are opaque, live 15 minutes and are bound to one resource. Refresh tokens rotate on every use; using one a second time revokes the whole grant. Codes live 60 seconds and are single-use; a replayed code revokes what it issued. Public clients authenticate with `client_id` only; confidential ones with HTTP Basic or `client_secret_post`. Per address: 60 per minute.
+         */
+        post: operations["oauth_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token revocation
+         * @description RFC 7009. Revoking a refresh token ends its grant and every token of it. Always `200` for a token that is unknown. Per address: 60 per minute.
+         */
+        post: operations["oauth_revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token introspection
+         * @description RFC 7662, for confidential clients about their own tokens: `active`, and when active `scope`, `client_id`, `sub`, `aud`, `exp`. Per address: 120 per minute.
+         */
+        post: operations["oauth_introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dynamic client registration
+         * @description RFC 7591: `client_name`, `redirect_uris`, and `token_endpoint_auth_method` (`none` for public clients such as MCP clients, `client_secret_basic` for confidential ones). Open to anyone, so limited to 5 per minute per address.
+         */
+        post: operations["oauth_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -983,6 +1143,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                /** @description Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1134,6 +1296,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                /** @description Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1378,8 +1542,8 @@ export interface components {
         IdempotentReplayed: "true";
         /** @description Seconds to wait before sending the same request again. */
         RetryAfter: number;
-        /** @description The bearer challenge. */
-        WWWAuthenticate: "Bearer realm=\"schedule\"";
+        /** @description The bearer challenge (RFC 6750): `resource_metadata` names where this resource is described (RFC 9728), so a client can find the authorization server; `error` is `invalid_token` when a token was sent, `insufficient_scope` with `scope` on a 403. */
+        WWWAuthenticate: string;
     };
     pathItems: never;
 }
@@ -3149,6 +3313,494 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    get_authorization_server_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Authorization server metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        issuer: unknown;
+                        /** @description See the RFC named above. */
+                        authorization_endpoint: unknown;
+                        /** @description See the RFC named above. */
+                        token_endpoint: unknown;
+                        /** @description See the RFC named above. */
+                        registration_endpoint: unknown;
+                        /** @description See the RFC named above. */
+                        scopes_supported: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    get_api_resource_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API resource metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        resource: unknown;
+                        /** @description See the RFC named above. */
+                        authorization_servers: unknown;
+                        /** @description See the RFC named above. */
+                        scopes_supported: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    get_mcp_resource_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description MCP resource metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        resource: unknown;
+                        /** @description See the RFC named above. */
+                        authorization_servers: unknown;
+                        /** @description See the RFC named above. */
+                        scopes_supported: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    oauth_authorize: {
+        parameters: {
+            query: {
+                response_type: string;
+                client_id: string;
+                redirect_uri?: string;
+                scope?: string;
+                state?: string;
+                code_challenge: string;
+                code_challenge_method?: string;
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the sign-in or consent page, or back to the client with `code` (or `error`), `state` and `iss`. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An HTML page naming what is wrong (unknown client, redirect_uri mismatch). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    oauth_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description `authorization_code` or `refresh_token`. */
+                    grant_type: string;
+                    /** @description The code from the authorization response. */
+                    code?: string;
+                    /** @description The same redirect_uri as in the authorization request. */
+                    redirect_uri?: string;
+                    /** @description The PKCE verifier. */
+                    code_verifier?: string;
+                    /** @description The refresh token (for `refresh_token`). */
+                    refresh_token?: string;
+                    /** @description For public clients. */
+                    client_id?: string;
+                    /** @description Optional: the resource the token is for; defaults to the one granted. */
+                    resource?: string;
+                    /** @description Optional on refresh: a subset of what was granted. */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `access_token`, `token_type: Bearer`, `expires_in`, `scope`, and a `refresh_token`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        access_token: unknown;
+                        /** @description See the RFC named above. */
+                        token_type: unknown;
+                        /** @description See the RFC named above. */
+                        expires_in: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    oauth_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The token. */
+                    token: string;
+                    /** @description `access_token` or `refresh_token`. */
+                    token_type_hint?: string;
+                    /** @description For public clients. */
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Revoked (or was not valid). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    oauth_introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The token. */
+                    token: string;
+                    /** @description `access_token` or `refresh_token`. */
+                    token_type_hint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{ active: boolean, … }`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        active: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    oauth_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    redirect_uris: string[];
+                    client_name?: string;
+                    /** @enum {string} */
+                    token_endpoint_auth_method?: "none" | "client_secret_basic" | "client_secret_post";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The client, with its `client_id` (and `client_secret` for confidential clients). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description See the RFC named above. */
+                        client_id: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An OAuth error (RFC 6749 section 5.2). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unauthorized_client
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { manualClock } from '../src/clock.js';
 import { admit } from '../src/rate-limit/admit.js';
-import { createRateLimiter } from '../src/rate-limit/rate-limiter.js';
 import { DEFAULT_LIMITS } from '../src/rate-limit/limits.js';
+import { createRateLimiter } from '../src/rate-limit/rate-limiter.js';
 
 // Issue 13: HTTP and MCP admit a caller by this one function.
 

@@ -45,7 +45,12 @@ for (const fixture of storeFixtures()) {
       expect(rows[0]?.id).toBe(hashSecret(ACCESS));
       expect(JSON.stringify(rows)).not.toContain(ACCESS);
       expect(rows[0]).toMatchObject({ model: 'AccessToken', grant_id: 'g1', account_id: ALICE, consumed_at: null });
-      expect(await findRecord(deps, 'AccessToken', ACCESS)).toEqual({ accountId: ALICE, grantId: 'g1', scope: 'bookings:read', jti: ACCESS });
+      expect(await findRecord(deps, 'AccessToken', ACCESS)).toEqual({
+        accountId: ALICE,
+        grantId: 'g1',
+        scope: 'bookings:read',
+        jti: ACCESS,
+      });
       expect(await findRecord(deps, 'AccessToken', 'another')).toBeUndefined();
     });
 
@@ -53,7 +58,9 @@ for (const fixture of storeFixtures()) {
       const { store, deps } = await open();
       await upsertRecord(deps, 'Client', 'app_1', { client_id: 'app_1', client_name: 'One' }, undefined);
       await upsertRecord(deps, 'Grant', 'g1', { jti: 'g1', accountId: ALICE, clientId: 'app_1' }, 3600);
-      const ids = (await store.db.selectFrom('oauth_records').select(['model', 'id', 'client_id']).orderBy('model').execute()).map((r) => ({ ...r }));
+      const ids = (await store.db.selectFrom('oauth_records').select(['model', 'id', 'client_id']).orderBy('model').execute()).map((r) => ({
+        ...r,
+      }));
       expect(ids).toEqual([
         { model: 'Client', id: 'app_1', client_id: 'app_1' },
         { model: 'Grant', id: 'g1', client_id: 'app_1' },

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { etagOf, type Outcome, type ScheduleError } from '@schedule/core';
 import { HTTP_WORDS } from './http-words.js';
-import { bearerChallenge } from './www-authenticate.js';
 import { HTTP_STATUS } from './status-codes.js';
+import { bearerChallenge } from './www-authenticate.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);

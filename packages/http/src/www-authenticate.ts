@@ -6,7 +6,10 @@ import type { ScheduleError } from '@schedule/core';
  * 9728 section 5.1) a client that knows only this server's address can
  * discover where to get a token, which is how MCP clients start OAuth.
  */
-export function bearerChallenge(error: ScheduleError, options: { resourceMetadataUrl?: string | undefined; sentToken?: boolean }): string | undefined {
+export function bearerChallenge(
+  error: ScheduleError,
+  options: { resourceMetadataUrl?: string | undefined; sentToken?: boolean },
+): string | undefined {
   const params = ['realm="schedule"'];
   if (options.resourceMetadataUrl) params.push(`resource_metadata="${options.resourceMetadataUrl}"`);
   if (error.code === 'unauthorized') {

@@ -44,7 +44,9 @@ describe('the OpenAPI document', () => {
       const template = operation.path.replace(/:([a-z_]+)/g, '{$1}');
       const documented = document.paths[template]?.[operation.method.toLowerCase()];
       expect(documented?.operationId, operation.name).toBe(operation.name);
-      expect(documented.security).toEqual([{ bearerToken: operation.scope === null ? [] : [operation.scope] }]);
+      expect(documented.security).toEqual(
+        operation.scope === null ? [{ bearerToken: [] }] : [{ bearerToken: [operation.scope] }, { oauth2: [operation.scope] }],
+      );
       const statuses = Object.keys(documented.responses);
       const errors = statuses.filter((status) => !status.startsWith('2'));
       const listed = errors.flatMap((status) => codesOf(document, documented.responses[status]));

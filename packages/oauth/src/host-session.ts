@@ -26,7 +26,12 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 /** Whether this request reached us over https (directly, or through a proxy we trust to say so). */
 export function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  return trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+  return (
+    trustProxy &&
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      ?.trim() === 'https'
+  );
 }
 
 export async function readHostSession(deps: RecordDeps, req: IncomingMessage): Promise<HostSession | undefined> {
@@ -45,12 +50,7 @@ function setCookie(res: ServerResponse, value: string, maxAge: number, secure: b
   res.setHeader('Set-Cookie', [...list, attributes.join('; ')]);
 }
 
-export async function startHostSession(
-  deps: RecordDeps,
-  res: ServerResponse,
-  accountId: string,
-  secure: boolean,
-): Promise<HostSession> {
+export async function startHostSession(deps: RecordDeps, res: ServerResponse, accountId: string, secure: boolean): Promise<HostSession> {
   const id = randomBytes(32).toString('base64url');
   await upsertRecord(deps, MODEL, id, { accountId }, HOST_SESSION_SECONDS);
   setCookie(res, id, HOST_SESSION_SECONDS, secure);

@@ -131,7 +131,13 @@ export function interactionHandlers(deps: InteractionDeps) {
       const allowed = await signInAllowed(deps, address, username);
       if (!allowed.ok) {
         res.setHeader('Retry-After', String(allowed.retryAfterSeconds));
-        return showSignIn(res, details, 429, `Too many sign-in attempts; wait ${allowed.retryAfterSeconds} seconds and try again.`, username);
+        return showSignIn(
+          res,
+          details,
+          429,
+          `Too many sign-in attempts; wait ${allowed.retryAfterSeconds} seconds and try again.`,
+          username,
+        );
       }
       const accountId = username && password ? await checkPassword(deps.records.db, username, password) : undefined;
       if (!accountId) return showSignIn(res, details, 401, 'The username or password is not right.', username);
@@ -159,7 +165,8 @@ export function interactionHandlers(deps: InteractionDeps) {
       }
       const accountId = details.session?.accountId ?? '';
       const clientId = String(details.params.client_id);
-      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+      const grant =
+        (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
       for (const [resource, scopes] of Object.entries(missing)) {
         const kept = scopes.filter((s) => chosen.has(s));
         const refused = scopes.filter((s) => !chosen.has(s));

@@ -146,7 +146,11 @@ export function authenticate(deps: { store: Store; clock: Clock }, secret: strin
 export function forResource(authenticate: Authenticator, resource: string): Authenticator {
   return async (secret) => {
     const principal = await authenticate(secret);
-    if (principal?.credential.kind === 'oauth' && principal.credential.resource !== undefined && principal.credential.resource !== resource) {
+    if (
+      principal?.credential.kind === 'oauth' &&
+      principal.credential.resource !== undefined &&
+      principal.credential.resource !== resource
+    ) {
       return undefined;
     }
     return principal;

@@ -1,9 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
-import type { Selectable } from 'kysely';
 import type { OnOff, UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar } from './calendar.js';

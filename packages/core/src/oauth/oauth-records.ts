@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
 import { hashSecret } from '../auth/token-secret.js';
+import type { Clock } from '../clock.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -129,9 +129,6 @@ export async function revokeGrantRecords(db: Executor, grantId: string): Promise
 
 /** Deletes what has expired; returns how many rows went. */
 export async function purgeExpiredRecords(deps: RecordDeps): Promise<number> {
-  const result = await deps.db
-    .deleteFrom('oauth_records')
-    .where('expires_at', '<=', toTimestamp(deps.clock.now()))
-    .executeTakeFirst();
+  const result = await deps.db.deleteFrom('oauth_records').where('expires_at', '<=', toTimestamp(deps.clock.now())).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

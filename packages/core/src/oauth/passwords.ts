@@ -50,11 +50,9 @@ function userWhere(user: string) {
 /** Sets a user's sign-in password (by username or id). */
 export async function setPassword(db: Executor, deps: { clock: Clock }, user: string, password: string): Promise<{ username: string }> {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-    throw new ScheduleError(
-      'validation_error',
-      `A password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
-      { fields: ['password'] },
-    );
+    throw new ScheduleError('validation_error', `A password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`, {
+      fields: ['password'],
+    });
   }
   const row = await db.selectFrom('users').select(['id', 'username']).where(userWhere(user)).executeTakeFirst();
   if (!row) throw new ScheduleError('not_found', `No user "${user}".`, { user });

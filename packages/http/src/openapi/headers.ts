@@ -48,7 +48,12 @@ export const HEADER_COMPONENTS: Record<string, Header> = {
     schema: { type: 'string', enum: ['true'] },
   },
   RetryAfter: retryAfter,
-  WWWAuthenticate: { description: 'The bearer challenge.', required: true, schema: { type: 'string', enum: ['Bearer realm="schedule"'] } },
+  WWWAuthenticate: {
+    description:
+      'The bearer challenge (RFC 6750): `resource_metadata` names where this resource is described (RFC 9728), so a client can find the authorization server; `error` is `invalid_token` when a token was sent, `insufficient_scope` with `scope` on a 403.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer realm="schedule"' },
+  },
 };
 
 const ref = (name: keyof typeof HEADER_COMPONENTS): oas31.ReferenceObject => ({ $ref: `#/components/headers/${name}` });
@@ -95,6 +100,13 @@ export function errorHeaders(status: number, options: { counting: Counting; retr
     options.counting === 'uncounted' || status === 408 || status === 431 ? 'uncounted' : status === 400 ? 'sometimes' : options.counting;
   const headers: Headers = { 'X-Request-Id': ref('RequestId'), ...rateLimitHeaders(counting) };
   if (status === 401) headers['WWW-Authenticate'] = ref('WWWAuthenticate');
+  if (status === 403)
+    headers['WWW-Authenticate'] = {
+      description:
+        'Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`.',
+      required: false,
+      schema: { type: 'string', pattern: '^Bearer realm="schedule"' },
+    };
   if (status === 405)
     headers.Allow = { description: 'The methods this path takes.', required: true, schema: { type: 'string' }, example: 'GET, POST' };
   if (status === 429 || status === 503) headers['Retry-After'] = ref('RetryAfter');

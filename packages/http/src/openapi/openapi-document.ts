@@ -5,6 +5,7 @@ import { ERROR_SCHEMA, errorResponses } from './error-responses.js';
 import { HEADER_COMPONENTS } from './headers.js';
 import { UNROUTED_ERRORS } from './http-errors.js';
 import { META_PATHS } from './meta-paths.js';
+import { OAUTH_PATHS } from './oauth-paths.js';
 import { TAGS } from './operation-docs.js';
 import { docOf, itemMeta, operationObject, pageMeta, pascalCase, templateOf } from './operation-path.js';
 import { type Responses, shareRepeatedResponses } from './shared-responses.js';
@@ -73,16 +74,46 @@ function componentsOf(operations: readonly Operation[]): NonNullable<ZodOpenApiO
       bearerToken: {
         type: 'http',
         scheme: 'bearer',
-        bearerFormat: 'pat_<32 base64url characters>',
+        bearerFormat: 'pat_<32 base64url characters>, or an OAuth access token',
         description: [
-          'A personal access token (`schedule tokens create`), or a token the workspace file declares;',
-          'one with `oauth_client_id` acts as an OAuth client for its user. Unknown, revoked and expired tokens answer `401` alike.',
-          `Each operation lists the scope it needs among: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
+          'A personal access token (`schedule tokens create`), a token the workspace file declares',
+          "(one with `oauth_client_id` acts as an OAuth client for its user), or an access token from this server's",
+          'OAuth authorization server (see `oauth2`). Unknown, revoked and expired tokens answer `401` alike;',
+          'an OAuth token issued for `/mcp` is not valid here. Each operation lists the scope it needs among:',
+          `${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
         ].join(' '),
+      },
+      oauth2: {
+        type: 'oauth2',
+        description: [
+          'Authorization code with PKCE (S256), for apps acting for a host who signs in and consents in the browser.',
+          'Discovery: `/.well-known/oauth-authorization-server`; clients register at `/v1/oauth/register` (RFC 7591)',
+          "or use a client ID metadata document URL. Send `resource` = this server's origin for an API token.",
+        ].join(' '),
+        flows: {
+          authorizationCode: {
+            authorizationUrl: '/v1/oauth/authorize',
+            tokenUrl: '/v1/oauth/token',
+            refreshUrl: '/v1/oauth/token',
+            scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_MEANINGS[scope]])),
+          },
+        },
       },
     },
   };
 }
+
+/** What each scope grants (docs/api/overview.md "Authentication"). */
+const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
+  'series:read': 'List and read series',
+  'series:write': 'Create, pause, resume, end, change host of and patch series',
+  'bookings:read': 'List and read bookings',
+  'bookings:create': 'Create bookings',
+  'bookings:cancel': 'Cancel bookings',
+  'bookings:reschedule': 'Reschedule bookings',
+  'bookings:update': 'Patch bookings',
+  'slots:read': 'List and check slots',
+};
 
 /** The OpenAPI 3.1 document of an HTTP app that serves `operations`. Deterministic: the same operations give the same document. */
 export function openApiDocument(operations: readonly Operation[]): oas31.OpenAPIObject {
@@ -102,7 +133,7 @@ export function openApiDocument(operations: readonly Operation[]): oas31.OpenAPI
       },
       servers: [{ url: 'http://127.0.0.1:3000', description: 'A local `schedule serve`; use your deployment’s origin.' }],
       tags: Object.entries(TAGS).map(([tag, description]) => ({ name: tag, description })),
-      paths: { ...paths, ...META_PATHS },
+      paths: { ...paths, ...META_PATHS, ...OAUTH_PATHS },
       components: componentsOf(operations),
     },
     { override: withoutSafeIntegerBounds },

@@ -8,6 +8,8 @@ export const TAGS = {
   Slots: 'Start times at which an event type can be booked, computed on request and never stored.',
   Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
   Meta: 'This document, and the probes an orchestrator calls. No token, no rate limit.',
+  OAuth:
+    'The authorization server: discovery, the authorization code flow with PKCE, tokens, revocation, introspection, client registration (docs/oauth.md).',
 } as const;
 
 export type Tag = keyof typeof TAGS;

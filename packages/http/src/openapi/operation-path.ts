@@ -123,7 +123,7 @@ export function operationObject(operation: Operation): ZodOpenApiOperationObject
     tags: [doc.tag],
     summary: doc.summary,
     description: `${doc.description}\n\n${scope} MCP tool: \`${operation.name}\`.`,
-    security: [{ bearerToken: operation.scope === null ? [] : [operation.scope] }],
+    security: operation.scope === null ? [{ bearerToken: [] }] : [{ bearerToken: [operation.scope] }, { oauth2: [operation.scope] }],
     requestParams: {
       ...(path ? { path } : {}),
       ...(input && operation.method === 'GET' ? { query: input } : {}),
