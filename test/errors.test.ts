@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiRequest, type ApiResponse, api, expectCommonHeaders, expectData, expectError } from './support/http.js';
+import { type ApiRequest, type ApiResponse, api, bearerChallenge, expectCommonHeaders, expectData, expectError } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
 import { exhaustBucket } from './support/rate-limit.js';
 import { openSocket, parseResponse, readUntil, requestHead } from './support/raw-http.js';
@@ -52,7 +52,8 @@ const withoutRequestId = (res: ApiResponse) => ({ ...res.body.error, request_id:
 describe('401 unauthorized', () => {
   const expect401 = (res: ApiResponse, message: string) => {
     expectError(res, 401, 'unauthorized', {}, message);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="schedule"');
+    // The challenge names where a client finds out how to get a token (RFC 9728).
+    expect(res.headers.get('www-authenticate')).toBe(bearerChallenge({ origin: server.url, sentToken: message === INVALID }));
     // Counted in the anonymous bucket (default 30 per minute).
     expect(res.headers.get('x-ratelimit-limit')).toBe('30');
   };
@@ -99,7 +100,7 @@ describe('403 insufficient_scope', () => {
     const res = await patch(b.scratch1.uid, { metadata: { no: true } }, {}, SECRETS.noUpdate);
     expectError(res, 403, 'insufficient_scope', { required_scope: 'bookings:update' }, 'This token lacks the scope bookings:update.');
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
-    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(res.headers.get('www-authenticate')).toBe(bearerChallenge({ origin: server.url, scope: 'bookings:update' }));
     expect(await versionOf(b.scratch1.uid)).toBe(1);
   });
 
@@ -462,7 +463,9 @@ describe('429 rate_limited (limits from the workspace)', () => {
     for (const res of responses.slice(0, -1)) {
       if (res.status !== 429) {
         expectError(res, 401, 'unauthorized', {});
-        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="schedule"');
+        expect(res.headers.get('www-authenticate')).toMatch(
+          /^Bearer realm="schedule", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/,
+        );
       }
     }
     // A valid token is not in that bucket.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectData, expectError, expectPage } from './support/http.js';
+import { api, bearerChallenge, expectData, expectError, expectPage } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
 import {
   connectHttp,
@@ -32,11 +32,16 @@ import { type ServerProcess, startServer, type TestServer, tempDir, writeWorkspa
 afterAll(stopMcpProcesses);
 
 /** The 401 checks of docs/workspace.md ("exactly as the HTTP API does") against one server. */
-async function expectBearerRequired(url: string): Promise<void> {
-  expectMcpUnauthorized(await postMcp(url, {}));
-  expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.unknown}` }));
-  expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.revoked}` }));
-  expectMcpUnauthorized(await postMcp(url, { authorization: `Basic ${Buffer.from(`ora:${MCP_SECRETS.ora}`).toString('base64')}` }));
+async function expectBearerRequired(url: string, origin?: string): Promise<void> {
+  // `schedule serve` names /mcp's resource metadata (it runs the authorization server); `schedule mcp --http` does not.
+  const challenge = (sentToken: boolean) => bearerChallenge({ ...(origin ? { origin, resource: 'mcp' as const } : {}), sentToken });
+  expectMcpUnauthorized(await postMcp(url, {}), challenge(false));
+  expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.unknown}` }), challenge(true));
+  expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.revoked}` }), challenge(true));
+  expectMcpUnauthorized(
+    await postMcp(url, { authorization: `Basic ${Buffer.from(`ora:${MCP_SECRETS.ora}`).toString('base64')}` }),
+    challenge(true),
+  );
 }
 
 describe.each([
@@ -173,7 +178,7 @@ describe('schedule serve answers /mcp beside /v1 on one port and one database', 
   });
 
   it('/mcp without a valid bearer token is 401 exactly like the API', async () => {
-    await expectBearerRequired(server.url);
+    await expectBearerRequired(server.url, server.url);
   });
 
   it('/v1 still works on the same port, and reads what /mcp wrote (source "mcp")', async () => {

@@ -127,3 +127,20 @@ export function expectError(
   else if (message instanceof RegExp) expect(error.message).toMatch(message);
   return error;
 }
+
+/**
+ * The `WWW-Authenticate` of a refusal (docs/oauth.md "Discovery"): the
+ * realm; on `schedule serve`, the resource metadata URL of the API (or of
+ * `/mcp` with `resource: 'mcp'`); and `error="invalid_token"` when the
+ * request carried credentials that are not valid here.
+ */
+export function bearerChallenge(options: { origin?: string; resource?: 'api' | 'mcp'; sentToken?: boolean; scope?: string }): string {
+  const params = ['realm="schedule"'];
+  if (options.origin) {
+    const suffix = options.resource === 'mcp' ? '/mcp' : '';
+    params.push(`resource_metadata="${options.origin}/.well-known/oauth-protected-resource${suffix}"`);
+  }
+  if (options.sentToken) params.push('error="invalid_token"', 'error_description="The access token is not valid here."');
+  if (options.scope) params.push('error="insufficient_scope"', `scope="${options.scope}"`);
+  return `Bearer ${params.join(', ')}`;
+}

@@ -181,12 +181,12 @@ export function postMcp(
 
 /**
  * The answer to a request without a valid bearer token (docs/workspace.md:
- * exactly as the HTTP API): 401, `WWW-Authenticate: Bearer realm="schedule"`,
+ * exactly as the HTTP API): 401, the `WWW-Authenticate` challenge given,
  * and the common error envelope with code `unauthorized`.
  */
-export function expectMcpUnauthorized(res: ApiResponse): void {
+export function expectMcpUnauthorized(res: ApiResponse, challenge: string): void {
   if (res.status !== 401) throw new Error(`expected 401, got ${res.status}: ${res.text}`);
-  expect(res.headers.get('www-authenticate')).toBe('Bearer realm="schedule"');
+  expect(res.headers.get('www-authenticate')).toBe(challenge);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   expect(res.body).toEqual({
     error: { code: 'unauthorized', message: expect.any(String), details: {}, request_id: expect.stringMatching(UUID_RE) },
