@@ -82,7 +82,9 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
   const configuration: Configuration = {
     adapter: recordAdapter({ db: deps.store.db, clock: deps.clock }),
     routes: OAUTH_ROUTES,
-    // The library's own `scopes` are OpenID ones (openid, offline_access); api.md's scopes belong to the resources below.
+    // api.md's scopes are also listed as the server's own, so that a client may name them in its registration
+    // (`scope`, which MCP clients send); what a token carries is still decided per resource, below.
+    scopes: ['openid', 'offline_access', ...SCOPES],
     claims: { openid: ['sub'] },
     jwks,
     cookies: {
@@ -115,7 +117,8 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
-      revocation: { enabled: true },
+      // A client may revoke only what was issued to it (RFC 7009 section 2.1).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: {
         enabled: true,
         // A confidential client may introspect the tokens issued to it; a public client proves nothing by asking.

@@ -45,6 +45,12 @@ function missingScopes(details: Details): Record<string, string[]> {
   return Object.fromEntries(Object.entries(missing).map(([resource, scopes]) => [resource, scopes.filter((s) => KNOWN_SCOPES.has(s))]));
 }
 
+/** Every scope of api.md the host is asked about, whether the library files it under the resource or the server. */
+function askedScopes(details: Details): string[] {
+  const own = ((details.prompt.details.missingOIDCScope ?? []) as string[]).filter((s) => KNOWN_SCOPES.has(s));
+  return [...new Set([...Object.values(missingScopes(details)).flat(), ...own])];
+}
+
 export function interactionHandlers(deps: InteractionDeps) {
   const { provider } = deps;
 
@@ -64,7 +70,7 @@ export function interactionHandlers(deps: InteractionDeps) {
 
   async function showConsent(res: ServerResponse, details: Details, status = 200): Promise<number> {
     const missing = missingScopes(details);
-    const scopes = [...new Set(Object.values(missing).flat())];
+    const scopes = askedScopes(details);
     const resource = Object.keys(missing)[0] ?? String(details.params.resource ?? deps.resources.api);
     const accountId = details.session?.accountId ?? '';
     return sendPage(
@@ -156,8 +162,9 @@ export function interactionHandlers(deps: InteractionDeps) {
       }
       const chosen = new Set(form.getAll('scope'));
       const missing = missingScopes(details);
-      const allowedAny = Object.values(missing).some((scopes) => scopes.some((s) => chosen.has(s)));
-      const nothingAsked = Object.values(missing).every((scopes) => scopes.length === 0);
+      const asked = askedScopes(details);
+      const allowedAny = asked.some((s) => chosen.has(s));
+      const nothingAsked = asked.length === 0;
       if (form.get('decision') !== 'allow' || (!allowedAny && !nothingAsked)) {
         const result = { error: 'access_denied', error_description: 'The user did not allow access.' };
         await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
@@ -174,9 +181,12 @@ export function interactionHandlers(deps: InteractionDeps) {
         // Refused scopes are remembered as answered, so the host is not asked again for the same request.
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
       }
-      // OpenID scopes (offline_access, openid) carry no power over the schedule; they are granted as asked.
-      const oidcScopes = (details.prompt.details.missingOIDCScope ?? []) as string[];
-      if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
+      // The library asks for the scopes as the server's own too (authorization-server.ts): the same choice is recorded there.
+      const ownAsked = (details.prompt.details.missingOIDCScope ?? []) as string[];
+      const keptOwn = ownAsked.filter((s) => !KNOWN_SCOPES.has(s) || chosen.has(s));
+      const refusedOwn = ownAsked.filter((s) => KNOWN_SCOPES.has(s) && !chosen.has(s));
+      if (keptOwn.length) grant.addOIDCScope(keptOwn.join(' '));
+      if (refusedOwn.length) grant.rejectOIDCScope(refusedOwn.join(' '));
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
       return 303;
