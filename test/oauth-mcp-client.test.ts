@@ -84,33 +84,14 @@ interface Seen {
   readonly body?: any;
 }
 
-/**
- * SERVER BUG (reported; see the `it.fails` below): POST /v1/oauth/register
- * answers 400 invalid_client_metadata "scope must only contain
- * Authorization Server supported scope values" to a `scope` made of the
- * very scopes the server advertises, and the SDK always registers with
- * `scope` = the protected resource's scopes_supported. Until that is fixed,
- * the registration request leaves here without its `scope`, so that the
- * rest of the flow is still driven by the SDK and checked; everything else
- * the SDK sends goes as it is. Set to false once the bug is fixed.
- */
-const DROP_REGISTRATION_SCOPE = true;
-
 /** The SDK's fetch, recording each request as `METHOD /path STATUS`. */
 function recordingFetch(seen: Seen[]) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const { pathname } = new URL(url);
     const method = init?.method ?? 'GET';
-    let sent: any;
-    let request = init;
-    if (method === 'POST' && pathname === '/v1/oauth/register') {
-      sent = JSON.parse(String(init?.body));
-      if (DROP_REGISTRATION_SCOPE) {
-        const { scope: _dropped, ...rest } = sent;
-        request = { ...init, body: JSON.stringify(rest) };
-      }
-    }
-    const res = await fetch(url, request);
+    // The registration is recorded as the SDK sent it: it names the scopes /mcp advertises.
+    const sent = method === 'POST' && pathname === '/v1/oauth/register' ? JSON.parse(String(init?.body)) : undefined;
+    const res = await fetch(url, init);
     const body = pathname === '/mcp' ? undefined : await res.clone().json();
     seen.push({ line: `${method} ${pathname} ${res.status}`, headers: res.headers, sent, body });
     return res;
@@ -202,9 +183,7 @@ describe.each(STORES)('the MCP SDK client gets a token for /mcp by itself, on %s
   let firstTokens: OAuthTokens;
   let connected: Client;
 
-  // SERVER BUG, reported: registration refuses the server's own scopes (see DROP_REGISTRATION_SCOPE).
-  // Expected to fail until it is fixed; then drop `.fails` and the workaround.
-  it.fails('registering with `scope` = the scopes /mcp advertises, as the SDK does, is accepted (201)', async () => {
+  it('registering with `scope` = the scopes /mcp advertises, as the SDK does, is accepted (201)', async () => {
     const metadata = (await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()) as { scopes_supported: string[] };
     const res = await fetch(`${origin}/v1/oauth/register`, {
       method: 'POST',
