@@ -128,7 +128,7 @@ export function interactionHandlers(deps: InteractionDeps) {
     async signIn(req: IncomingMessage, res: ServerResponse, uid: string, address: string): Promise<number> {
       const form = await readForm(req);
       const details = await detailsFor(req, res, uid);
-      if (!details || details.prompt.name !== 'login') return gone(res);
+      if (details?.prompt.name !== 'login') return gone(res);
       if (!csrfMatches(deps.cookieKey, 'sign-in', uid, form.get('csrf') ?? undefined)) {
         return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
       }
@@ -156,7 +156,7 @@ export function interactionHandlers(deps: InteractionDeps) {
     async consent(req: IncomingMessage, res: ServerResponse, uid: string): Promise<number> {
       const form = await readForm(req);
       const details = await detailsFor(req, res, uid);
-      if (!details || details.prompt.name !== 'consent') return gone(res);
+      if (details?.prompt.name !== 'consent') return gone(res);
       if (!csrfMatches(deps.cookieKey, 'consent', uid, form.get('csrf') ?? undefined)) {
         return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
       }
