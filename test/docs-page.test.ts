@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
 import { api, expectError } from './support/http.js';
 import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
 import { buildWorkspace } from './support/workspace.js';
@@ -9,18 +9,6 @@ import { buildWorkspace } from './support/workspace.js';
 // browser, from the server's own files (it may have no internet), under a
 // strict Content-Security-Policy.
 
-const CHROMIUM = '/usr/bin/chromium';
-/** The machine has no internet: without the background-networking flags Chromium keeps dialling out and logging refusals. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 describe('GET /docs, the API reference page', () => {
@@ -28,11 +16,9 @@ describe('GET /docs, the API reference page', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // Not a skip: CI installs Debian's chromium (.ci/run), and a missing browser must not pass silently.
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
     [server, browser] = await Promise.all([
       startServer(['--workspace', writeWorkspace(buildWorkspace().workspace), '--db', ':memory:']),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+      launchChromium(),
     ]);
   });
   afterAll(async () => {

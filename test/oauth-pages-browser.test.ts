@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
 import { api, expectData, expectPage } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
 import { setUserPassword } from './support/oauth-browser.js';
@@ -19,19 +19,6 @@ import { buildWorkspace, EVENT_TYPES, SECRETS, USERNAMES } from './support/works
 // the connected-apps page and the token stops working. The pages carry no
 // script, so the flow must also work with JavaScript off, and a consent page
 // must never render inside another site's frame (clickjacking the Allow button).
-
-const CHROMIUM = '/usr/bin/chromium';
-/** As in docs-page.test.ts: the machine has no internet, so Chromium's background networking stays off. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const HOST = { username: USERNAMES.owner, password: 'correct horse battery staple' };
 const REQUESTED = ['bookings:read', 'slots:read', 'series:read'] as const;
@@ -144,8 +131,6 @@ describe.each([
   let clientId: string;
 
   beforeAll(async () => {
-    // Not a skip: CI installs Debian's chromium (.ci/run), and a missing browser must not pass silently.
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
     schema = backend === 'postgres' ? testSchema() : undefined;
     // A file, not :memory:: the test sets the host's password on the same database from its own connection.
     const db = schema?.dbUrl ?? join(tempDir(), 'schedule.db');
@@ -155,7 +140,7 @@ describe.each([
     [server, app, browser] = await Promise.all([
       startInProcess({ workspace: writeWorkspace(workspace), db }, { TOKEN_CACHE_MS: '0' }),
       startAppServer(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+      launchChromium(),
     ]);
     await setUserPassword(db, HOST.username, HOST.password);
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor, Store } from '../storage/store.js';
 import type { Principal } from './principal.js';
-import { actsForOf } from './roles.js';
+import { actsForOf, type Role } from './roles.js';
 import { SCOPES, type Scope } from './scopes.js';
 import { hashSecret } from './token-secret.js';
 
@@ -21,24 +21,23 @@ export interface AuthenticatorOptions {
   cacheEntries?: number;
 }
 
+/** What a principal needs of the user a token acts as. */
+const ACCOUNT_COLUMNS = [
+  'users.id',
+  'users.username',
+  'users.email',
+  'users.name',
+  'users.timezone',
+  'users.role',
+  'users.manages_json',
+] as const;
+
 const tokenBySecretHash = (db: Executor, secretHash: string) =>
   db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
-    .select([
-      'tokens.id as token_id',
-      'tokens.scopes_json',
-      'tokens.oauth_client_id',
-      'tokens.expires_at',
-      'tokens.revoked_at',
-      'users.id',
-      'users.username',
-      'users.email',
-      'users.name',
-      'users.timezone',
-      'users.role',
-      'users.manages_json',
-    ])
+    .select(['tokens.id as token_id', 'tokens.scopes_json', 'tokens.oauth_client_id', 'tokens.expires_at', 'tokens.revoked_at'])
+    .select(ACCOUNT_COLUMNS)
     .where('tokens.secret_hash', '=', secretHash);
 
 interface Lookup {
@@ -53,21 +52,20 @@ const accessTokenBySecretHash = (db: Executor, secretHash: string) =>
   db
     .selectFrom('oauth_records')
     .innerJoin('users', 'users.id', 'oauth_records.account_id')
-    .select([
-      'oauth_records.payload_json',
-      'oauth_records.expires_at',
-      'users.id',
-      'users.username',
-      'users.email',
-      'users.name',
-      'users.timezone',
-      'users.role',
-      'users.manages_json',
-    ])
+    .select(['oauth_records.payload_json', 'oauth_records.expires_at'])
+    .select(ACCOUNT_COLUMNS)
     .where('oauth_records.model', '=', 'AccessToken')
     .where('oauth_records.id', '=', secretHash);
 
 const NOBODY = (nowMs: number): Lookup => ({ principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs });
+
+type AccountRow = { id: string; username: string; email: string; name: string; timezone: string; role: Role; manages_json: string };
+
+/** The account a token acts as, and whom it may act for. */
+function actingAs(row: AccountRow): Pick<Principal, 'account' | 'actsFor'> {
+  const { id, username, email, name, timezone, role } = row;
+  return { account: { id, username, email, name, timezone, role }, actsFor: actsForOf(role, id, JSON.parse(row.manages_json) as string[]) };
+}
 
 async function lookUpAccessToken(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
   const [row] = await runPrepared(store.db, accessTokenBySecretHash, [secretHash]);
@@ -79,9 +77,8 @@ async function lookUpAccessToken(store: Store, secretHash: string, nowMs: number
     principal: {
       tokenId: secretHash,
       credential: { kind: 'oauth', clientId: payload.clientId ?? '', ...(resource ? { resource } : {}) },
-      account: { id: row.id, username: row.username, email: row.email, name: row.name, timezone: row.timezone, role: row.role },
+      ...actingAs(row),
       scopes: new Set(SCOPES.filter((scope) => granted.has(scope))),
-      actsFor: actsForOf(row.role, row.id, JSON.parse(row.manages_json) as string[]),
     },
     expiresAtMs: row.expires_at === null ? undefined : Date.parse(row.expires_at),
     cachedAtMs: nowMs,
@@ -92,14 +89,12 @@ async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<
   const [row] = await runPrepared(store.db, tokenBySecretHash, [secretHash]);
   if (!row) return lookUpAccessToken(store, secretHash, nowMs);
   if (row.revoked_at !== null) return NOBODY(nowMs);
-  const role = row.role;
   return {
     principal: {
       tokenId: row.token_id,
       credential: row.oauth_client_id ? { kind: 'oauth', clientId: row.oauth_client_id } : { kind: 'pat' },
-      account: { id: row.id, username: row.username, email: row.email, name: row.name, timezone: row.timezone, role },
+      ...actingAs(row),
       scopes: new Set(JSON.parse(row.scopes_json) as Scope[]),
-      actsFor: actsForOf(role, row.id, JSON.parse(row.manages_json) as string[]),
     },
     expiresAtMs: row.expires_at === null ? undefined : Date.parse(row.expires_at),
     cachedAtMs: nowMs,
