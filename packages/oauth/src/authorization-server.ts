@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Clock, SCOPES, type Store, sharedSecret } from '@schedule/core';
 import Provider, { type Configuration, errors } from 'oidc-provider';
-import { escapeHtml, page } from './pages/layout.js';
+import { escapeHtml, page, pageHeaders } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
 import type { Resources } from './resources.js';
 
@@ -135,6 +135,8 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
       const lines = Object.entries(out)
         .filter(([key]) => key === 'error' || key === 'error_description')
         .map(([key, value]) => `<p><strong>${escapeHtml(key)}</strong>: ${escapeHtml(String(value))}</p>`);
+      // A page like the others: never framed, never cached (it can name the client and the redirect URI).
+      ctx.set(pageHeaders());
       ctx.type = 'html';
       ctx.body = page('Authorization failed', `<h1>This request cannot be authorized</h1>${lines.join('')}`);
     },
