@@ -68,6 +68,13 @@ export interface Limits {
   pat_per_minute?: number;
   oauth_per_minute?: number;
   anonymous_per_minute?: number;
+  /** The authorization server's own buckets, per client address (docs/api/requests.md "Rate limits"). */
+  oauth_authorize_per_minute?: number;
+  oauth_token_per_minute?: number;
+  oauth_revoke_per_minute?: number;
+  oauth_introspect_per_minute?: number;
+  oauth_register_per_minute?: number;
+  sign_in_per_minute?: number;
 }
 
 /** One imported booking, as the test expects the server to show it. */

@@ -3,7 +3,7 @@ import { type Clock, SCOPES, type Store, sharedSecret } from '@schedule/core';
 import type Provider from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 import { loadOidcProvider } from './load-library.js';
-import { escapeHtml, page } from './pages/layout.js';
+import { escapeHtml, page, pageHeaders } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
 import type { Resources } from './resources.js';
 
@@ -143,6 +143,8 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
       const lines = Object.entries(out)
         .filter(([key]) => key === 'error' || key === 'error_description')
         .map(([key, value]) => `<p><strong>${escapeHtml(key)}</strong>: ${escapeHtml(String(value))}</p>`);
+      // A page like the others: never framed, never cached (it can name the client and the redirect URI).
+      ctx.set(pageHeaders());
       ctx.type = 'html';
       ctx.body = page('Authorization failed', `<h1>This request cannot be authorized</h1>${lines.join('')}`);
     },
