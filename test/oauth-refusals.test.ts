@@ -691,19 +691,16 @@ describe.each([
       expectOAuthError(res, 400, body);
     });
 
-    // BUG: every other /v1 path the server does not serve answers the common envelope (docs/openapi.json, "Other
-    // paths": 404 not_found); under /v1/oauth/ the request reaches oidc-provider, whose Koa app answers a bare
-    // `404 text/plain "Not Found"`. Marked failing until the authorization server answers unknown paths as the API does.
-    it.fails('an unknown path under /v1/oauth/ gets the 404 not_found envelope', async () => {
+    // As every other /v1 path the server does not serve (docs/openapi.json, "Other paths"), not the library's bare 404.
+    it('an unknown path under /v1/oauth/ gets the 404 not_found envelope', async () => {
       const res = await rawRequest(`${origin}/v1/oauth/no-such-endpoint`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.body?.error?.code).toBe('not_found');
     });
 
-    // BUG: the same for a known endpoint with a method it does not take (GET /v1/oauth/token): the API's convention
-    // is 405 method_not_allowed with Allow; the answer is the same bare 404 "Not Found".
-    it.fails('a method an OAuth endpoint does not take gets 405 with Allow', async () => {
+    // The API's convention for a known path and another method: 405 method_not_allowed with Allow.
+    it('a method an OAuth endpoint does not take gets 405 with Allow', async () => {
       const res = await rawRequest(`${origin}/v1/oauth/token`);
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');

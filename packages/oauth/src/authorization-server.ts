@@ -117,8 +117,16 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
-      // A client may revoke only what was issued to it (RFC 7009 section 2.1).
-      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        // A client revokes only what was issued to it (RFC 7009 section 2.1). A confidential client asking for
+        // another's is told so; a public one proved nothing by naming an id, so it is answered as for any token.
+        async allowedPolicy(_ctx, client, token) {
+          if (token.clientId === client.clientId) return true;
+          if (client.clientAuthMethod === 'none') return false;
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+        },
+      },
       introspection: {
         enabled: true,
         // A confidential client may introspect the tokens issued to it; a public client proves nothing by asking.

@@ -53,6 +53,23 @@ function sendJson(res: ServerResponse, body: unknown): number {
   return 200;
 }
 
+/**
+ * The methods each path of the library takes (OPTIONS is its CORS
+ * preflight). Anything else is answered here, as the rest of /v1 answers
+ * it (404 not_found, 405 with Allow), instead of by the library's bare 404.
+ */
+function libraryMethods(path: string): readonly string[] | undefined {
+  if (path === OAUTH_ROUTES.authorization) return ['GET', 'POST'];
+  // The authorization request resumed after sign-in and consent.
+  if (path.startsWith(`${OAUTH_ROUTES.authorization}/`)) return ['GET'];
+  if (path === OAUTH_ROUTES.token || path === OAUTH_ROUTES.revocation || path === OAUTH_ROUTES.introspection) return ['POST'];
+  if (path === OAUTH_ROUTES.registration) return ['POST'];
+  // RFC 7592 read of one's own registration, with the registration access token.
+  if (path.startsWith(`${OAUTH_ROUTES.registration}/`)) return ['GET'];
+  if (path === OAUTH_ROUTES.jwks || path === '/.well-known/openid-configuration') return ['GET'];
+  return undefined;
+}
+
 const INTERACTION = new RegExp(`^${INTERACTION_PATH}/([A-Za-z0-9_-]{1,64})(?:/(sign-in|consent))?$`);
 
 /**
@@ -92,6 +109,12 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
     if (get && path === API_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'api'));
     if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp'));
     if (path.startsWith('/v1/oauth/') || path === '/.well-known/openid-configuration') {
+      const allowed = libraryMethods(path);
+      if (!allowed) throw new ScheduleError('not_found', `No route ${path}.`);
+      if (method !== 'OPTIONS' && !allowed.includes(method === 'HEAD' ? 'GET' : method)) {
+        res.setHeader('Allow', allowed.join(', '));
+        throw new ScheduleError('method_not_allowed', `${method} is not allowed here; use ${allowed.join(' or ')}.`, { allow: allowed });
+      }
       seen.route = `${method} ${path.startsWith(`${OAUTH_ROUTES.authorization}/`) ? `${OAUTH_ROUTES.authorization}/:uid` : path}`;
       callback(req, res);
       return new Promise((resolve) => res.on('finish', () => resolve(res.statusCode)));

@@ -25,9 +25,28 @@ const CLIENT_ID = 'https://assistant.example/oauth/client.json';
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 const documents = new Map<string, { status: number; body: unknown }>([
-  [CLIENT_ID, { status: 200, body: { client_id: CLIENT_ID, client_name: 'Example Assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' } }],
-  ['https://liar.example/client.json', { status: 200, body: { client_id: 'https://someone-else.example/client.json', redirect_uris: [REDIRECT] } }],
-  ['https://secret.example/client.json', { status: 200, body: { client_id: 'https://secret.example/client.json', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' } }],
+  [
+    CLIENT_ID,
+    {
+      status: 200,
+      body: { client_id: CLIENT_ID, client_name: 'Example Assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+    },
+  ],
+  [
+    'https://liar.example/client.json',
+    { status: 200, body: { client_id: 'https://someone-else.example/client.json', redirect_uris: [REDIRECT] } },
+  ],
+  [
+    'https://secret.example/client.json',
+    {
+      status: 200,
+      body: {
+        client_id: 'https://secret.example/client.json',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    },
+  ],
   ['https://down.example/client.json', { status: 500, body: {} }],
 ]);
 const fetched: string[] = [];
@@ -37,7 +56,10 @@ const fakeFetch = (async (url: string | URL | Request) => {
   fetched.push(href);
   const doc = documents.get(href);
   if (!doc) throw new TypeError('fetch failed');
-  return new Response(JSON.stringify(doc.body), { status: doc.status, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=60' } });
+  return new Response(JSON.stringify(doc.body), {
+    status: doc.status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'max-age=60' },
+  });
 }) as typeof fetch;
 
 let store: Store;
@@ -76,7 +98,15 @@ afterAll(async () => {
 function authorizeUrl(clientId: string): string {
   const url = new URL(`${origin}/v1/oauth/authorize`);
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
-  const params = { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'bookings:read', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
+  const params = {
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: 'bookings:read',
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   return url.toString();
 }
