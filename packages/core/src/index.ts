@@ -2,6 +2,7 @@
 
 export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator, forResource } from './auth/authenticate.js';
 export { bearerSecret } from './auth/bearer.js';
+export { findUser, type UserName } from './auth/find-user.js';
 export { createToken, listTokens, revokeToken, type TokenSummary, tokenSummarySchema } from './auth/manage-tokens.js';
 export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
@@ -56,21 +57,6 @@ export {
   MAX_SEND_ATTEMPTS,
 } from './notifications/dispatch-notifications.js';
 export { loggingMailer, type Mail, type Mailer } from './notifications/mailer.js';
-export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
-export {
-  type CoreDeps,
-  defineOperation,
-  type ItemOutcome,
-  type ListOutcome,
-  type Operation,
-  type OperationContext,
-  type OperationSchemas,
-  type Outcome,
-  type RawCall,
-  type Requirement,
-} from './operations/operation.js';
-export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
-export { type OperationName, operations, operationsByName } from './operations/registry.js';
 export {
   type ClientRegistration,
   type ClientSummary,
@@ -94,8 +80,32 @@ export {
   revokeGrantRecords,
   upsertRecord,
 } from './oauth/oauth-records.js';
-export { checkPassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, setPassword, verifyPassword } from './oauth/passwords.js';
+export {
+  assertPasswordLength,
+  checkPassword,
+  clearPassword,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  setPassword,
+  verifyPassword,
+} from './oauth/passwords.js';
 export { sharedSecret } from './oauth/server-secrets.js';
+export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
+export {
+  type CoreDeps,
+  defineOperation,
+  type ItemOutcome,
+  type ListOutcome,
+  type Operation,
+  type OperationContext,
+  type OperationSchemas,
+  type Outcome,
+  type RawCall,
+  type Requirement,
+} from './operations/operation.js';
+export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
+export { type OperationName, operations, operationsByName } from './operations/registry.js';
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';

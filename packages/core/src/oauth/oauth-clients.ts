@@ -70,8 +70,10 @@ export async function createOAuthClient(
 ): Promise<{ client_id: string; client_secret: string | null }> {
   const parsed = clientRegistrationSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ScheduleError('validation_error', 'The client registration is not valid.', {
-      fields: parsed.error.issues.map((issue) => issue.path.join('.')),
+    // One `field: rule` clause per problem, as a body's validation words them, so a front end can name its own flags.
+    const issues = parsed.error.issues;
+    throw new ScheduleError('validation_error', issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '), {
+      fields: [...new Set(issues.map((issue) => issue.path.join('.')))],
     });
   }
   const clientId = `app_${randomBytes(12).toString('base64url')}`;
@@ -94,7 +96,13 @@ export async function createOAuthClient(
   return { client_id: clientId, client_secret: secret ?? null };
 }
 
-function grantSummary(row: { id: string; client_id: string | null; payload_json: string; user_id: string; username: string }): GrantSummary {
+function grantSummary(row: {
+  id: string;
+  client_id: string | null;
+  payload_json: string;
+  user_id: string;
+  username: string;
+}): GrantSummary {
   const payload = JSON.parse(row.payload_json) as { resources?: Record<string, string>; iat?: number };
   const resources: Record<string, string[]> = {};
   for (const [resource, scope] of Object.entries(payload.resources ?? {})) resources[resource] = scope.split(' ').filter(Boolean);
@@ -159,7 +167,12 @@ export async function listOAuthClients(db: Executor): Promise<ClientSummary[]> {
  */
 export async function revokeOAuthClient(db: Executor, clientId: string, options: { userId?: string } = {}): Promise<{ grants: number }> {
   const grants = await listGrants(db, { clientId, ...(options.userId ? { userId: options.userId } : {}) });
-  const client = await db.selectFrom('oauth_records').select('id').where('model', '=', 'Client').where('id', '=', clientId).executeTakeFirst();
+  const client = await db
+    .selectFrom('oauth_records')
+    .select('id')
+    .where('model', '=', 'Client')
+    .where('id', '=', clientId)
+    .executeTakeFirst();
   if (!client && grants.length === 0) throw new ScheduleError('not_found', `No OAuth client "${clientId}".`, { client_id: clientId });
   for (const grant of grants) await revokeGrantRecords(db, grant.grant_id);
   if (!options.userId) await db.deleteFrom('oauth_records').where('client_id', '=', clientId).execute();
