@@ -24,6 +24,8 @@ const TOP_LEVEL = [
   'whoami',
   'event-types',
   'tokens',
+  'passwords',
+  'oauth-clients',
   'calendars',
   'init',
   'book',

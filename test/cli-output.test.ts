@@ -61,12 +61,26 @@ const COMMANDS: { path: string; example: boolean; data: boolean }[] = [
   { path: 'tokens create', example: true, data: true },
   { path: 'tokens list', example: false, data: true },
   { path: 'tokens revoke', example: false, data: true },
+  { path: 'passwords set', example: true, data: true },
+  { path: 'passwords clear', example: true, data: true },
+  { path: 'oauth-clients create', example: true, data: true },
+  { path: 'oauth-clients list', example: true, data: true },
+  { path: 'oauth-clients revoke', example: true, data: true },
   { path: 'init', example: true, data: false },
   { path: 'completion', example: true, data: false },
 ];
 /** Commands on the local database only: --help lists neither --api-url nor --token (issue 11). */
-const LOCAL = new Set(['tokens create', 'tokens list', 'tokens revoke']);
-const GROUPS = ['bookings', 'series', 'slots', 'event-types', 'tokens'];
+const LOCAL = new Set([
+  'tokens create',
+  'tokens list',
+  'tokens revoke',
+  'passwords set',
+  'passwords clear',
+  'oauth-clients create',
+  'oauth-clients list',
+  'oauth-clients revoke',
+]);
+const GROUPS = ['bookings', 'series', 'slots', 'event-types', 'tokens', 'passwords', 'oauth-clients'];
 
 describe('--version and --help', () => {
   it('schedule --version prints the package version and exits 0', async () => {
@@ -78,7 +92,19 @@ describe('--version and --help', () => {
     const run = await runCli(['--help']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.startsWith('Usage: schedule [options] [command]\n')).toBe(true);
-    for (const name of ['serve', 'mcp', 'bookings', 'series', 'slots', 'whoami', 'event-types', 'tokens', 'init']) {
+    for (const name of [
+      'serve',
+      'mcp',
+      'bookings',
+      'series',
+      'slots',
+      'whoami',
+      'event-types',
+      'tokens',
+      'passwords',
+      'oauth-clients',
+      'init',
+    ]) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
     }
     expect(run.stdout.replace(/\s+/g, ' ')).toContain(

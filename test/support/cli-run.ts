@@ -44,6 +44,8 @@ export interface CliOptions {
    * would time out.
    */
   stdinOpen?: boolean;
+  /** Written to stdin first (then closed, unless `stdinOpen`): a password piped in, say. */
+  input?: string;
 }
 
 /** Runs `schedule <args>` to its exit. Resolves after the output streams closed, so both are complete. */
@@ -55,6 +57,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     cwd: options.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin.write(options.input);
   if (!options.stdinOpen) child.stdin.end();
   let stdout = '';
   let stderr = '';

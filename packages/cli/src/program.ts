@@ -5,6 +5,8 @@ import { registerCalendars } from './commands/calendars.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDirectory } from './commands/directory.js';
 import { registerInit } from './commands/init.js';
+import { registerOAuthClients } from './commands/oauth-clients.js';
+import { registerPasswords } from './commands/passwords.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTokens } from './commands/tokens.js';
@@ -89,6 +91,8 @@ export function buildProgram(): Command {
   registerSlots(program);
   registerDirectory(program);
   registerTokens(program);
+  registerPasswords(program);
+  registerOAuthClients(program);
   registerCalendars(program);
   registerInit(program);
   registerInteractive(program);

@@ -2,6 +2,7 @@
 
 export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator, forResource } from './auth/authenticate.js';
 export { bearerSecret } from './auth/bearer.js';
+export { findUser, type UserName } from './auth/find-user.js';
 export { createToken, listTokens, revokeToken, type TokenSummary, tokenSummarySchema } from './auth/manage-tokens.js';
 export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
@@ -79,7 +80,16 @@ export {
   revokeGrantRecords,
   upsertRecord,
 } from './oauth/oauth-records.js';
-export { checkPassword, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, setPassword, verifyPassword } from './oauth/passwords.js';
+export {
+  assertPasswordLength,
+  checkPassword,
+  clearPassword,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  setPassword,
+  verifyPassword,
+} from './oauth/passwords.js';
 export { sharedSecret } from './oauth/server-secrets.js';
 export { type ExecuteDeps, type Executed, execute } from './operations/execute.js';
 export {

@@ -170,6 +170,7 @@ describe('parseWorkspace', () => {
       event_types: [],
       tokens: [],
       bookings: [],
+      oauth_clients: [],
     });
   });
 });
@@ -237,7 +238,7 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
 
   it('reports what the first load wrote', async () => {
     const store = await fixture.open();
-    expect(await load(store)).toEqual({ users: 3, eventTypes: 2, tokens: 2, bookingsWritten: 3, bookingsUnchanged: 0 });
+    expect(await load(store)).toEqual({ users: 3, eventTypes: 2, tokens: 2, bookingsWritten: 3, bookingsUnchanged: 0, oauthClients: 0 });
   });
 
   it('imports a booking with its uid, its length from the event type and its title from both names', async () => {
@@ -308,7 +309,14 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
     const clock = manualClock(T0);
     await load(store, clock);
     clock.advance(60 * 60_000);
-    expect(await load(store, clock)).toEqual({ users: 3, eventTypes: 2, tokens: 2, bookingsWritten: 0, bookingsUnchanged: 3 });
+    expect(await load(store, clock)).toEqual({
+      users: 3,
+      eventTypes: 2,
+      tokens: 2,
+      bookingsWritten: 0,
+      bookingsUnchanged: 3,
+      oauthClients: 0,
+    });
   });
 
   it('updates a changed booking entry, bumping its version, and leaves the others untouched', async () => {
@@ -320,7 +328,14 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
     changed.bookings[2]!.attendee.name = 'Fay Renamed';
     clock.advance(60 * 60_000);
 
-    expect(await load(store, clock, changed)).toEqual({ users: 3, eventTypes: 2, tokens: 2, bookingsWritten: 1, bookingsUnchanged: 2 });
+    expect(await load(store, clock, changed)).toEqual({
+      users: 3,
+      eventTypes: 2,
+      tokens: 2,
+      bookingsWritten: 1,
+      bookingsUnchanged: 2,
+      oauthClients: 0,
+    });
 
     const after = (await dumpTable(store, 'bookings')) as Database['bookings'][];
     const uid = '30000000-0000-4000-8000-00000000000c';

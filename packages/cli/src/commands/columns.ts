@@ -59,3 +59,18 @@ export const TOKEN_COLUMNS: readonly Column[] = [
   },
   { title: 'CREATED', value: (t) => t.created_at },
 ];
+
+export const OAUTH_CLIENT_COLUMNS: readonly Column[] = [
+  { title: 'CLIENT_ID', value: (c) => c.client_id },
+  { title: 'NAME', value: (c) => c.client_name },
+  { title: 'KIND', value: (c) => c.kind },
+  { title: 'REGISTERED', value: (c) => c.registered },
+  // Each person once, however many grants they gave; none shows as nothing (`-` on a terminal).
+  {
+    title: 'AUTHORIZED BY',
+    value: (c) => {
+      const names = [...new Set((c.grants as { user: { username: string } }[]).map((g) => g.user.username))];
+      return names.length === 0 ? null : names;
+    },
+  },
+];

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { asCliErrors } from '../backend/core-refusals.js';
-import type { EmbeddedBackend } from '../backend/embedded.js';
-import { type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
 import { typedTime } from '../input/time-flags.js';
 import { isDateOnly } from '../input/typed-time.js';
 import { tokenCreatedText, tokenRevokedText } from '../output/confirmations.js';
 import { confirmationLine, renderList, renderObject } from '../output/render.js';
 import { TOKEN_COLUMNS } from './columns.js';
+import { localStore } from './local-store.js';
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
@@ -39,11 +39,7 @@ function expiryOf(text: string | undefined): string | undefined {
 }
 
 /** Tokens live in the server's own database: these commands need it, not a token. */
-function localStore(ctx: RunContext) {
-  if (ctx.backend.mode !== 'embedded')
-    throw new CliError('usage', "Tokens are made on the server's database: use --db (or $DATABASE_URL), not --api-url.");
-  return (ctx.backend as EmbeddedBackend).store;
-}
+const TOKENS = 'Tokens are made';
 
 async function core() {
   return import('@schedule/core');
@@ -72,7 +68,7 @@ export function registerTokens(program: Command): void {
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const { createToken, listTokens, randomIds, systemClock } = await core();
-        const db = localStore(ctx).db;
+        const db = localStore(ctx, TOKENS).db;
         const name = String(ctx.options.name);
         // A name picks a token for `tokens revoke`, so two alike would make it ambiguous; revoked ones keep theirs.
         if ((await listTokens(db)).some((t) => t.name === name)) {
@@ -98,7 +94,7 @@ export function registerTokens(program: Command): void {
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const { listTokens } = await core();
-        const all = await listTokens(localStore(ctx).db);
+        const all = await listTokens(localStore(ctx, TOKENS).db);
         show(ctx, all, () => renderList(all, TOKEN_COLUMNS, ctx.style));
       }),
     );
@@ -113,7 +109,7 @@ export function registerTokens(program: Command): void {
     .action((idOrName: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const { revokeToken, systemClock } = await core();
-        const token = await asCliErrors(() => revokeToken(localStore(ctx).db, { clock: systemClock }, idOrName));
+        const token = await asCliErrors(() => revokeToken(localStore(ctx, TOKENS).db, { clock: systemClock }, idOrName));
         showWrite(
           ctx,
           token,

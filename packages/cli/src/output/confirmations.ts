@@ -123,3 +123,30 @@ export function tokenCreatedText(token: { name: string; user: { username: string
 export function tokenRevokedText(token: { id: string; name: string; user: { username: string } }): string {
   return `Revoked token ${token.name} of ${token.user.username} · id ${token.id}`;
 }
+
+export function passwordSetText(username: string): string {
+  return `Set the sign-in password of ${username}`;
+}
+
+export function passwordClearedText(username: string): string {
+  return `Cleared the password of ${username}: they can no longer sign in, and their open sign-ins ended`;
+}
+
+export function oauthClientCreatedText(
+  client: { client_id: string; client_name: string | null; kind: string },
+  secret: string | null,
+): string {
+  const shown = secret === null ? '' : ` · client_secret ${secret}`;
+  return `Registered ${client.kind} app ${client.client_name} · client_id ${client.client_id}${shown}`;
+}
+
+export function oauthClientRevokedText(r: {
+  client_id: string;
+  username: string | null;
+  grants_revoked: number;
+  client_removed: boolean;
+}): string {
+  const ended = plural(r.grants_revoked, 'grant');
+  if (r.username !== null) return `Revoked ${r.client_id} for ${r.username}: ${ended} ended`;
+  return `Revoked ${r.client_id} for everyone: ${ended} ended${r.client_removed ? ', and the client removed' : ''}`;
+}

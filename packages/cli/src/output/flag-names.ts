@@ -38,6 +38,8 @@ export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   count: '--count',
   location_url: '--location-url',
   notify_invitee: '--notify',
+  client_name: '--name',
+  redirect_uris: '--redirect-uri',
   'Idempotency-Key': '--idempotency-key',
   'If-Match': '--if-match',
 };

@@ -70,8 +70,10 @@ export async function createOAuthClient(
 ): Promise<{ client_id: string; client_secret: string | null }> {
   const parsed = clientRegistrationSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ScheduleError('validation_error', 'The client registration is not valid.', {
-      fields: parsed.error.issues.map((issue) => issue.path.join('.')),
+    // One `field: rule` clause per problem, as a body's validation words them, so a front end can name its own flags.
+    const issues = parsed.error.issues;
+    throw new ScheduleError('validation_error', issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '), {
+      fields: [...new Set(issues.map((issue) => issue.path.join('.')))],
     });
   }
   const clientId = `app_${randomBytes(12).toString('base64url')}`;

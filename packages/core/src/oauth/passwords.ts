@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { findUser } from '../auth/find-user.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { Executor } from '../storage/store.js';
@@ -47,13 +48,21 @@ function userWhere(user: string) {
   return (eb: any) => eb.or([eb('username', '=', user), eb('id', '=', user.toLowerCase())]);
 }
 
-/** Sets a user's sign-in password (by username or id). */
-export async function setPassword(db: Executor, deps: { clock: Clock }, user: string, password: string): Promise<{ username: string }> {
+/**
+ * Refuses a password of the wrong length. Exported so that a prompt can
+ * refuse it before asking for it a second time, in the same words.
+ */
+export function assertPasswordLength(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
     throw new ScheduleError('validation_error', `A password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`, {
       fields: ['password'],
     });
   }
+}
+
+/** Sets a user's sign-in password (by username or id). */
+export async function setPassword(db: Executor, deps: { clock: Clock }, user: string, password: string): Promise<{ username: string }> {
+  assertPasswordLength(password);
   const row = await db.selectFrom('users').select(['id', 'username']).where(userWhere(user)).executeTakeFirst();
   if (!row) throw new ScheduleError('not_found', `No user "${user}".`, { user });
   await db
@@ -61,6 +70,30 @@ export async function setPassword(db: Executor, deps: { clock: Clock }, user: st
     .set({ password_hash: await hashPassword(password), updated_at: toTimestamp(deps.clock.now()) })
     .where('id', '=', row.id)
     .execute();
+  return { username: row.username };
+}
+
+/**
+ * The records that keep someone signed in on the authorization pages: the
+ * authorization server's own session and the host session of the
+ * connected-apps page (packages/oauth). Both carry the account id.
+ */
+const SIGN_IN_MODELS = ['Session', 'HostSession'];
+
+/**
+ * Removes a user's password (by username or id), so that they can no longer
+ * sign in, and ends the sign-ins they have open: otherwise a browser still
+ * signed in could authorize new apps for up to a day. Apps already
+ * authorized keep their grants; `schedule oauth-clients revoke` ends those.
+ */
+export async function clearPassword(db: Executor, deps: { clock: Clock }, user: string): Promise<{ username: string }> {
+  const row = await findUser(db, user);
+  await db
+    .updateTable('users')
+    .set({ password_hash: null, updated_at: toTimestamp(deps.clock.now()) })
+    .where('id', '=', row.id)
+    .execute();
+  await db.deleteFrom('oauth_records').where('model', 'in', SIGN_IN_MODELS).where('account_id', '=', row.id).execute();
   return { username: row.username };
 }
 

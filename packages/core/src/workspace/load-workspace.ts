@@ -7,6 +7,7 @@ import type { BookingsTable } from '../storage/schema.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { WorkspaceError } from './parse-workspace.js';
+import { oauthClientProblems, writeOAuthClient } from './workspace-oauth-clients.js';
 import { eventTypeIdOf, resolveEventTypes, resolveUsers } from './workspace-refs.js';
 import { eventTypeRow, importedBookingRow, organizationRow, tokenRow, userRow } from './workspace-rows.js';
 import type { Workspace, WorkspaceToken } from './workspace-schema.js';
@@ -23,6 +24,7 @@ export interface LoadReport {
   tokens: number;
   bookingsWritten: number;
   bookingsUnchanged: number;
+  oauthClients: number;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
       if (!userByRef(token.user)) problems.push(`tokens[${i}].user: no user "${token.user}"`);
     }
     const bookingRows = workspace.bookings.map((booking, i) => importedBookingRow(booking, i, users, eventTypes, problems, now));
+    problems.push(...(await oauthClientProblems(trx, workspace)));
     if (problems.length > 0) throw new WorkspaceError(problems);
 
     const stored = await trx.selectFrom('organization').select('limits_json').where('id', '=', 1).executeTakeFirst();
@@ -69,6 +72,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
     for (const row of bookingRows) {
       if (await writeImportedBooking(trx, row!, now)) bookingsWritten += 1;
     }
+    for (const client of workspace.oauth_clients) await writeOAuthClient(trx, deps.clock, client);
 
     return {
       users: workspace.users.length,
@@ -76,6 +80,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
       tokens: workspace.tokens.length,
       bookingsWritten,
       bookingsUnchanged: bookingRows.length - bookingsWritten,
+      oauthClients: workspace.oauth_clients.length,
     };
   });
 }

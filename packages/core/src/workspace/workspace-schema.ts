@@ -4,6 +4,7 @@ import { SCOPES } from '../auth/scopes.js';
 import { calendarSchema } from '../event-types/calendar.js';
 import { questionSchema } from '../event-types/questions.js';
 import { scheduleSchema } from '../event-types/schedule.js';
+import { clientRegistrationSchema } from '../oauth/oauth-clients.js';
 import { limitsSchema } from '../rate-limit/limits.js';
 import { BOOKING_STATUSES, ON_OFF } from '../storage/schema.js';
 import { isTimeZone } from '../time.js';
@@ -83,6 +84,17 @@ const bookingSchema = z.object({
   cancelled_at: fileInstant.optional(),
 });
 
+/**
+ * An app registered ahead of time (docs/oauth.md): always public, since a
+ * secret does not belong in a file that is committed; confidential clients
+ * are made with `schedule oauth-clients create --confidential`.
+ */
+const oauthClientSchema = z.object({
+  client_id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1 to 100 letters, digits, dot, dash or underscore'),
+  client_name: clientRegistrationSchema.shape.client_name,
+  redirect_uris: clientRegistrationSchema.shape.redirect_uris,
+});
+
 export const workspaceSchema = z.object({
   /**
    * A workspace for demonstrations: its token secrets are published, so a
@@ -96,6 +108,7 @@ export const workspaceSchema = z.object({
   event_types: z.array(eventTypeSchema).default([]),
   tokens: z.array(tokenSchema).default([]),
   bookings: z.array(bookingSchema).default([]),
+  oauth_clients: z.array(oauthClientSchema).default([]),
 });
 
 export type Workspace = z.infer<typeof workspaceSchema>;
@@ -103,3 +116,4 @@ export type WorkspaceUser = Workspace['users'][number];
 export type WorkspaceEventType = Workspace['event_types'][number];
 export type WorkspaceToken = Workspace['tokens'][number];
 export type WorkspaceBooking = Workspace['bookings'][number];
+export type WorkspaceOAuthClient = Workspace['oauth_clients'][number];
