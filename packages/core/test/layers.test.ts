@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['series', 'health'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
-  ['event-types', 'rate-limit'],
+  ['event-types', 'rate-limit', 'oauth'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
   ['storage'],

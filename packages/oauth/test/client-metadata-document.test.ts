@@ -113,7 +113,7 @@ function authorizeUrl(clientId: string): string {
 
 describe('client ID metadata documents', () => {
   it('advertises them, and an https client id is fetched once and used without registration', async () => {
-    const metadata = await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json();
+    const metadata = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata.client_id_metadata_document_supported).toBe(true);
     const first = await fetch(authorizeUrl(CLIENT_ID), { redirect: 'manual' });
     // On to the sign-in page: the client was found and its redirect_uri matched.
