@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, expectError } from './support/http.js';
+import { TestBrowser } from './support/oauth-browser.js';
 import { runServeToExit, type ServerProcess, startServer, tempDir } from './support/serve.js';
 
 // Issue 11, "Safety first": the demo's tokens are printed in the README, so
@@ -13,6 +14,8 @@ import { runServeToExit, type ServerProcess, startServer, tempDir } from './supp
 const here = dirname(fileURLToPath(import.meta.url));
 const DEMO_WORKSPACE = resolve(here, '../demo/workspace.json');
 const ALICE = 'pat_demo_alice_0123456789';
+/** What the demo's hint prints (packages/cli/src/demo-tokens.ts). */
+const PUBLIC_DEMO_PASSWORD = 'demo-password';
 const TOUR_BOOKING = {
   event_type_id: '0b7d2a4e-3c1f-4e8a-9d2b-7a1c5e9f3b10',
   start: '2026-12-08T09:00:00Z',
@@ -64,6 +67,18 @@ describe('the demo (npm start)', () => {
     // The user's own server, on the default database, does not know the demo token.
     const own = await serve([], env);
     expectError(await api(own.url, '/v1/bookings', { token: ALICE }), 401, 'unauthorized');
+  });
+
+  it('lets a first-time user sign in on the OAuth pages with the printed demo password', async () => {
+    const { defaultDb: _, ...env } = machine();
+    const server = await serve(['--demo', '--workspace', DEMO_WORKSPACE], env);
+    await expect.poll(() => server.output().stdout).toContain(`sign you in through the browser (OAuth)`);
+    expect(server.output().stdout).toContain(`with the password ${PUBLIC_DEMO_PASSWORD};`);
+    const browser = new TestBrowser(server.url);
+    const signInPage = await browser.open('/oauth/sign-in');
+    const apps = await browser.submit(signInPage, { username: 'alice', password: PUBLIC_DEMO_PASSWORD });
+    expect(apps.status).toBe(200);
+    expect(apps.body).toContain('Signed in as <strong>alice</strong>.');
   });
 
   it('a demo workspace without --demo is refused before any database is touched (exit 2)', async () => {

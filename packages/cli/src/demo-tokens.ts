@@ -1,4 +1,4 @@
-import { hashSecret, type Store } from '@schedule/core';
+import { type Clock, hashSecret, type Store, setPassword } from '@schedule/core';
 
 /**
  * The secrets of demo/workspace.json's tokens. They are printed in the README
@@ -34,4 +34,16 @@ export async function revokePublicDemoTokens(store: Store, nowIso: string): Prom
     )
     .execute();
   return found.length;
+}
+
+/**
+ * The demo users' sign-in password, printed in the demo's hint like the
+ * tokens: with it a first-time user tries the OAuth flow (an MCP client
+ * given only the /mcp URL, the consent page, the connected-apps page).
+ * Set only in the demo's throw-away database.
+ */
+export const PUBLIC_DEMO_PASSWORD = 'demo-password';
+
+export async function giveDemoPasswords(store: Store, clock: Clock, usernames: readonly string[]): Promise<void> {
+  await Promise.all(usernames.map((username) => setPassword(store.db, { clock }, username, PUBLIC_DEMO_PASSWORD)));
 }

@@ -1,7 +1,7 @@
 import { type Clock, type IdGenerator, type LoadReport, loadWorkspace, openStore, type Store, type StoreOptions } from '@schedule/core';
 import { CliError } from './backend/backend.js';
 import { asCliErrors } from './backend/core-refusals.js';
-import { revokePublicDemoTokens } from './demo-tokens.js';
+import { giveDemoPasswords, revokePublicDemoTokens } from './demo-tokens.js';
 import { readWorkspace } from './workspace-file.js';
 
 /** An open store, with the workspace file (if any) loaded into it. */
@@ -37,6 +37,7 @@ export async function openRuntime(options: {
       ? await asCliErrors(() => loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace))
       : undefined;
     if (!options.demo) await revokePublicDemoTokens(store, new Date(options.clock.now()).toISOString());
+    else if (workspace?.demo) await giveDemoPasswords(store, options.clock, workspace.users.map((user) => user.username));
     return { store, report };
   } catch (error) {
     await store.close();

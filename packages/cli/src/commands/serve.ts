@@ -3,6 +3,7 @@ import { forResource, operations } from '@schedule/core';
 import { buildApp, type ConnectionLimits, observeHandler, type RunningServer } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { createOAuthServer, type OAuthServer, resourcesOf } from '@schedule/oauth';
+import { PUBLIC_DEMO_PASSWORD } from '../demo-tokens.js';
 import { packageVersion } from '../package-version.js';
 import { exitOnSignal, logUnhandledRejections, processHost, type Service, type ServiceHost, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
@@ -168,7 +169,10 @@ function demoHint(url: string): string {
     '',
     `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' '${url}/v1/bookings?limit=3'`,
     '',
-    `The MCP server is at ${url}${MCP_PATH} (same tokens). Other demo tokens: pat_demo_bob_0123456789 (manager), pat_demo_carol_0123456789 (user). Ctrl-C stops the server.`,
+    `The MCP server is at ${url}${MCP_PATH} (same tokens). Other demo tokens: pat_demo_bob_0123456789 (manager), pat_demo_carol_0123456789 (user).`,
+    '',
+    `Or give an MCP client only ${url}${MCP_PATH}: it signs you in through the browser (OAuth). Sign in as alice, bob or carol`,
+    `with the password ${PUBLIC_DEMO_PASSWORD}; ${url}/oauth/apps lists the apps you allowed. Ctrl-C stops the server.`,
     '',
   ].join('\n');
 }
