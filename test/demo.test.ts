@@ -72,7 +72,7 @@ describe('the demo (npm start)', () => {
   it('lets a first-time user sign in on the OAuth pages with the printed demo password', async () => {
     const { defaultDb: _, ...env } = machine();
     const server = await serve(['--demo', '--workspace', DEMO_WORKSPACE], env);
-    await expect.poll(() => server.output().stdout).toContain(`sign you in through the browser (OAuth)`);
+    await expect.poll(() => server.output().stdout).toContain(`it signs you in through the browser (OAuth)`);
     expect(server.output().stdout).toContain(`with the password ${PUBLIC_DEMO_PASSWORD};`);
     const browser = new TestBrowser(server.url);
     const signInPage = await browser.open('/oauth/sign-in');
