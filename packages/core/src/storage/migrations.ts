@@ -235,6 +235,71 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_webhooks_and_mail': {
+    async up(db: Kysely<any>) {
+      // Subscriptions of an account to events (docs/webhooks.md). The secret signs deliveries
+      // (Standard Webhooks HMAC), so it is kept as it is; during a rotation the previous one
+      // signs too until previous_secret_until.
+      await db.schema
+        .createTable('webhooks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('events_json', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('previous_secret_until', 'text')
+        // active | paused | disabled
+        .addColumn('status', 'text', (c) => c.notNull())
+        // owner | failures | gone (410), when not active
+        .addColumn('paused_reason', 'text')
+        .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('failing_since', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhooks_owner').on('webhooks').columns(['owner_user_id', 'created_at']).execute();
+
+      // One row per event per webhook: the unit that is sent, retried, and listed. Its id is
+      // the webhook-id header, the same on every attempt. A process claims a row by setting
+      // lease and locked_until; one that dies mid-delivery lets the lease run out.
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id'))
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('payload_json', 'text', (c) => c.notNull())
+        // pending | succeeded | failed (no attempt left, or the webhook stopped)
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('lease', 'text')
+        .addColumn('locked_until', 'text')
+        .addColumn('last_status_code', 'integer')
+        .addColumn('last_response_body', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('delivered_at', 'text')
+        .addUniqueConstraint('webhook_deliveries_event', ['webhook_id', 'event_id'])
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createIndex('webhook_deliveries_listed').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+
+      // The outbox is fanned out to webhooks once: a process claims events the same way.
+      await db.schema.alterTable('outbox').addColumn('lease', 'text').execute();
+      await db.schema.alterTable('outbox').addColumn('locked_until', 'text').execute();
+      await db.schema.createIndex('outbox_undispatched').on('outbox').columns(['dispatched_at', 'created_at']).execute();
+
+      // Attendee mail can be turned off for the whole workspace or one event type (docs/workspace.md).
+      await db.schema.alterTable('organization').addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('event_types').addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      // Booking mail is about a booking, not a series.
+      await db.schema.alterTable('notifications').addColumn('booking_uid', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -42,6 +42,8 @@ export interface OrganizationTable {
   name: string;
   limits_json: string;
   updated_at: string;
+  /** 0 turns off mail to attendees for the whole workspace. */
+  attendee_mail: ColumnType<number, number | undefined, number>;
 }
 
 export interface UsersTable {
@@ -77,6 +79,8 @@ export interface EventTypesTable {
   questions_json: string;
   created_at: string;
   updated_at: string;
+  /** 0 turns off mail to attendees of this event type. */
+  attendee_mail: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokensTable {
@@ -188,6 +192,7 @@ export interface NotificationsTable {
   next_attempt_at: string;
   created_at: string;
   sent_at: string | null;
+  booking_uid: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -211,6 +216,9 @@ export interface OutboxTable {
   payload_json: string;
   created_at: string;
   dispatched_at: string | null;
+  /** Who is fanning the event out to webhooks now, until locked_until. */
+  lease: ColumnType<string | null, string | null | undefined, string | null>;
+  locked_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One stored object of the authorization server (oauth/oauth-records.ts). */
@@ -224,6 +232,44 @@ export interface OAuthRecordsTable {
   client_id: string | null;
   expires_at: string | null;
   consumed_at: string | null;
+}
+
+/** A subscription to events (migration 0003). */
+export interface WebhooksTable {
+  id: string;
+  owner_user_id: string;
+  url: string;
+  events_json: string;
+  description: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  status: 'active' | 'paused' | 'disabled';
+  paused_reason: 'owner' | 'failures' | 'gone' | null;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  failing_since: string | null;
+  version: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one webhook: what is sent, retried and listed. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload_json: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  lease: string | null;
+  locked_until: string | null;
+  last_status_code: number | null;
+  last_response_body: string | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
 }
 
 export interface ServerSecretsTable {
@@ -245,4 +291,6 @@ export interface Database {
   notifications: NotificationsTable;
   oauth_records: OAuthRecordsTable;
   server_secrets: ServerSecretsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

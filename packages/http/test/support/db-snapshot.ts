@@ -19,6 +19,8 @@ const TABLES: Record<keyof Database, true> = {
   notifications: true,
   oauth_records: true,
   server_secrets: true,
+  webhooks: true,
+  webhook_deliveries: true,
 };
 
 /** A digest of each table's rows, by table name. */
