@@ -16,7 +16,7 @@ describe.each(sharedDatabases())('openStore twice on one $name database', (share
       .values({ id: 1, name: 'Acme', limits_json: '{}', updated_at: '2026-01-01T00:00:00.000Z' })
       .execute();
     expect(await second.db.selectFrom('organization').selectAll().execute()).toEqual([
-      { id: 1, name: 'Acme', limits_json: '{}', updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 1, name: 'Acme', limits_json: '{}', updated_at: '2026-01-01T00:00:00.000Z', attendee_mail: 1 },
     ]);
     expect(first.dialect).toBe(shared.name);
   });
