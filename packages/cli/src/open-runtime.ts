@@ -37,7 +37,12 @@ export async function openRuntime(options: {
       ? await asCliErrors(() => loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace))
       : undefined;
     if (!options.demo) await revokePublicDemoTokens(store, new Date(options.clock.now()).toISOString());
-    else if (workspace?.demo) await giveDemoPasswords(store, options.clock, workspace.users.map((user) => user.username));
+    else if (workspace?.demo)
+      await giveDemoPasswords(
+        store,
+        options.clock,
+        workspace.users.map((user) => user.username),
+      );
     return { store, report };
   } catch (error) {
     await store.close();

@@ -294,8 +294,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('outbox_undispatched').on('outbox').columns(['dispatched_at', 'created_at']).execute();
 
       // Attendee mail can be turned off for the whole workspace or one event type (docs/workspace.md).
-      await db.schema.alterTable('organization').addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-      await db.schema.alterTable('event_types').addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('organization')
+        .addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('attendee_mail', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
       // Booking mail is about a booking, not a series.
       await db.schema.alterTable('notifications').addColumn('booking_uid', 'text').execute();
     },
