@@ -339,24 +339,33 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
     });
   });
 
-  describe('a server that fails: the mail waits for its next attempt, and the pass ends in bounded time', () => {
-    it('451 at DATA (try again later): deferred, then sent once the server takes it', async () => {
+  describe('a server that fails: the mail waits for its next attempt, and the pass ends at once', () => {
+    /** The two booking mails, the one tried first first: its attempts and when it is tried next. */
+    const attemptsOf = async () =>
+      (await mailRowsOf(store))
+        .map(({ status, attempts, next_attempt_at }) => ({ status, attempts, next_attempt_at }))
+        .sort((a, b) => b.attempts - a.attempts);
+    const FIRST_FAILED = [
+      { status: 'pending', attempts: 1, next_attempt_at: '2026-03-20T00:00:02.000Z' },
+      // Not tried in the pass that failed: the pass ended with the first failure.
+      { status: 'pending', attempts: 0, next_attempt_at: MAIL_T0 },
+    ];
+
+    it('451 at DATA (try again later): deferred, then sent with the same Message-ID once the server takes it', async () => {
       await book('2026-03-25T10:00:00Z');
       sink.mode = 'busy';
 
-      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 2 });
+      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 1 });
       expect(sink.received).toEqual([]);
-      const rows = await mailRowsOf(store);
-      expect(rows.map(({ status, attempts, next_attempt_at, sent_at }) => ({ status, attempts, next_attempt_at, sent_at }))).toEqual([
-        { status: 'pending', attempts: 1, next_attempt_at: '2026-03-20T00:00:02.000Z', sent_at: null },
-        { status: 'pending', attempts: 1, next_attempt_at: '2026-03-20T00:00:02.000Z', sent_at: null },
-      ]);
+      expect(await attemptsOf()).toEqual(FIRST_FAILED);
 
       sink.mode = 'accept';
-      expect(await dispatch()).toEqual(NOTHING);
+      // The other mail is still due; the one that failed waits for its time.
+      expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
       clock.advance(2000);
-      expect(await dispatch()).toEqual({ ...NOTHING, sent: 2 });
-      // The retry is the same message: its Message-ID is the notification's.
+      expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
+      const rows = await mailRowsOf(store);
+      expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
       expect(sink.received.map((r) => r.parsed.messageId).sort()).toEqual(rows.map((r) => `<${r.id}@schedule.test>`).sort());
     });
 
@@ -364,33 +373,34 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
       await book('2026-03-25T10:00:00Z');
       sink.mode = 'hang-up';
 
-      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 2 });
+      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 1 });
+      expect(await attemptsOf()).toEqual(FIRST_FAILED);
       sink.mode = 'accept';
       clock.advance(2000);
       expect(await dispatch()).toEqual({ ...NOTHING, sent: 2 });
       expect(sink.received).toHaveLength(2);
     });
 
-    it('a server that greets and then never answers: the socket timeout ends the send', async () => {
+    it('a server that greets and then never answers: the socket timeout ends the send, and the pass', async () => {
       await book('2026-03-25T10:00:00Z');
       sink.mode = 'stall';
 
       const started = performance.now();
-      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 2 });
-      // Two sends, each cut at the 300 ms socket timeout; far below the 3 s bound of a whole send.
-      expect(performance.now() - started).toBeLessThan(2500);
-      expect((await mailRowsOf(store)).map((r) => `${r.status} ${r.attempts}`)).toEqual(['pending 1', 'pending 1']);
+      expect(await dispatch()).toEqual({ ...NOTHING, deferred: 1 });
+      // One send, cut at the 300 ms socket timeout; far below the 3 s bound of a whole send.
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(await attemptsOf()).toEqual(FIRST_FAILED);
     });
 
-    it('a server that never greets: the greeting timeout ends the send', async () => {
+    it('a server that never greets: the greeting timeout ends the send, and the pass', async () => {
       const silent = await startSilentServer();
       try {
         await book('2026-03-25T10:00:00Z');
         const started = performance.now();
-        expect(await dispatch(smtpMailer(smtpSettings(silent.url, FROM), SHORT))).toEqual({ ...NOTHING, deferred: 2 });
-        expect(performance.now() - started).toBeLessThan(2500);
-        expect(silent.connections()).toBe(2);
-        expect((await mailRowsOf(store)).map((r) => `${r.status} ${r.attempts}`)).toEqual(['pending 1', 'pending 1']);
+        expect(await dispatch(smtpMailer(smtpSettings(silent.url, FROM), SHORT))).toEqual({ ...NOTHING, deferred: 1 });
+        expect(performance.now() - started).toBeLessThan(2000);
+        expect(silent.connections()).toBe(1);
+        expect(await attemptsOf()).toEqual(FIRST_FAILED);
       } finally {
         await silent.close();
       }
@@ -401,7 +411,19 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
       const url = closed.url;
       await closed.close();
       await book('2026-03-25T10:00:00Z');
-      expect(await dispatch(smtpMailer(smtpSettings(url, FROM), SHORT))).toEqual({ ...NOTHING, deferred: 2 });
+      expect(await dispatch(smtpMailer(smtpSettings(url, FROM), SHORT))).toEqual({ ...NOTHING, deferred: 1 });
+      expect(await attemptsOf()).toEqual(FIRST_FAILED);
+    });
+
+    it('the whole send is bounded too: a send that outlasts sendMs is given up', async () => {
+      await book('2026-03-25T10:00:00Z');
+      sink.mode = 'stall';
+      // Silence is never long enough for the socket timeout here; only the bound of the whole send ends it.
+      const patient = smtpMailer(smtpSettings(sink.url, FROM), { connectionMs: 1000, greetingMs: 1000, socketMs: 60_000, sendMs: 400 });
+
+      const started = performance.now();
+      expect(await dispatch(patient)).toEqual({ ...NOTHING, deferred: 1 });
+      expect(performance.now() - started).toBeLessThan(2000);
     });
   });
 });

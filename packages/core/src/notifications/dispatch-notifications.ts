@@ -41,7 +41,9 @@ const HELD_RETRY_MS = 1_000;
  * Sends the mail that is due. A mail about a series holds the series while it
  * is sent (docs/api/choices.md: an action arriving then gets `409 series_busy`), and
  * a series already held waits for a later pass. Each mail is claimed first,
- * so several processes dispatching at once never send one twice.
+ * so several processes dispatching at once never send one twice. A send that
+ * fails ends the pass (the mail waits for its next attempt, the others for
+ * the next pass).
  */
 export async function dispatchNotifications(deps: DispatchDeps, options: { limit?: number } = {}): Promise<DispatchReport> {
   const db = deps.store.db;
@@ -121,7 +123,10 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
             .execute();
           report.deferred++;
         }
-        continue;
+        // The pass ends here and the rest waits for the next one: a mail server that is down or
+        // silent then costs each pass one bounded send, not one per mail due, and a process that
+        // is stopping waits for at most that one.
+        break;
       }
       await db
         .updateTable('notifications')
