@@ -101,6 +101,32 @@ describe('composeMail', () => {
   });
 });
 
+describe('composeMail of webhook_paused', () => {
+  it('names the webhook by its URL and description, and has no invite', () => {
+    const mail = composeMail({
+      id: 'n3',
+      kind: 'webhook_paused',
+      recipient: 'owner@host.test',
+      seriesUid: null,
+      bookingUid: null,
+      createdAt: '2026-05-02T12:00:00.000Z',
+      payload: {
+        webhook_id: 'wh_2',
+        url: 'https://crm.example/hook',
+        description: 'CRM sync',
+        failing_since: '2026-05-01T09:30:00.000Z',
+        consecutive_failures: 12,
+      },
+    });
+    expect(mail.subject).toBe('Webhook paused: https://crm.example/hook');
+    expect(mail.text.split('\n')[2]).toBe(
+      'Your webhook https://crm.example/hook (CRM sync) was paused: its last 12 deliveries failed, the first of them on Friday 1 May 2026, 09:30 (UTC).',
+    );
+    expect(mail.calendar).toBeUndefined();
+    expect(mail.html).toContain('<li>schedule webhooks update wh_2 --status active</li>');
+  });
+});
+
 describe('loggingMailer', () => {
   it('logs one line a mail, naming the invite it carries', async () => {
     const lines: [Record<string, unknown>, string][] = [];
