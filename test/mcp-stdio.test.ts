@@ -230,8 +230,9 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
   });
 
   it('stdout carries only the protocol: the mail log line goes to stderr, and the client never read a bad line', async () => {
-    // The series created above queued its confirmation; the dispatcher logs each mail it sends.
-    const line = await s.stderrLine((l) => l.includes('"msg":"mail"'));
+    // The series created above queued its confirmation; the dispatcher logs each mail it sends
+    // (the bookings made above queued theirs too, so the series' line is picked out by its kind).
+    const line = await s.stderrLine((l) => l.includes('"msg":"mail"') && l.includes('"kind":"series_confirmation"'));
     expect(JSON.parse(line)).toMatchObject({ kind: 'series_confirmation', to: 'pat@example.com' });
     // Calls after the log line still parse, and the client's onerror (which a non-JSON-RPC line fires) never fired.
     expect(toolData(await s.call('whoami'))).toEqual(WHOAMI_ORA);

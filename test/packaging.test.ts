@@ -88,8 +88,8 @@ describe('installing the schedule command', () => {
 });
 
 describe('embedding @schedule/core', () => {
-  // Issue 13: the drivers of PostgreSQL, Redis and calendar feeds are optional peers of core.
-  const DRIVERS = ['ical.js', 'ioredis', 'pg', 'undici'];
+  // Issue 13: the drivers of PostgreSQL, Redis and calendar feeds are optional peers of core; issue 16 adds SMTP's.
+  const DRIVERS = ['ical.js', 'ioredis', 'nodemailer', 'pg', 'undici'];
   let app: string;
 
   beforeAll(async () => {
@@ -121,14 +121,15 @@ describe('embedding @schedule/core', () => {
     expect([...named].filter((name) => DRIVERS.includes(name))).toEqual([]);
   });
 
-  it('asking for PostgreSQL, Redis or a calendar feed without its driver says what to install', async () => {
+  it('asking for PostgreSQL, Redis, a calendar feed or SMTP without its driver says what to install', async () => {
     writeFileSync(
       join(app, 'drivers.mjs'),
-      `import { icsFeedReader, openStore, redisRateLimitStore, systemClock } from '@schedule/core';
+      `import { icsFeedReader, openStore, redisRateLimitStore, smtpMailer, smtpSettings, systemClock } from '@schedule/core';
 const attempts = [
   () => openStore('postgres://127.0.0.1:1/none'),
   () => redisRateLimitStore('redis://127.0.0.1:1').ready(100),
   () => icsFeedReader({ clock: systemClock })('http://127.0.0.1:1/busy.ics', { startMs: 0, endMs: 1 }),
+  () => smtpMailer(smtpSettings('smtp://127.0.0.1:1', 'a@b.example')).send({ id: 'n', to: 'c@d.example', subject: 's', text: 't', html: 'h' }),
 ];
 for (const attempt of attempts) console.log(await attempt().then(() => 'no error', (error) => error.message));
 `,
@@ -139,6 +140,7 @@ for (const attempt of attempts) console.log(await attempt().then(() => 'no error
       'install ioredis to share rate limits through Redis (npm install ioredis)',
       // ical.js is missing too; undici is the first the reader imports.
       'install undici to read iCalendar feeds (npm install undici)',
+      'install nodemailer to send mail over SMTP (npm install nodemailer)',
       '',
     ]);
   });

@@ -9,6 +9,8 @@ import {
   type Limits,
   loadLimits,
   loggingMailer,
+  type Mailer,
+  MailSettingsError,
   purgeExpiredKeys,
   purgeExpiredRecords,
   type RateLimiter,
@@ -16,13 +18,17 @@ import {
   randomIds,
   readinessCheck,
   redisRateLimitStore,
+  type SmtpSettings,
   type Store,
   type StoreOptions,
+  smtpMailer,
+  smtpSettings,
   startDispatchLoop,
   systemClock,
 } from '@schedule/core';
 import { type AppMetrics, createAppMetrics } from '@schedule/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { CliError } from './backend/backend.js';
 import { coreDepsFromEnv } from './core-deps.js';
 import { resolveDatabase } from './default-db.js';
 import { openRuntime } from './open-runtime.js';
@@ -76,6 +82,8 @@ export async function startService(
   host: ServiceHost = processHost(),
 ): Promise<Service> {
   const { clock, env } = host;
+  // Checked before the database opens: a mail setting that cannot work refuses the start, not the first mail.
+  const smtp = smtpSettingsFromEnv(env);
   const ids = randomIds;
   const { store } = await openRuntime({
     db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db, env),
@@ -113,10 +121,18 @@ export async function startService(
     void purgeExpiredRecords({ db: store.db, clock }).catch(() => {});
   }, HOUR_MS);
   purge.unref();
-  // No SMTP yet: mail is logged, one line each, so the outbox and its holds are exercised end to end.
-  const mailer = loggingMailer((fields, message) => logger.info(fields, message));
   const dispatch: DispatchLoop = startDispatchLoop(
-    { store, clock, ids, mailer },
+    {
+      store,
+      clock,
+      ids,
+      mailer: mailerOf(smtp, logger),
+      onSendFailed: (error, mail) =>
+        logger.warn(
+          { err: error, notification_id: mail.id, kind: mail.kind, attempts: mail.attempts },
+          mail.givenUp ? 'mail not sent; given up after the last attempt' : 'mail not sent; will retry',
+        ),
+    },
     {
       intervalMs: Number(env.MAIL_DISPATCH_MS ?? 1000),
       onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
@@ -138,6 +154,44 @@ export async function startService(
       await rateLimiter.close();
       await store.close();
       logger.flush();
+    },
+  };
+}
+
+/** SMTP_URL and MAIL_FROM (README, "Running the server"), checked; undefined without SMTP_URL. */
+function smtpSettingsFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
+  if (!env.SMTP_URL) return undefined;
+  try {
+    return smtpSettings(env.SMTP_URL, env.MAIL_FROM);
+  } catch (error) {
+    if (error instanceof MailSettingsError) throw new CliError('usage', error.message);
+    throw error;
+  }
+}
+
+/**
+ * Mail goes to the SMTP server when SMTP_URL is set, one log line a mail with
+ * the Message-ID it left with; without it, mail is only logged, one line
+ * each, so the outbox and its holds still run end to end.
+ */
+function mailerOf(smtp: SmtpSettings | undefined, logger: Logger): Mailer {
+  if (smtp === undefined) return loggingMailer((fields, message) => logger.info(fields, message));
+  const mailer = smtpMailer(smtp);
+  return {
+    async send(mail) {
+      const sent = await mailer.send(mail);
+      logger.info(
+        {
+          to: mail.to,
+          subject: mail.subject,
+          kind: mail.kind,
+          series_uid: mail.seriesUid,
+          booking_uid: mail.bookingUid,
+          message_id: sent?.messageId,
+        },
+        'mail sent',
+      );
+      return sent;
     },
   };
 }

@@ -49,6 +49,9 @@ export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questi
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
+export { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts, smtpMailer } from './notifications/adapters/smtp-mailer.js';
+export { MailSettingsError, type SmtpSettings, smtpSettings } from './notifications/adapters/smtp-settings.js';
+export { composeMail, type StoredNotification } from './notifications/compose-mail.js';
 export { type DispatchLoop, startDispatchLoop } from './notifications/dispatch-loop.js';
 export {
   type DispatchDeps,
@@ -56,7 +59,8 @@ export {
   dispatchNotifications,
   MAX_SEND_ATTEMPTS,
 } from './notifications/dispatch-notifications.js';
-export { loggingMailer, type Mail, type Mailer } from './notifications/mailer.js';
+export { inviteCalendar, inviteUid } from './notifications/invite-ics.js';
+export { loggingMailer, type Mail, type MailCalendar, type Mailer, type SentMail } from './notifications/mailer.js';
 export {
   type ClientRegistration,
   type ClientSummary,
@@ -109,7 +113,13 @@ export { type OperationName, operations, operationsByName } from './operations/r
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export type { EventName } from './outbox/record-event.js';
-export type { NotificationKind } from './outbox/record-notification.js';
+export type {
+  BookingNotificationPayload,
+  NotificationKind,
+  NotificationPayloads,
+  SeriesNotificationPayload,
+  WebhookPausedPayload,
+} from './outbox/record-notification.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
 export { type Admission, type AdmissionDeps, admit, type CallerSource } from './rate-limit/admit.js';

@@ -1,5 +1,5 @@
-// pg, ioredis, ical.js and undici are optional peer dependencies of core: a
-// service embedding it on SQLite installs none of them. Each adapter loads its
+// pg, ioredis, ical.js, undici and nodemailer are optional peer dependencies
+// of core: a service embedding it on SQLite installs none of them. Each adapter loads its
 // driver when it opens, through `loadDriver`, so a missing one says what to install.
 
 /** A driver an adapter needs is not installed; the message names the package and what it is for. */

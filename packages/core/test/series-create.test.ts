@@ -534,10 +534,19 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
           status: 'pending',
           payload: {
             attendee_name: 'Bob Stone',
+            attendee_email: 'bob@example.com',
             event_type_name: 'Weekly',
             host_name: 'Hana Host',
+            host_email: 'hana@acme.test',
             timezone: 'UTC',
-            occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
+            // Each occurrence's booking, new (version 1), with its own conference link: the confirmation's invite.
+            occurrences: occurrences.map(({ uid, start_at, end_at }) => ({
+              start_at,
+              end_at,
+              uid,
+              sequence: 1,
+              location_url: `https://meet.test/${uid}`,
+            })),
             skipped: [{ date: '2026-03-04', start_at: '2026-03-04T10:00:00.000Z' }],
             location_url: null,
           },

@@ -34,9 +34,13 @@ function recordingMailer(): Mailer & { delivered: Mail[]; attempts: number; fail
         throw new Error('the mail server refused the message');
       }
       this.delivered.push(mail);
+      return undefined;
     },
   };
 }
+
+/** What these tests compare of a mail: whom it is for and what it says (series-invites.test.ts checks the invite). */
+const summary = ({ to, subject, text, kind, seriesUid }: Mail) => ({ to, subject, text, kind, seriesUid });
 
 /** A line of a mail's date list, as the attendee reads it in UTC. */
 const line = (when: string) => `  - ${when} (UTC)`;
@@ -100,7 +104,7 @@ describe.each(storeFixtures())('series notifications on $name', (fixture) => {
       });
 
       expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
-      expect(mailer.delivered).toEqual([
+      expect(mailer.delivered.map(summary)).toEqual([
         {
           to: 'bob@example.com',
           subject: 'Booked: Weekly with Hana Host',
@@ -196,14 +200,26 @@ describe.each(storeFixtures())('series notifications on $name', (fixture) => {
       expect(notices[0]).toMatchObject({ series_uid: uid, recipient: 'bob@example.com', status: 'pending' });
       expect(notices[0]!.payload).toEqual({
         attendee_name: 'Bob Invitee',
+        attendee_email: 'bob@example.com',
         event_type_name: 'Weekly',
         host_name: 'Hana Host',
+        host_email: 'hana@acme.test',
         timezone: 'UTC',
-        occurrences: ['2026-03-09', '2026-03-11', '2026-03-16', '2026-03-18'].map((d) => ({ start_at: at(d), end_at: at(d, '10:30') })),
+        // Each with its booking and the version the end's cancel wrote, for the notice's invite.
+        occurrences: [2, 3, 4, 5].map((i) => ({
+          start_at: occurrence(i).start_at,
+          end_at: occurrence(i).end_at,
+          uid: occurrence(i).uid,
+          sequence: 2,
+          location_url: `https://meet.test/${occurrence(i).uid}`,
+        })),
       });
+      expect(notices[0]!.payload.occurrences).toMatchObject(
+        ['2026-03-09', '2026-03-11', '2026-03-16', '2026-03-18'].map((d) => ({ start_at: at(d), end_at: at(d, '10:30') })),
+      );
 
       expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
-      expect(mailer.delivered.at(-1)).toEqual({
+      expect(summary(mailer.delivered.at(-1)!)).toEqual({
         to: 'bob@example.com',
         subject: 'Canceled: Weekly with Hana Host',
         text: [
@@ -231,7 +247,16 @@ describe.each(storeFixtures())('series notifications on $name', (fixture) => {
 
       const notices = (await notificationsOf(s.store)).filter((n) => n.kind === 'series_ended');
       expect(notices.map((n) => n.payload.occurrences)).toEqual([
-        [{ start_at: '2026-03-12T14:00:00.000Z', end_at: '2026-03-12T14:30:00.000Z' }],
+        [
+          {
+            start_at: '2026-03-12T14:00:00.000Z',
+            end_at: '2026-03-12T14:30:00.000Z',
+            uid: occurrence(3).uid,
+            // Created at 1, moved at 2, canceled by the end at 3.
+            sequence: 3,
+            location_url: `https://meet.test/${occurrence(3).uid}`,
+          },
+        ],
       ]);
     });
 

@@ -166,6 +166,7 @@ describe('parseWorkspace', () => {
     expect(parseWorkspace('{}')).toEqual({
       demo: false,
       organization: { name: 'Workspace' },
+      attendee_mail: true,
       users: [],
       event_types: [],
       tokens: [],
@@ -422,6 +423,36 @@ describe.each(storeFixtures())('loadWorkspace on $name', (fixture) => {
     expect(all.every(isUuid)).toBe(true);
     expect(new Set(all).size).toBe(all.length);
     expect(once.bookings[2]).toEqual(['fay@example.com', '30000000-0000-4000-8000-00000000000c']);
+  });
+
+  it('stores attendee_mail for the workspace and each event type: on unless a file turns it off, and back on when a later file drops it', async () => {
+    const store = await fixture.open();
+    const clock = manualClock(T0);
+    const switches = async () => ({
+      workspace: (await store.db.selectFrom('organization').select('attendee_mail').executeTakeFirstOrThrow()).attendee_mail,
+      eventTypes: (await store.db.selectFrom('event_types').select(['name', 'attendee_mail']).orderBy('name').execute()).map(
+        (e) => `${e.name}: ${e.attendee_mail}`,
+      ),
+    });
+    await load(store, clock);
+    expect(await switches()).toEqual({ workspace: 1, eventTypes: ['Carol intro: 1', 'Intro call: 1'] });
+
+    const quiet = sampleWorkspace();
+    await load(store, clock, {
+      ...quiet,
+      attendee_mail: false,
+      event_types: [quiet.event_types[0], { ...quiet.event_types[1], attendee_mail: false }],
+    });
+    expect(await switches()).toEqual({ workspace: 0, eventTypes: ['Carol intro: 0', 'Intro call: 1'] });
+
+    await load(store, clock);
+    expect(await switches()).toEqual({ workspace: 1, eventTypes: ['Carol intro: 1', 'Intro call: 1'] });
+  });
+
+  it('refuses an attendee_mail that is not a boolean, by its path', () => {
+    expect(() => parseWorkspace(JSON.stringify({ attendee_mail: 'no' }))).toThrow(
+      'attendee_mail: Invalid input: expected boolean, received string',
+    );
   });
 
   it('reads the default limits from an empty store', async () => {

@@ -6,6 +6,7 @@ import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import type { CancelBookingBody } from './booking-input.js';
+import { recordBookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
@@ -28,7 +29,7 @@ export async function cancelBooking(
   if (Date.parse(row.start_at) <= nowMs) {
     throw new ScheduleError('booking_in_past', 'The booking has already started or finished.', { start_at: row.start_at });
   }
-  return applyBookingChange(
+  const booking = await applyBookingChange(
     trx,
     deps,
     row,
@@ -36,4 +37,6 @@ export async function cancelBooking(
     'booking.canceled',
     (booking) => ({ ...booking, reason: body.reason ?? null }),
   );
+  await recordBookingMail(trx, deps, 'booking_canceled', booking, { reason: body.reason ?? null, seriesUid: row.series_uid });
+  return booking;
 }

@@ -13,6 +13,7 @@ import { lockHost } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
+import { recordBookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { insertBookingRow } from './insert-booking-row.js';
@@ -116,5 +117,6 @@ export async function insertBooking(
     'single',
   );
   await recordEvent(trx, deps, 'booking.created', uid, booking);
+  await recordBookingMail(trx, deps, 'booking_created', booking, { eventTypeName: eventType.name, host: eventType.host });
   return booking;
 }

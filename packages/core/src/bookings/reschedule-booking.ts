@@ -7,6 +7,7 @@ import type { Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import type { RescheduleBookingBody } from './booking-input.js';
+import { recordBookingMail } from './booking-mail.js';
 import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
@@ -70,10 +71,18 @@ export async function moveBooking(
     // An occurrence the invitee moves stays in its series as "moved" (docs/api/series.md "Owed, held and moved").
     moved_by_invitee: row.series_uid !== null ? 1 : row.moved_by_invitee,
   };
-  return applyBookingChange(trx, deps, row, change, 'booking.rescheduled', (booking) => ({
+  const booking = await applyBookingChange(trx, deps, row, change, 'booking.rescheduled', (booking) => ({
     ...booking,
     previous_start_at: row.start_at,
     previous_end_at: row.end_at,
     reason: body.reason ?? null,
   }));
+  await recordBookingMail(trx, deps, 'booking_rescheduled', booking, {
+    previous: { start_at: row.start_at, end_at: row.end_at },
+    reason: body.reason ?? null,
+    seriesUid: row.series_uid,
+    eventTypeName: move.eventType.name,
+    host: move.host,
+  });
+  return booking;
 }

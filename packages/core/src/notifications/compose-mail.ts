@@ -1,36 +1,280 @@
 import { DateTime } from 'luxon';
-import type { NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
-import type { Mail } from './mailer.js';
+import { bookingTitle } from '../bookings/attendee-name.js';
+import type {
+  BookingNotificationKind,
+  BookingNotificationPayload,
+  NotificationKind,
+  NotificationPayloads,
+  SeriesNotificationKind,
+  SeriesNotificationPayload,
+  WebhookPausedPayload,
+} from '../outbox/record-notification.js';
+import { type InviteEvent, inviteCalendar, inviteUid } from './invite-ics.js';
+import type { Mail, MailCalendar } from './mailer.js';
+
+/** A queued notification, as the dispatcher read it. */
+export type StoredNotification = {
+  [K in NotificationKind]: {
+    readonly id: string;
+    readonly kind: K;
+    readonly recipient: string;
+    readonly seriesUid: string | null;
+    readonly bookingUid: string | null;
+    /** When the change it reports was written: the invite's DTSTAMP, the same on every attempt. */
+    readonly createdAt: string;
+    readonly payload: NotificationPayloads[K];
+  };
+}[NotificationKind];
 
 // English names whatever the server's locale, so a mail reads the same from every host.
-function when(startAt: string, zone: string): string {
-  return DateTime.fromISO(startAt, { zone: 'utc' }).setZone(zone).setLocale('en-GB').toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'");
+const local = (instant: string, zone: string) => DateTime.fromISO(instant, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
+const DAY_AND_TIME = "cccc d LLLL yyyy, HH:mm '('ZZZZ')'";
+
+function when(instant: string, zone: string): string {
+  return local(instant, zone).toFormat(DAY_AND_TIME);
 }
 
-/** Writes the mail a queued notification stands for, in the series' time zone. */
-export function composeMail(kind: NotificationKind, to: string, seriesUid: string | null, payload: NotificationPayload): Mail {
-  const lines = payload.occurrences.map((o) => `  - ${when(o.start_at, payload.timezone)}`);
-  switch (kind) {
-    case 'series_confirmation': {
-      const skipped = (payload.skipped ?? []).map((s) => `  - ${when(s.start_at, payload.timezone)}`);
-      const text = [
-        `Hello ${payload.attendee_name},`,
-        '',
-        `${payload.event_type_name} with ${payload.host_name} is booked on these dates:`,
-        ...lines,
-        ...(skipped.length > 0 ? ['', 'These dates were not free and are not booked:', ...skipped] : []),
-        ...(payload.location_url ? ['', `Join at ${payload.location_url}`] : []),
-      ].join('\n');
-      return { to, subject: `Booked: ${payload.event_type_name} with ${payload.host_name}`, text, kind, seriesUid };
-    }
-    case 'series_ended': {
-      const text = [
-        `Hello ${payload.attendee_name},`,
-        '',
-        `${payload.event_type_name} with ${payload.host_name} has ended. These meetings are canceled:`,
-        ...lines,
-      ].join('\n');
-      return { to, subject: `Canceled: ${payload.event_type_name} with ${payload.host_name}`, text, kind, seriesUid };
-    }
+/** A meeting's time: "Monday 2 March 2026, 10:00–10:30 (CET)", or both ends in full when the date or the offset differs. */
+function span(start: string, end: string, zone: string): string {
+  const [from, to] = [local(start, zone), local(end, zone)];
+  if (from.hasSame(to, 'day') && from.offset === to.offset)
+    return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat(`HH:mm '('ZZZZ')'`)}`;
+  return `${from.toFormat(DAY_AND_TIME)} to ${to.toFormat(DAY_AND_TIME)}`;
+}
+
+/**
+ * A mail's body as sections: each is some lines, then perhaps a list. The
+ * plain text and the HTML part are both written from it, so they always
+ * say the same.
+ */
+interface Section {
+  readonly lines: readonly string[];
+  readonly items?: readonly string[];
+}
+
+function asText(sections: readonly Section[]): string {
+  return sections.map((s) => [...s.lines, ...(s.items ?? []).map((i) => `  - ${i}`)].join('\n')).join('\n\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Escaped, with links made clickable (a link ends at white space; escaping leaves none in it). */
+function htmlLine(text: string): string {
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+}
+
+function asHtml(sections: readonly Section[]): string {
+  const body = sections
+    .map((s) => {
+      const lines = s.lines.length > 0 ? `<p>${s.lines.map(htmlLine).join('<br>\n')}</p>` : '';
+      const items = s.items && s.items.length > 0 ? `\n<ul>\n${s.items.map((i) => `<li>${htmlLine(i)}</li>`).join('\n')}\n</ul>` : '';
+      return lines + items;
+    })
+    .join('\n');
+  return `<!DOCTYPE html>\n<html><body style="font-family: sans-serif">\n${body}\n</body></html>\n`;
+}
+
+/** The mail a queued notification stands for: text and HTML, and for booking and series mail a calendar invite. */
+export function composeMail(notification: StoredNotification): Mail {
+  const about = {
+    id: notification.id,
+    to: notification.recipient,
+    kind: notification.kind,
+    seriesUid: notification.seriesUid,
+    bookingUid: notification.bookingUid,
+  };
+  const written = write(notification);
+  return {
+    ...about,
+    ...(written.replyTo ? { replyTo: written.replyTo } : {}),
+    subject: written.subject,
+    text: asText(written.sections),
+    html: asHtml(written.sections),
+    ...(written.calendar ? { calendar: written.calendar } : {}),
+  };
+}
+
+interface Written {
+  readonly subject: string;
+  readonly sections: readonly Section[];
+  readonly calendar?: MailCalendar | undefined;
+  readonly replyTo?: string | undefined;
+}
+
+function write(n: StoredNotification): Written {
+  switch (n.kind) {
+    case 'series_confirmation':
+    case 'series_ended':
+      return seriesMail(n.kind, n.payload, n.createdAt);
+    case 'booking_created':
+    case 'booking_rescheduled':
+    case 'booking_canceled':
+      return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt);
+    case 'webhook_paused':
+      return webhookPausedMail(n.payload);
   }
+}
+
+// Series mail: the words are those series mail always had (docs/api/series.md); the invite is added.
+function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPayload, createdAt: string): Written {
+  const dates = payload.occurrences.map((o) => when(o.start_at, payload.timezone));
+  const greeting: Section = { lines: [`Hello ${payload.attendee_name},`] };
+  const meeting = `${payload.event_type_name} with ${payload.host_name}`;
+  const calendar = seriesCalendar(kind, payload, createdAt);
+  const replyTo = payload.host_email;
+  if (kind === 'series_confirmation') {
+    const skipped = (payload.skipped ?? []).map((s) => when(s.start_at, payload.timezone));
+    return {
+      subject: `Booked: ${meeting}`,
+      sections: [
+        greeting,
+        { lines: [`${meeting} is booked on these dates:`], items: dates },
+        ...(skipped.length > 0 ? [{ lines: ['These dates were not free and are not booked:'], items: skipped }] : []),
+        ...(payload.location_url ? [{ lines: [`Join at ${payload.location_url}`] }] : []),
+      ],
+      calendar,
+      replyTo,
+    };
+  }
+  return {
+    subject: `Canceled: ${meeting}`,
+    sections: [greeting, { lines: [`${meeting} has ended. These meetings are canceled:`], items: dates }],
+    calendar,
+    replyTo,
+  };
+}
+
+/** One VEVENT per occurrence, each the occurrence's own booking (the UID its own booking mail uses). */
+function seriesCalendar(kind: SeriesNotificationKind, payload: SeriesNotificationPayload, createdAt: string): MailCalendar | undefined {
+  const { host_email: hostEmail, attendee_email: attendeeEmail } = payload;
+  const occurrences = payload.occurrences.flatMap((o) =>
+    o.uid !== undefined && o.sequence !== undefined ? [{ ...o, uid: o.uid, sequence: o.sequence }] : [],
+  );
+  // Mail queued before invites existed lacks what an invite needs: it goes as text alone.
+  if (
+    hostEmail === undefined ||
+    attendeeEmail === undefined ||
+    occurrences.length === 0 ||
+    occurrences.length !== payload.occurrences.length
+  ) {
+    return undefined;
+  }
+  const canceled = kind === 'series_ended';
+  const events = occurrences.map(
+    (o): InviteEvent => ({
+      uid: inviteUid(o.uid),
+      sequence: o.sequence,
+      start: o.start_at,
+      end: o.end_at,
+      stamp: createdAt,
+      summary: bookingTitle(payload.event_type_name, payload.host_name, payload.attendee_name),
+      location: o.location_url ?? payload.location_url ?? null,
+      url: o.location_url ?? payload.location_url ?? null,
+      status: canceled ? 'CANCELLED' : 'CONFIRMED',
+      organizer: { email: hostEmail, name: payload.host_name },
+      attendees: [{ email: attendeeEmail, name: payload.attendee_name, partstat: 'ACCEPTED' }],
+    }),
+  );
+  return calendarOf(canceled ? 'CANCEL' : 'REQUEST', events);
+}
+
+function calendarOf(method: 'REQUEST' | 'CANCEL', events: readonly InviteEvent[]): MailCalendar {
+  return { method, content: inviteCalendar(method, events), filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics' };
+}
+
+function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayload, bookingUid: string | null, createdAt: string): Written {
+  const toAttendee = p.role === 'attendee';
+  const recipientName = toAttendee ? p.attendee.name : p.host.name;
+  // Each side reads the meeting named by the other.
+  const meeting = `${p.event_type_name} with ${toAttendee ? p.host.name : p.attendee.name}`;
+  const time = span(p.start_at, p.end_at, p.timezone);
+  const where = p.location.url ? `Join at ${p.location.url}` : p.location.value ? `Where: ${p.location.value}` : undefined;
+  const details: string[] = [`When: ${time}`];
+  if (kind === 'booking_rescheduled' && p.previous) details.push(`Was: ${span(p.previous.start_at, p.previous.end_at, p.timezone)}`);
+  if (kind !== 'booking_canceled' && where) details.push(where);
+  if (p.guests.length > 0) details.push(`Guests: ${p.guests.map((g) => g.email).join(', ')}`);
+  if (p.reason) details.push(`Reason: ${p.reason}`);
+
+  const headline = {
+    booking_created: toAttendee
+      ? `${meeting} is booked.`
+      : `${p.attendee.name} (${p.attendee.email}) booked ${p.event_type_name} with you.`,
+    booking_rescheduled: `${meeting} has moved.`,
+    booking_canceled: `${meeting} is canceled.`,
+  }[kind];
+  const subject = {
+    booking_created: toAttendee ? `Booked: ${meeting}` : `New booking: ${meeting}`,
+    booking_rescheduled: `Moved: ${meeting}`,
+    booking_canceled: `Canceled: ${meeting}`,
+  }[kind];
+  const canceled = kind === 'booking_canceled';
+  const calendar =
+    bookingUid === null
+      ? undefined
+      : calendarOf(canceled ? 'CANCEL' : 'REQUEST', [
+          {
+            uid: inviteUid(bookingUid),
+            sequence: p.sequence,
+            start: p.start_at,
+            end: p.end_at,
+            stamp: createdAt,
+            summary: p.title,
+            location: p.location.url ?? p.location.value,
+            url: p.location.url,
+            status: canceled ? 'CANCELLED' : 'CONFIRMED',
+            organizer: { email: p.host.email, name: p.host.name },
+            attendees: [
+              { email: p.attendee.email, name: p.attendee.name, partstat: 'ACCEPTED' },
+              ...p.guests.map((g) => ({ email: g.email, name: g.name, partstat: 'NEEDS-ACTION' as const })),
+            ],
+          },
+        ]);
+  return {
+    subject,
+    sections: [
+      { lines: [`Hello ${recipientName},`] },
+      { lines: [headline] },
+      { lines: details },
+      {
+        lines: [
+          canceled
+            ? 'Open the attached cancellation to remove it from your calendar.'
+            : 'Open the attached invitation to add it to your calendar.',
+        ],
+      },
+    ],
+    calendar,
+    replyTo: toAttendee ? p.host.email : p.attendee.email,
+  };
+}
+
+function webhookPausedMail(p: WebhookPausedPayload): Written {
+  const named = p.description ? `${p.url} (${p.description})` : p.url;
+  return {
+    subject: `Webhook paused: ${p.url}`,
+    sections: [
+      { lines: ['Hello,'] },
+      {
+        lines: [
+          `Your webhook ${named} was paused: its last ${p.consecutive_failures} deliveries failed, the first of them on ${when(p.failing_since, 'UTC')}.`,
+          'While it is paused, no events are queued for it: they are missed.',
+        ],
+      },
+      {
+        lines: ['Once the receiver answers again, resume the webhook:'],
+        items: [
+          `schedule webhooks update ${p.webhook_id} --status active`,
+          `or PATCH /v1/webhooks/${p.webhook_id} with {"status": "active"}`,
+        ],
+      },
+      {
+        lines: [
+          'Resuming delivers new events only. To recover the bookings that changed meanwhile, run the catch-up sweep from when the failures began:',
+        ],
+        items: [`GET /v1/bookings?updated_since=${p.failing_since}&sort=updated_at_asc`],
+      },
+    ],
+  };
 }

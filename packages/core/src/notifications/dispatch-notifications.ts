@@ -3,10 +3,10 @@ import type { IdGenerator } from '../ids.js';
 import type { NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
 import { claimHold, HOLD_LEASE_MS, releaseHold } from '../series/series-hold.js';
 import type { StepHook } from '../series/series-steps.js';
-import type { Store } from '../storage/store.js';
+import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
-import { composeMail } from './compose-mail.js';
-import type { Mailer } from './mailer.js';
+import { composeMail, type StoredNotification } from './compose-mail.js';
+import type { Mail, Mailer, SentMail } from './mailer.js';
 
 export interface DispatchDeps {
   readonly store: Store;
@@ -14,6 +14,10 @@ export interface DispatchDeps {
   readonly ids: IdGenerator;
   readonly mailer: Mailer;
   readonly steps?: StepHook | undefined;
+  /** Told of every send that failed: the error, and whether the mail waits for another attempt or was given up. */
+  readonly onSendFailed?:
+    | ((error: unknown, notification: { id: string; kind: string; attempts: number; givenUp: boolean }) => void)
+    | undefined;
 }
 
 /** What one dispatch pass did. */
@@ -37,7 +41,9 @@ const HELD_RETRY_MS = 1_000;
  * Sends the mail that is due. A mail about a series holds the series while it
  * is sent (docs/api/choices.md: an action arriving then gets `409 series_busy`), and
  * a series already held waits for a later pass. Each mail is claimed first,
- * so several processes dispatching at once never send one twice.
+ * so several processes dispatching at once never send one twice. A send that
+ * fails ends the pass (the mail waits for its next attempt, the others for
+ * the next pass).
  */
 export async function dispatchNotifications(deps: DispatchDeps, options: { limit?: number } = {}): Promise<DispatchReport> {
   const db = deps.store.db;
@@ -74,23 +80,40 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
       continue;
     }
     try {
-      const series =
-        seriesUid === null
-          ? undefined
-          : await db.selectFrom('series').select('notify_invitee').where('uid', '=', seriesUid).executeTakeFirst();
-      // notify_invitee governs future sends (docs/api PATCH), so it is read at send time.
-      if (series && series.notify_invitee !== 1) {
+      if (await attendeeOptedOut(db, notification)) {
         await db.updateTable('notifications').set({ status: 'suppressed' }).where('id', '=', notification.id).execute();
         report.suppressed++;
         continue;
       }
       const payload = JSON.parse(notification.payload_json) as NotificationPayload;
-      const mail = composeMail(notification.kind as NotificationKind, notification.recipient, seriesUid, payload);
+      let mail: Mail;
+      try {
+        mail = composeMail({
+          id: notification.id,
+          kind: notification.kind as NotificationKind,
+          recipient: notification.recipient,
+          seriesUid,
+          bookingUid: notification.booking_uid,
+          createdAt: notification.created_at,
+          payload,
+        } as StoredNotification);
+      } catch {
+        // A mail that cannot be written never will be: retrying it would only hold up the queue.
+        await db
+          .updateTable('notifications')
+          .set({ status: 'failed', attempts: notification.attempts + 1 })
+          .where('id', '=', notification.id)
+          .execute();
+        report.failed++;
+        continue;
+      }
+      let sent: SentMail | undefined;
       try {
         if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
-        await deps.mailer.send(mail);
-      } catch {
+        sent = await deps.mailer.send(mail);
+      } catch (error) {
         const attempts = notification.attempts + 1;
+        deps.onSendFailed?.(error, { id: notification.id, kind: notification.kind, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS });
         if (attempts >= MAX_SEND_ATTEMPTS) {
           await db.updateTable('notifications').set({ status: 'failed', attempts }).where('id', '=', notification.id).execute();
           report.failed++;
@@ -100,11 +123,20 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
             .execute();
           report.deferred++;
         }
-        continue;
+        // The pass ends here and the rest waits for the next one: a mail server that is down or
+        // silent then costs each pass one bounded send, not one per mail due, and a process that
+        // is stopping waits for at most that one.
+        break;
       }
       await db
         .updateTable('notifications')
-        .set({ status: 'sent', sent_at: toTimestamp(deps.clock.now()), attempts: notification.attempts + 1 })
+        .set({
+          status: 'sent',
+          sent_at: toTimestamp(deps.clock.now()),
+          attempts: notification.attempts + 1,
+          // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
+          ...(sent?.messageId ? { payload_json: JSON.stringify({ ...payload, message_id: sent.messageId }) } : {}),
+        })
         .where('id', '=', notification.id)
         .execute();
       report.sent++;
@@ -113,4 +145,28 @@ export async function dispatchNotifications(deps: DispatchDeps, options: { limit
     }
   }
   return report;
+}
+
+/**
+ * Whether the attendee stopped mail about this series since the mail was
+ * queued: `notify_invitee` governs future sends (docs/api PATCH), so it is
+ * read at send time. It covers the series' own mail and the attendee's
+ * booking mail about one of its occurrences; the host's mail never.
+ */
+async function attendeeOptedOut(
+  db: Executor,
+  notification: { series_uid: string | null; booking_uid: string | null; payload_json: string },
+): Promise<boolean> {
+  if (notification.series_uid !== null) {
+    const series = await db.selectFrom('series').select('notify_invitee').where('uid', '=', notification.series_uid).executeTakeFirst();
+    return series !== undefined && series.notify_invitee !== 1;
+  }
+  if (notification.booking_uid === null || (JSON.parse(notification.payload_json) as { role?: unknown }).role !== 'attendee') return false;
+  const series = await db
+    .selectFrom('bookings')
+    .innerJoin('series', 'series.uid', 'bookings.series_uid')
+    .select('series.notify_invitee')
+    .where('bookings.uid', '=', notification.booking_uid)
+    .executeTakeFirst();
+  return series !== undefined && series.notify_invitee !== 1;
 }

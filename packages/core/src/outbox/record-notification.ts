@@ -3,21 +3,116 @@ import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
-/** The mail that series actions send (issue: a confirmation on create, one notice on end). */
-export type NotificationKind = 'series_confirmation' | 'series_ended';
+/**
+ * The mail the service sends (docs/mail.md): series mail (a confirmation on
+ * create, one notice on end), booking mail (created, rescheduled, canceled,
+ * to the attendee and to the host), and the notice to a webhook's owner
+ * that it was paused.
+ */
+export type NotificationKind =
+  | 'series_confirmation'
+  | 'series_ended'
+  | 'booking_created'
+  | 'booking_rescheduled'
+  | 'booking_canceled'
+  | 'webhook_paused';
 
-/** What a notification says, kept as data so the mail is written when it is sent. */
-export interface NotificationPayload {
+export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
+export type BookingNotificationKind = 'booking_created' | 'booking_rescheduled' | 'booking_canceled';
+
+/** One occurrence a series mail lists, and invites to (or cancels) in its calendar attachment. */
+export interface MailOccurrence {
+  readonly start_at: string;
+  readonly end_at: string;
+  /**
+   * The occurrence's booking and its version, for the invite's UID and
+   * SEQUENCE. Mail queued before invites existed has neither, and goes
+   * without an attachment.
+   */
+  readonly uid?: string;
+  readonly sequence?: number;
+  /** Where the occurrence meets: the series' fixed link, else the occurrence's own conference link. */
+  readonly location_url?: string | null;
+}
+
+/** What a series notification says, kept as data so the mail is written when it is sent. */
+export interface SeriesNotificationPayload {
   readonly attendee_name: string;
   readonly event_type_name: string;
   readonly host_name: string;
   readonly timezone: string;
   /** The occurrences the mail lists: booked (confirmation) or canceled (end). */
-  readonly occurrences: readonly { start_at: string; end_at: string }[];
+  readonly occurrences: readonly MailOccurrence[];
   /** Dates the confirmation reports as not booked. */
   readonly skipped?: readonly { date: string; start_at: string }[];
   readonly location_url?: string | null;
+  /** The invite's ORGANIZER and ATTENDEE; absent on mail queued before invites existed. */
+  readonly host_email?: string;
+  readonly attendee_email?: string;
 }
+
+/** A person a booking mail names. */
+export interface MailPerson {
+  readonly email: string;
+  readonly name?: string | undefined;
+}
+
+/** What a booking notification says: the booking as it is after the change, for one recipient. */
+export interface BookingNotificationPayload {
+  /** Whom the mail is for: the attendee (the booker) or the host. */
+  readonly role: 'attendee' | 'host';
+  /** The recipient's time zone: the mail's times are written in it. */
+  readonly timezone: string;
+  readonly title: string;
+  readonly event_type_name: string;
+  readonly host: MailPerson & { readonly name: string };
+  readonly attendee: MailPerson & { readonly name: string };
+  readonly guests: readonly MailPerson[];
+  readonly start_at: string;
+  readonly end_at: string;
+  /** The booking's `version`: the invite's SEQUENCE, so a calendar applies a later change over an earlier one. */
+  readonly sequence: number;
+  readonly status: 'confirmed' | 'canceled';
+  readonly location: { readonly type: string; readonly url: string | null; readonly value: string | null };
+  /** A reschedule: where the meeting was before. */
+  readonly previous?: { readonly start_at: string; readonly end_at: string };
+  /** A cancel's or reschedule's reason, when one was given. */
+  readonly reason?: string | null;
+}
+
+/** What the notice of an auto-paused webhook says (written by the webhook delivery). */
+export interface WebhookPausedPayload {
+  readonly webhook_id: string;
+  readonly url: string;
+  readonly description: string | null;
+  readonly failing_since: string;
+  readonly consecutive_failures: number;
+}
+
+/** Every kind with the payload it carries. */
+export interface NotificationPayloads {
+  series_confirmation: SeriesNotificationPayload;
+  series_ended: SeriesNotificationPayload;
+  booking_created: BookingNotificationPayload;
+  booking_rescheduled: BookingNotificationPayload;
+  booking_canceled: BookingNotificationPayload;
+  webhook_paused: WebhookPausedPayload;
+}
+
+export type NotificationPayload = NotificationPayloads[NotificationKind];
+
+/** One notification to queue: its kind with that kind's payload, whom it goes to, and what it is about. */
+export type NewNotification = {
+  [K in NotificationKind]: {
+    readonly kind: K;
+    readonly recipient: string;
+    readonly payload: NotificationPayloads[K];
+    /** A series mail's series: the dispatcher holds the series while it is sent. */
+    readonly seriesUid?: string | null;
+    /** A booking mail's booking. */
+    readonly bookingUid?: string | null;
+  };
+}[NotificationKind];
 
 /**
  * Queues a mail inside the writing transaction: it exists exactly when the
@@ -26,7 +121,7 @@ export interface NotificationPayload {
 export async function recordNotification(
   trx: Executor,
   deps: { clock: Clock; ids: IdGenerator },
-  notification: { kind: NotificationKind; seriesUid: string; recipient: string; payload: NotificationPayload },
+  notification: NewNotification,
 ): Promise<void> {
   const now = toTimestamp(deps.clock.now());
   await trx
@@ -34,7 +129,8 @@ export async function recordNotification(
     .values({
       id: deps.ids.uuid(),
       kind: notification.kind,
-      series_uid: notification.seriesUid,
+      series_uid: notification.seriesUid ?? null,
+      booking_uid: notification.bookingUid ?? null,
       recipient: notification.recipient,
       payload_json: JSON.stringify(notification.payload),
       status: 'pending',
@@ -44,4 +140,18 @@ export async function recordNotification(
       sent_at: null,
     })
     .execute();
+}
+
+/**
+ * Whether mail may go to the attendees of this event type: neither the
+ * workspace (`attendee_mail`) nor the event type turned it off. Read when
+ * the change is written, so it decides what is queued (docs/mail.md); the
+ * host's mail does not depend on it.
+ */
+export async function attendeeMailOn(trx: Executor, eventTypeId: string): Promise<boolean> {
+  const eventType = await trx.selectFrom('event_types').select('attendee_mail').where('id', '=', eventTypeId).executeTakeFirst();
+  if (eventType?.attendee_mail === 0) return false;
+  const organization = await trx.selectFrom('organization').select('attendee_mail').where('id', '=', 1).executeTakeFirst();
+  // A database without an organization row (no workspace loaded yet) has nothing turned off.
+  return organization?.attendee_mail !== 0;
 }

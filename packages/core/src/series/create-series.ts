@@ -12,13 +12,13 @@ import {
   resolveEventType,
 } from '../event-types/resolve-event-type.js';
 import { recordEvent } from '../outbox/record-event.js';
-import { recordNotification } from '../outbox/record-notification.js';
+import { attendeeMailOn, recordNotification } from '../outbox/record-notification.js';
 import { lockHost } from '../storage/host-lock.js';
 import type { SeriesTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { expandPattern } from './expand-pattern.js';
-import { bookOccurrence, type OccurrenceTemplate } from './occurrences.js';
+import { bookOccurrence, type OccurrenceTemplate, occurrenceLocation } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
 import { BookedHere, isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
@@ -186,17 +186,27 @@ export async function createSeries(
       event_type_name: eventType.name,
     });
     await recordEvent(trx, deps, 'series.created', uid, { ...series, occurrences, skipped });
-    if (body.notify_invitee) {
+    // The confirmation stands for every occurrence's booking mail: occurrences send none of their own.
+    if (body.notify_invitee && (await attendeeMailOn(trx, eventType.id))) {
       await recordNotification(trx, deps, {
         kind: 'series_confirmation',
         seriesUid: uid,
         recipient: attendee.email,
         payload: {
           attendee_name: attendee.name,
+          attendee_email: attendee.email,
           event_type_name: eventType.name,
           host_name: host.name,
+          host_email: host.email,
           timezone: pattern.timezone,
-          occurrences: occurrences.map(({ start_at, end_at }) => ({ start_at, end_at })),
+          occurrences: occurrences.map(({ uid: bookingUid, start_at, end_at }) => ({
+            start_at,
+            end_at,
+            uid: bookingUid,
+            // Every occurrence is new: version 1.
+            sequence: 1,
+            location_url: occurrenceLocation(deps.conferenceLinks, row.location_url, bookingUid).url,
+          })),
           skipped: skipped.map(({ date, start_at }) => ({ date, start_at })),
           location_url: row.location_url,
         },

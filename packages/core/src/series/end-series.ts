@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { recordEvent } from '../outbox/record-event.js';
-import { recordNotification } from '../outbox/record-notification.js';
+import { attendeeMailOn, recordNotification } from '../outbox/record-notification.js';
 import { toTimestamp } from '../time.js';
 import { cancelOccurrence, currentOccurrence, endedOccurrences, futureOccurrences } from './occurrences.js';
 import { clearOwed } from './owed.js';
@@ -52,7 +52,7 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
       const series = await loadSeries(trx, row.uid);
       await recordEvent(trx, deps, 'series.ended', row.uid, { ...toSeries(series), canceled });
       const dates = await endedOccurrences(trx, row.uid);
-      if (series.notify_invitee === 1 && dates.length > 0) {
+      if (series.notify_invitee === 1 && dates.length > 0 && (await attendeeMailOn(trx, series.event_type_id))) {
         const { eventType, host } = await seriesBookingOf(trx, series);
         const attendee = JSON.parse(series.attendee_json) as SeriesAttendee;
         await recordNotification(trx, deps, {
@@ -61,8 +61,10 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
           recipient: attendee.email,
           payload: {
             attendee_name: attendee.name,
+            attendee_email: attendee.email,
             event_type_name: eventType.name,
             host_name: host.name,
+            host_email: host.email,
             timezone: series.timezone,
             occurrences: dates,
           },

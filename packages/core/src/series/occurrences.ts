@@ -127,13 +127,27 @@ export async function heldInstants(db: Executor, seriesUid: string): Promise<num
   return rows.flatMap((r) => (r.pattern_instant === null ? [] : [Date.parse(r.pattern_instant)]));
 }
 
-/** The civil dates (in the series zone) and instants of the occurrences an end canceled, for its notice. */
-export async function endedOccurrences(db: Executor, seriesUid: string): Promise<{ start_at: string; end_at: string }[]> {
-  return db
+/**
+ * The occurrences an end canceled, for its notice: their instants, and each
+ * booking's uid and version (the canceling one) for the notice's invite.
+ */
+export async function endedOccurrences(
+  db: Executor,
+  seriesUid: string,
+): Promise<{ start_at: string; end_at: string; uid: string; sequence: number; location_url: string | null }[]> {
+  const rows = await db
     .selectFrom('bookings')
-    .select(['start_at', 'end_at'])
+    .select(['start_at', 'end_at', 'uid', 'version', 'location_json'])
     .where('series_uid', '=', seriesUid)
     .where('canceled_by', '=', 'end')
     .orderBy('start_at')
+    .orderBy('uid')
     .execute();
+  return rows.map((r) => ({
+    start_at: r.start_at,
+    end_at: r.end_at,
+    uid: r.uid,
+    sequence: r.version,
+    location_url: (JSON.parse(r.location_json) as { url: string | null }).url,
+  }));
 }

@@ -15,6 +15,7 @@ export function organizationRow(workspace: Workspace, storedLimitsJson: string |
   return {
     name: workspace.organization.name,
     limits_json: JSON.stringify(workspace.limits ?? (storedLimitsJson !== undefined ? JSON.parse(storedLimitsJson) : DEFAULT_LIMITS)),
+    attendee_mail: workspace.attendee_mail ? 1 : 0,
   };
 }
 
@@ -46,6 +47,7 @@ export function eventTypeRow(eventType: WorkspaceEventType, ownerId: string) {
     buffer_after_minutes: eventType.buffer_after_minutes,
     slot_interval_minutes: eventType.slot_interval_minutes ?? eventType.duration_minutes,
     questions_json: JSON.stringify(eventType.questions),
+    attendee_mail: eventType.attendee_mail ? 1 : 0,
   };
 }
 

@@ -46,6 +46,8 @@ const eventTypeSchema = z.object({
   buffer_after_minutes: z.int().min(0).default(0),
   slot_interval_minutes: z.int().min(1).max(1440).optional(),
   questions: z.array(questionSchema).default([]),
+  /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
+  attendee_mail: z.boolean().default(true),
 });
 
 const tokenSchema = z.object({
@@ -103,6 +105,8 @@ export const workspaceSchema = z.object({
    */
   demo: z.boolean().default(false),
   organization: z.object({ name: z.string().min(1) }).default({ name: 'Workspace' }),
+  /** false: no mail to attendees anywhere in the workspace (docs/mail.md); hosts' mail still goes. */
+  attendee_mail: z.boolean().default(true),
   limits: limitsSchema.optional(),
   users: z.array(userSchema).default([]),
   event_types: z.array(eventTypeSchema).default([]),

@@ -1,0 +1,90 @@
+import type { Clock } from '../clock.js';
+import type { IdGenerator } from '../ids.js';
+import {
+  attendeeMailOn,
+  type BookingNotificationKind,
+  type BookingNotificationPayload,
+  recordNotification,
+} from '../outbox/record-notification.js';
+import type { Executor } from '../storage/store.js';
+import type { Booking } from './booking-view.js';
+
+/** The host as a booking mail names them; read from the user when the caller does not have it at hand. */
+export interface MailHost {
+  readonly name: string;
+  readonly email: string;
+  readonly timezone: string;
+}
+
+/** What a change adds to the booking it reports: a move's old time, a reason. */
+export interface BookingChange {
+  readonly previous?: { readonly start_at: string; readonly end_at: string };
+  readonly reason?: string | null | undefined;
+  /** The occurrence's series, for a booking that is one: its `notify_invitee` governs the attendee's mail too. */
+  readonly seriesUid?: string | null;
+  /** Known already (a create has them): saves reading them again. */
+  readonly eventTypeName?: string;
+  readonly host?: MailHost;
+}
+
+/**
+ * Queues the mail about a booking change in the transaction that makes it
+ * (docs/mail.md): one to the host and, unless attendee mail is off (for the
+ * workspace, the event type, or the occurrence's series), one to the
+ * attendee. Each carries the booking as it now is, so the invite's SEQUENCE
+ * is the version this change wrote. Called by the booking endpoints only: a
+ * series writes to its occurrences without booking mail, and sends its own.
+ */
+export async function recordBookingMail(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  kind: BookingNotificationKind,
+  booking: Booking,
+  change: BookingChange = {},
+): Promise<void> {
+  const host = change.host ?? (await hostOf(trx, booking.host.user_id));
+  const eventTypeName =
+    change.eventTypeName ??
+    (await trx.selectFrom('event_types').select('name').where('id', '=', booking.event_type_id).executeTakeFirstOrThrow()).name;
+  const attendee = booking.attendees[0];
+  const common: Omit<BookingNotificationPayload, 'role' | 'timezone'> = {
+    title: booking.title,
+    event_type_name: eventTypeName,
+    host: { email: host.email, name: host.name },
+    attendee: { email: attendee?.email ?? '', name: attendee?.name ?? '' },
+    guests: booking.guests,
+    start_at: booking.start_at,
+    end_at: booking.end_at,
+    sequence: booking.version,
+    status: booking.status,
+    location: booking.location,
+    ...(change.previous ? { previous: change.previous } : {}),
+    ...(change.reason !== undefined ? { reason: change.reason } : {}),
+  };
+  await recordNotification(trx, deps, {
+    kind,
+    recipient: host.email,
+    bookingUid: booking.uid,
+    payload: { ...common, role: 'host', timezone: host.timezone },
+  });
+  if (attendee && (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null))) {
+    await recordNotification(trx, deps, {
+      kind,
+      recipient: attendee.email,
+      bookingUid: booking.uid,
+      payload: { ...common, role: 'attendee', timezone: attendee.timezone },
+    });
+  }
+}
+
+async function hostOf(trx: Executor, userId: string): Promise<MailHost> {
+  return trx.selectFrom('users').select(['name', 'email', 'timezone']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+async function attendeeMailAllowed(trx: Executor, eventTypeId: string, seriesUid: string | null): Promise<boolean> {
+  if (seriesUid !== null) {
+    const series = await trx.selectFrom('series').select('notify_invitee').where('uid', '=', seriesUid).executeTakeFirst();
+    if (series?.notify_invitee === 0) return false;
+  }
+  return attendeeMailOn(trx, eventTypeId);
+}

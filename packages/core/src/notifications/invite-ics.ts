@@ -1,0 +1,140 @@
+// The iCalendar invite a mail carries (RFC 5545 text, iTIP methods of RFC
+// 5546). Written here rather than with ical.js: core builds the invite on
+// every send, and ical.js is an optional dependency an embedder without
+// calendar feeds need not install. The output is checked by parsing it back
+// with ical.js in the tests.
+
+const CRLF = '\r\n';
+/** RFC 5545 §3.1: a content line is at most 75 octets, the line break not counted. */
+const MAX_LINE_OCTETS = 75;
+
+/** The iTIP method: REQUEST adds or moves the event in the recipient's calendar, CANCEL removes it. */
+export type InviteMethod = 'REQUEST' | 'CANCEL';
+
+export interface InvitePerson {
+  readonly email: string;
+  readonly name?: string | undefined;
+}
+
+/** One meeting in an invite. */
+export interface InviteEvent {
+  /** Stable for the meeting across every mail about it: that is how a calendar finds the event to move or remove. */
+  readonly uid: string;
+  /** Grows with every change; a calendar ignores a message older than what it has. */
+  readonly sequence: number;
+  /** Instants (ISO 8601); written in UTC, so no VTIMEZONE is needed. */
+  readonly start: string;
+  readonly end: string;
+  /** When this version of the invite was made: the change's time, so that every retry sends the same text. */
+  readonly stamp: string;
+  readonly summary: string;
+  readonly description?: string | undefined;
+  readonly location?: string | null | undefined;
+  readonly url?: string | null | undefined;
+  readonly status: 'CONFIRMED' | 'CANCELLED';
+  readonly organizer: InvitePerson;
+  readonly attendees: readonly (InvitePerson & { readonly partstat: 'ACCEPTED' | 'NEEDS-ACTION' })[];
+}
+
+/** The UID a booking's event has in every calendar: the booking's own id, the same in every mail about it. */
+export function inviteUid(bookingUid: string): string {
+  return `${bookingUid}@schedule`;
+}
+
+/** A TEXT value (§3.3.11): backslash, semicolon, comma and line breaks escaped. */
+export function escapeText(value: string): string {
+  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/**
+ * A parameter value (§3.2): quoted when it holds `:`, `;` or `,`. A double
+ * quote cannot appear in one at all, and control characters are not
+ * allowed, so those are replaced.
+ */
+export function paramValue(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what §3.1 forbids here.
+  const clean = value.replace(/"/g, "'").replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return /[:;,]/.test(clean) ? `"${clean}"` : clean;
+}
+
+/**
+ * Folds a content line (§3.1): after at most 75 octets a CRLF and one space,
+ * the space counting toward the next line's 75. A line is cut between
+ * characters, never inside a UTF-8 sequence (nor between the halves of a
+ * surrogate pair), so each piece stays valid UTF-8.
+ */
+export function foldLine(line: string): string {
+  const pieces: string[] = [];
+  let piece = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (octets + size > MAX_LINE_OCTETS) {
+      pieces.push(piece);
+      piece = ' ';
+      octets = 1;
+    }
+    piece += char;
+    octets += size;
+  }
+  pieces.push(piece);
+  return pieces.join(CRLF);
+}
+
+/** A UTC DATE-TIME (§3.3.5, form 2): `20260329T010000Z`. */
+export function utcDateTime(instant: string): string {
+  const iso = new Date(instant).toISOString();
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+function line(name: string, value: string, params: Record<string, string | undefined> = {}): string {
+  const paramText = Object.entries(params)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([key, v]) => `;${key}=${paramValue(v)}`)
+    .join('');
+  return foldLine(`${name}${paramText}:${value}`);
+}
+
+function mailto(email: string): string {
+  return `mailto:${email}`;
+}
+
+function eventLines(event: InviteEvent): string[] {
+  return [
+    'BEGIN:VEVENT',
+    line('UID', escapeText(event.uid)),
+    line('SEQUENCE', String(event.sequence)),
+    line('DTSTAMP', utcDateTime(event.stamp)),
+    line('DTSTART', utcDateTime(event.start)),
+    line('DTEND', utcDateTime(event.end)),
+    line('SUMMARY', escapeText(event.summary)),
+    ...(event.description ? [line('DESCRIPTION', escapeText(event.description))] : []),
+    ...(event.location ? [line('LOCATION', escapeText(event.location))] : []),
+    // URL is a URI value, not TEXT: written as it is.
+    ...(event.url ? [line('URL', event.url)] : []),
+    line('STATUS', event.status),
+    line('TRANSP', 'OPAQUE'),
+    line('ORGANIZER', mailto(event.organizer.email), { CN: event.organizer.name }),
+    ...event.attendees.map((a) =>
+      line('ATTENDEE', mailto(a.email), { CN: a.name, ROLE: 'REQ-PARTICIPANT', PARTSTAT: a.partstat, RSVP: 'FALSE' }),
+    ),
+    'END:VEVENT',
+  ];
+}
+
+/**
+ * A calendar object for one iTIP message: METHOD, then one VEVENT per
+ * meeting, every line folded and ended with CRLF.
+ */
+export function inviteCalendar(method: InviteMethod, events: readonly InviteEvent[]): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//schedule//schedule//EN',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${method}`,
+    ...events.flatMap(eventLines),
+    'END:VCALENDAR',
+  ];
+  return lines.join(CRLF) + CRLF;
+}

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
+import { type DispatchReport, dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
+import type { Mail, Mailer } from '../src/notifications/mailer.js';
+import type { ExecuteDeps } from '../src/operations/execute.js';
+import type { Store } from '../src/storage/store.js';
+import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
+import { testDeps } from './support/deps.js';
+import { clearMailWrites, ET_MAIL, HANA, HOST_EMAIL, loadMailWorkspace, MAIL_T0, mailRowsOf } from './support/mail-workspace.js';
+import { createSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
+import { storeFixtures } from './support/stores.js';
+
+// Booking mail is queued with the change that it reports (docs/mail.md):
+// what each row holds, who gets one, and what a series' occurrences do not send.
+
+const NOTHING: DispatchReport = { sent: 0, suppressed: 0, failed: 0, deferred: 0 };
+const ATTENDEE = { email: 'bob@guest.test', name: 'Bob Guest', timezone: 'Asia/Tokyo' };
+
+function recordingMailer(): Mailer & { delivered: Mail[] } {
+  return {
+    delivered: [],
+    async send(mail) {
+      this.delivered.push(mail);
+      return undefined;
+    },
+  };
+}
+
+describe.each(storeFixtures())('booking mail on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let deps: ExecuteDeps;
+  let hana: Principal;
+  let mailer: ReturnType<typeof recordingMailer>;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    clock = manualClock(MAIL_T0);
+    deps = testDeps(store, clock);
+    hana = await loadMailWorkspace({ store, clock });
+  });
+  beforeEach(async () => {
+    clock.set(MAIL_T0);
+    await clearMailWrites(store);
+    await loadMailWorkspace({ store, clock });
+    mailer = recordingMailer();
+  });
+  afterAll(() => fixture.cleanup());
+
+  const dispatch = () => dispatchNotifications({ store, clock, ids: randomIds, mailer });
+  const book = async (start: string) => {
+    const { outcome } = await createBooking(deps, hana, { event_type_id: ET_MAIL.meet, start, attendee: ATTENDEE }, `create-${start}`);
+    return (outcome as { data: { uid: string } }).data.uid;
+  };
+  const rowsAbout = async (kind: string) =>
+    (await mailRowsOf(store))
+      .filter((r) => r.kind === kind)
+      .map(({ recipient, booking_uid, series_uid, status, payload }) => ({ recipient, booking_uid, series_uid, status, payload }));
+
+  it('a reschedule queues one mail to the host and one to the attendee, each in their own zone, with the booking as it now is', async () => {
+    const uid = await book('2026-03-25T10:00:00Z');
+    clock.set('2026-03-21T00:00:00Z');
+    await rescheduleBooking(deps, hana, uid, { start: '2026-03-26T10:00:00Z', reason: 'Clash' }, 'move');
+
+    const common = {
+      title: 'Meet between Hana Host and Bob Guest',
+      event_type_name: 'Meet',
+      host: { email: HOST_EMAIL, name: 'Hana Host' },
+      attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
+      guests: [],
+      start_at: '2026-03-26T10:00:00.000Z',
+      end_at: '2026-03-26T11:00:00.000Z',
+      sequence: 2,
+      status: 'confirmed',
+      location: { type: 'conference', url: `https://meet.test/${uid}`, value: null },
+      previous: { start_at: '2026-03-25T10:00:00.000Z', end_at: '2026-03-25T11:00:00.000Z' },
+      reason: 'Clash',
+    };
+    expect((await rowsAbout('booking_rescheduled')).sort((a, b) => a.recipient.localeCompare(b.recipient))).toEqual([
+      {
+        recipient: 'bob@guest.test',
+        booking_uid: uid,
+        series_uid: null,
+        status: 'pending',
+        payload: { ...common, role: 'attendee', timezone: 'Asia/Tokyo' },
+      },
+      {
+        recipient: HOST_EMAIL,
+        booking_uid: uid,
+        series_uid: null,
+        status: 'pending',
+        payload: { ...common, role: 'host', timezone: 'Europe/Berlin' },
+      },
+    ]);
+  });
+
+  it('a cancel repeated changes nothing and queues no second notice', async () => {
+    const uid = await book('2026-03-25T10:00:00Z');
+    await cancelBooking(deps, hana, uid, {}, 'cancel-1');
+    await cancelBooking(deps, hana, uid, {}, 'cancel-2');
+    expect((await rowsAbout('booking_canceled')).map((r) => r.recipient).sort()).toEqual(['bob@guest.test', HOST_EMAIL]);
+  });
+
+  it("a series' own writes to its occurrences send no booking mail: create, pause, resume, pattern change", async () => {
+    const created = await createSeries(deps, hana, seriesBody());
+    const seriesUid = (created.outcome as { data: { series: { uid: string } } }).data.series.uid;
+    await pauseSeries(deps, hana, seriesUid);
+    await resumeSeries(deps, hana, seriesUid);
+    await updateSeries(deps, hana, seriesUid, { time: '11:00' }, { ifMatch: '*' });
+
+    expect((await mailRowsOf(store)).map((r) => r.kind)).toEqual(['series_confirmation']);
+  });
+
+  it('an occurrence moved through the booking endpoints tells host and attendee, unless the series does not notify the attendee', async () => {
+    const notifying = await createSeries(deps, hana, seriesBody());
+    const silent = await createSeries(deps, hana, { ...seriesBody(), notify_invitee: false, starts_on: '2026-04-20' });
+    const first = (created: typeof notifying) => (created.outcome as { data: { occurrences: { uid: string }[] } }).data.occurrences[0]!.uid;
+
+    await rescheduleBooking(deps, hana, first(notifying), { start: '2026-03-24T10:00:00Z' }, 'move-notifying');
+    await rescheduleBooking(deps, hana, first(silent), { start: '2026-04-21T10:00:00Z' }, 'move-silent');
+
+    expect(
+      (await rowsAbout('booking_rescheduled'))
+        .map((r) => `${r.booking_uid === first(silent) ? 'silent' : 'notifying'} ${r.recipient}`)
+        .sort(),
+    ).toEqual(['notifying bob@guest.test', `notifying ${HOST_EMAIL}`, `silent ${HOST_EMAIL}`]);
+  });
+
+  it("notify_invitee turned off after the mail was queued: the attendee's booking mail about an occurrence is suppressed, the host's still goes", async () => {
+    const created = await createSeries(deps, hana, seriesBody());
+    const { series, occurrences } = (created.outcome as { data: { series: { uid: string }; occurrences: { uid: string }[] } }).data;
+    expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
+    await cancelBooking(deps, hana, occurrences[0]!.uid, {}, 'cancel-occurrence');
+    await updateSeries(deps, hana, series.uid, { notify_invitee: false }, { ifMatch: '*' });
+
+    expect(await dispatch()).toEqual({ ...NOTHING, sent: 1, suppressed: 1 });
+    expect(mailer.delivered.map((m) => [m.kind, m.to])).toEqual([
+      ['series_confirmation', 'bob@guest.test'],
+      ['booking_canceled', HOST_EMAIL],
+    ]);
+  });
+
+  it('a webhook_paused notice (queued by the webhook delivery) is sent to the owner as plain mail', async () => {
+    await store.db
+      .insertInto('notifications')
+      .values({
+        id: '70000000-0000-4000-8000-0000000000f1',
+        kind: 'webhook_paused',
+        series_uid: null,
+        booking_uid: null,
+        recipient: HOST_EMAIL,
+        payload_json: JSON.stringify({
+          webhook_id: 'wh_1',
+          url: 'https://hooks.example/in',
+          description: null,
+          failing_since: '2026-03-18T22:00:00.000Z',
+          consecutive_failures: 9,
+        }),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: MAIL_T0,
+        created_at: MAIL_T0,
+        sent_at: null,
+      })
+      .execute();
+
+    expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
+    const [mail] = mailer.delivered;
+    expect({ ...mail, html: undefined }).toEqual({
+      id: '70000000-0000-4000-8000-0000000000f1',
+      to: HOST_EMAIL,
+      subject: 'Webhook paused: https://hooks.example/in',
+      text: [
+        'Hello,',
+        '',
+        'Your webhook https://hooks.example/in was paused: its last 9 deliveries failed, the first of them on Wednesday 18 March 2026, 22:00 (UTC).',
+        'While it is paused, no events are queued for it: they are missed.',
+        '',
+        'Once the receiver answers again, resume the webhook:',
+        '  - schedule webhooks update wh_1 --status active',
+        '  - or PATCH /v1/webhooks/wh_1 with {"status": "active"}',
+        '',
+        'Resuming delivers new events only. To recover the bookings that changed meanwhile, run the catch-up sweep from when the failures began:',
+        '  - GET /v1/bookings?updated_since=2026-03-18T22:00:00.000Z&sort=updated_at_asc',
+      ].join('\n'),
+      html: undefined,
+      kind: 'webhook_paused',
+      seriesUid: null,
+      bookingUid: null,
+    });
+    expect((await mailRowsOf(store)).map((r) => r.status)).toEqual(['sent']);
+  });
+});
+
+function seriesBody(): Record<string, unknown> {
+  return {
+    host_user_id: HANA,
+    event_type_id: ET_MAIL.meet,
+    attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
+    frequency: 'weekly',
+    weekdays: ['mon'],
+    time: '10:00',
+    timezone: 'Europe/Berlin',
+    starts_on: '2026-03-23',
+    count: 3,
+  };
+}

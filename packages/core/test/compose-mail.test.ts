@@ -1,0 +1,149 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
+import { loggingMailer } from '../src/notifications/mailer.js';
+import type { BookingNotificationPayload } from '../src/outbox/record-notification.js';
+
+// What each notification says: the words, the HTML beside them, and the invite.
+
+const BOOKING: BookingNotificationPayload = {
+  role: 'attendee',
+  timezone: 'Europe/Berlin',
+  title: 'Meet between Hana Host and Bob <script>',
+  event_type_name: 'Meet',
+  host: { email: 'hana@host.test', name: 'Hana Host' },
+  attendee: { email: 'bob@guest.test', name: 'Bob <script>' },
+  guests: [],
+  start_at: '2026-06-01T08:00:00.000Z',
+  end_at: '2026-06-01T08:30:00.000Z',
+  sequence: 1,
+  status: 'confirmed',
+  location: { type: 'phone', url: null, value: '+49 30 1234' },
+};
+
+const stored = (
+  payload: BookingNotificationPayload,
+  kind: 'booking_created' | 'booking_canceled' = 'booking_created',
+): StoredNotification => ({
+  id: 'n1',
+  kind,
+  recipient: payload.role === 'attendee' ? payload.attendee.email : payload.host.email,
+  seriesUid: null,
+  bookingUid: 'b1',
+  createdAt: '2026-05-01T12:00:00.000Z',
+  payload,
+});
+
+describe('composeMail', () => {
+  it('booking mail: the same words as text and as escaped HTML, a phone meeting named by its number', () => {
+    const mail = composeMail(stored(BOOKING));
+    expect(mail).toMatchObject({ id: 'n1', to: 'bob@guest.test', replyTo: 'hana@host.test', subject: 'Booked: Meet with Hana Host' });
+    expect(mail.text).toBe(
+      [
+        'Hello Bob <script>,',
+        '',
+        'Meet with Hana Host is booked.',
+        '',
+        'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+        'Where: +49 30 1234',
+        '',
+        'Open the attached invitation to add it to your calendar.',
+      ].join('\n'),
+    );
+    expect(mail.html).toBe(
+      [
+        '<!DOCTYPE html>',
+        '<html><body style="font-family: sans-serif">',
+        '<p>Hello Bob &#60;script&#62;,</p>',
+        '<p>Meet with Hana Host is booked.</p>',
+        '<p>When: Monday 1 June 2026, 10:00–10:30 (CEST)<br>',
+        'Where: +49 30 1234</p>',
+        '<p>Open the attached invitation to add it to your calendar.</p>',
+        '</body></html>',
+        '',
+      ].join('\n'),
+    );
+    const event = new ICAL.Component(ICAL.parse(mail.calendar!.content)).getFirstSubcomponent('vevent')!;
+    expect([event.getFirstPropertyValue('location'), event.getFirstPropertyValue('url')]).toEqual(['+49 30 1234', null]);
+    expect(event.getFirstPropertyValue('summary')).toBe('Meet between Hana Host and Bob <script>');
+    expect(event.getFirstPropertyValue('dtstamp')!.toString()).toBe('2026-05-01T12:00:00Z');
+  });
+
+  it("the host's mail names the attendee, and a reply goes to them", () => {
+    const mail = composeMail(stored({ ...BOOKING, role: 'host', attendee: { email: 'bob@guest.test', name: 'Bob' } }, 'booking_canceled'));
+    expect(mail).toMatchObject({ to: 'hana@host.test', replyTo: 'bob@guest.test', subject: 'Canceled: Meet with Bob' });
+    expect(mail.calendar).toMatchObject({ method: 'CANCEL', filename: 'cancel.ics' });
+    expect(mail.text.split('\n').slice(0, 3)).toEqual(['Hello Hana Host,', '', 'Meet with Bob is canceled.']);
+  });
+
+  it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {
+    const mail = composeMail({
+      id: 'n2',
+      kind: 'series_ended',
+      recipient: 'bob@guest.test',
+      seriesUid: 's1',
+      bookingUid: null,
+      createdAt: '2026-05-01T12:00:00.000Z',
+      payload: {
+        attendee_name: 'Bob',
+        event_type_name: 'Weekly',
+        host_name: 'Hana Host',
+        timezone: 'UTC',
+        occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' }],
+      },
+    });
+    expect(mail.calendar).toBeUndefined();
+    expect(mail.replyTo).toBeUndefined();
+    expect(mail.text).toBe(
+      ['Hello Bob,', '', 'Weekly with Hana Host has ended. These meetings are canceled:', '  - Monday 4 May 2026, 10:00 (UTC)'].join('\n'),
+    );
+    expect(mail.html).toContain('<ul>\n<li>Monday 4 May 2026, 10:00 (UTC)</li>\n</ul>');
+  });
+});
+
+describe('composeMail of webhook_paused', () => {
+  it('names the webhook by its URL and description, and has no invite', () => {
+    const mail = composeMail({
+      id: 'n3',
+      kind: 'webhook_paused',
+      recipient: 'owner@host.test',
+      seriesUid: null,
+      bookingUid: null,
+      createdAt: '2026-05-02T12:00:00.000Z',
+      payload: {
+        webhook_id: 'wh_2',
+        url: 'https://crm.example/hook',
+        description: 'CRM sync',
+        failing_since: '2026-05-01T09:30:00.000Z',
+        consecutive_failures: 12,
+      },
+    });
+    expect(mail.subject).toBe('Webhook paused: https://crm.example/hook');
+    expect(mail.text.split('\n')[2]).toBe(
+      'Your webhook https://crm.example/hook (CRM sync) was paused: its last 12 deliveries failed, the first of them on Friday 1 May 2026, 09:30 (UTC).',
+    );
+    expect(mail.calendar).toBeUndefined();
+    expect(mail.html).toContain('<li>schedule webhooks update wh_2 --status active</li>');
+  });
+});
+
+describe('loggingMailer', () => {
+  it('logs one line a mail, naming the invite it carries', async () => {
+    const lines: [Record<string, unknown>, string][] = [];
+    const mailer = loggingMailer((fields, message) => lines.push([fields, message]));
+    await mailer.send(composeMail(stored(BOOKING)));
+    expect(lines).toEqual([
+      [
+        {
+          to: 'bob@guest.test',
+          subject: 'Booked: Meet with Hana Host',
+          kind: 'booking_created',
+          series_uid: null,
+          booking_uid: 'b1',
+          invite: 'REQUEST',
+        },
+        'mail',
+      ],
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { MailSettingsError, smtpSettings } from '../src/notifications/adapters/smtp-settings.js';
+
+// SMTP_URL and MAIL_FROM are checked before a server starts (README, "Running the server").
+
+describe('smtpSettings', () => {
+  it('takes smtp:// and smtps:// URLs with credentials, and a bare or named sender; the Message-ID domain is the sender’s', () => {
+    expect(smtpSettings('smtps://user:p%40ss@smtp.example.com:465', 'noreply@example.com')).toEqual({
+      url: 'smtps://user:p%40ss@smtp.example.com:465',
+      from: 'noreply@example.com',
+      domain: 'example.com',
+    });
+    expect(smtpSettings('smtp://relay.internal', '  Schedule <mail@schedule.example>  ')).toEqual({
+      url: 'smtp://relay.internal',
+      from: 'Schedule <mail@schedule.example>',
+      domain: 'schedule.example',
+    });
+  });
+
+  it.each([
+    [
+      'smtp://h',
+      undefined,
+      'SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address mail is sent from, e.g. "Schedule <noreply@example.com>".',
+    ],
+    [
+      'smtp://h',
+      '   ',
+      'SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address mail is sent from, e.g. "Schedule <noreply@example.com>".',
+    ],
+    ['smtp://h', 'Schedule', 'MAIL_FROM "Schedule" is not an address; give noreply@example.com or "Schedule <noreply@example.com>".'],
+    ['smtp://h', 'a@b, c@d', 'MAIL_FROM "a@b, c@d" is not an address; give noreply@example.com or "Schedule <noreply@example.com>".'],
+    [
+      'https://user:secret@h',
+      'a@b',
+      'SMTP_URL must start with smtp:// or smtps:// and name a host, e.g. smtps://user:password@smtp.example.com:465.',
+    ],
+    [
+      'user:secret@h',
+      'a@b',
+      'SMTP_URL must start with smtp:// or smtps:// and name a host, e.g. smtps://user:password@smtp.example.com:465.',
+    ],
+    ['not a url', 'a@b', 'SMTP_URL is not a URL; give smtp://user:password@host:587 or smtps://user:password@host:465.'],
+  ])('refuses SMTP_URL %j with MAIL_FROM %j, saying what to set and never repeating a password', (url, from, message) => {
+    expect(() => smtpSettings(url, from)).toThrow(new MailSettingsError(message));
+    expect(message).not.toContain('secret');
+  });
+});
