@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['series', 'health'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
-  ['event-types', 'rate-limit', 'oauth'],
+  ['event-types', 'rate-limit', 'oauth', 'webhooks'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
   ['storage'],
