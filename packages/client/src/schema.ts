@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * List a webhook’s deliveries
-         * @description Recent deliveries of one webhook, newest first, with their attempts, last status code and the start of the last answer. Unknown query parameters are ignored.
+         * @description Recent deliveries of one webhook, newest first (`created_at`, then `id`, both descending), with their attempts, last status code and the start of the last answer; `status` filters them. Unknown query parameters are ignored.
          *
          *     Needs the scope `webhooks:read`. MCP tool: `list_webhook_deliveries`.
          */

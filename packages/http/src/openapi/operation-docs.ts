@@ -286,10 +286,11 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   list_webhook_deliveries: {
     tag: 'Webhooks',
     summary: 'List a webhook’s deliveries',
-    description:
-      'Recent deliveries of one webhook, newest first, with their attempts, last status code and the start of the last answer. '.concat(
-        RANGE,
-      ),
+    description: [
+      'Recent deliveries of one webhook, newest first (`created_at`, then `id`, both descending), with their attempts,',
+      'last status code and the start of the last answer; `status` filters them.',
+      RANGE,
+    ].join(' '),
     resource: 'Delivery',
     responseExample: example.DELIVERY,
   },
