@@ -23,6 +23,7 @@ const TOP_LEVEL = [
   'slots',
   'whoami',
   'event-types',
+  'webhooks',
   'tokens',
   'passwords',
   'oauth-clients',

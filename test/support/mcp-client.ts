@@ -129,26 +129,35 @@ export function expectToolError(
   return found;
 }
 
-/** The 16 API tools of docs/workspace.md and the three directory tools, sorted. */
+/** The API tools of docs/workspace.md (bookings, series, slots, webhooks) and the three directory tools, sorted. */
 export const TOOL_NAMES = [
   'cancel_booking',
   'change_series_host',
   'check_slot',
   'create_booking',
   'create_series',
+  'create_webhook',
+  'delete_webhook',
   'end_series',
   'get_booking',
   'get_series',
+  'get_webhook',
   'list_bookings',
   'list_event_types',
   'list_people',
   'list_series',
   'list_slots',
+  'list_webhook_deliveries',
+  'list_webhooks',
   'pause_series',
+  'redeliver_webhook_delivery',
   'reschedule_booking',
   'resume_series',
+  'rotate_webhook_secret',
+  'test_webhook',
   'update_booking',
   'update_series',
+  'update_webhook',
   'whoami',
 ] as const;
 

@@ -15,6 +15,8 @@ export const ALL_SCOPES = [
   'bookings:reschedule',
   'bookings:update',
   'slots:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export const USER_IDS = {

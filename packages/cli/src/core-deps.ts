@@ -24,5 +24,7 @@ export function coreDepsFromEnv(
     idempotencyLeaseMs: Number(env.IDEMPOTENCY_LEASE_MS ?? 60_000),
     calendars: createCalendarReader(icsFeedReader({ clock, ...(onSkippedEvents ? { onSkippedEvents } : {}) })),
     conferenceLinks: conferenceLinksAt(env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
+    // For development and tests only: a receiver on this machine or the local network (README, "Webhooks").
+    allowPrivateWebhookTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
   };
 }

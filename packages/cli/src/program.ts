@@ -10,6 +10,7 @@ import { registerPasswords } from './commands/passwords.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerInteractive } from './interactive/register-interactive.js';
 import { EXIT_CODES } from './output/exit-codes.js';
 import { packageVersion } from './package-version.js';
@@ -90,6 +91,7 @@ export function buildProgram(): Command {
   registerSeries(program);
   registerSlots(program);
   registerDirectory(program);
+  registerWebhooks(program);
   registerTokens(program);
   registerPasswords(program);
   registerOAuthClients(program);

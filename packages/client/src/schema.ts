@@ -292,6 +292,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The caller’s own webhooks, newest first (`created_at`, then `id`, both descending). Secrets are never shown. Admins see only their own too.
+         *
+         *     Needs the scope `webhooks:read`. MCP tool: `list_webhooks`.
+         */
+        get: operations["list_webhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Subscribes the caller’s account to the events named in `events` (no wildcard), POSTed to `url` and signed as Standard Webhooks does. The answer holds `secret`, shown this once. A `url` naming a private, loopback or link-local address (or `localhost`) is refused unless the server allows such targets. It receives only bookings and series its owner may see. Unknown body fields are ignored.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `create_webhook`.
+         */
+        post: operations["create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description One of the caller’s webhooks, with its version as `ETag`. Another account’s answers 404 like an unknown one.
+         *
+         *     Needs the scope `webhooks:read`. MCP tool: `get_webhook`.
+         */
+        get: operations["get_webhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook with all its deliveries, pending or done, and answers it as it was. Nothing is sent to it afterwards.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `delete_webhook`.
+         */
+        delete: operations["delete_webhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause or resume a webhook
+         * @description Changes `url`, `events`, `description` or `status`; send only what changes, any other key is refused. `status: "paused"` stops deliveries and ends the pending ones (events meanwhile are missed); `status: "active"` resumes from new events, also after a pause by failures or a 410, and clears the failure count. Every success bumps the version.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `update_webhook`.
+         */
+        patch: operations["update_webhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook’s secret
+         * @description No body. Gives the webhook a new `secret`, shown in this answer only. The previous secret signs too for 24 hours, so the receiver can switch without missing a delivery. Bumps the version.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `rotate_webhook_secret`.
+         */
+        post: operations["rotate_webhook_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook’s deliveries
+         * @description Recent deliveries of one webhook, newest first (`created_at`, then `id`, both descending), with their attempts, last status code and the start of the last answer; `status` filters them. Unknown query parameters are ignored.
+         *
+         *     Needs the scope `webhooks:read`. MCP tool: `list_webhook_deliveries`.
+         */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description No body. Makes the delivery due now with its attempts counted from zero. It keeps its id, so the receiver gets the same `webhook-id` and event again: one that deduplicates by `webhook-id` ignores it unless it allows replays. The webhook must be active.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `redeliver_webhook_delivery`.
+         */
+        post: operations["redeliver_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description No body. Queues a `webhook.test` event to this webhook alone, whatever it subscribes to: `data` is `{ "webhook_id" }`. The webhook must be active.
+         *
+         *     Needs the scope `webhooks:write`. MCP tool: `test_webhook`.
+         */
+        post: operations["test_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -874,6 +1024,33 @@ export interface components {
             /** @description The attendee's new name. */
             attendee_name?: string;
         };
+        CreateWebhookBody: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: http(s), no credentials, at most 2000 characters.
+             */
+            url: string;
+            /** @description The event names to receive; no wildcard. */
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            /** @description A note for people, at most 255 characters. */
+            description?: string | null;
+        };
+        UpdateWebhookBody: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: http(s), no credentials, at most 2000 characters.
+             */
+            url?: string;
+            /** @description The event names to receive; no wildcard. */
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            /** @description A note for people, at most 255 characters; null removes it. */
+            description?: string | null;
+            /**
+             * @description paused: events meanwhile are missed; active: resumes from new events.
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+        };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
             occurrences: {
@@ -1004,6 +1181,94 @@ export interface components {
             /** @description The first free start in the 7 days after the checked end. */
             next_available?: string | null;
         };
+        /** @description A subscription of its owner to events, delivered by signed POSTs to `url`. */
+        Webhook: {
+            /** @description The webhook's id. */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The event names it receives. */
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            description: string | null;
+            /**
+             * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "disabled";
+            /** @description Why it is not active: `owner` paused it, repeated `failures`, or the target is `gone` (410); null when active. */
+            paused_reason: ("owner" | "failures" | "gone") | null;
+            /** @description Failed attempts since the last success. */
+            consecutive_failures: number;
+            /** @description When the current run of failures began; null after a success. */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Starts at 1; each PATCH and secret rotation adds one. Shown as `ETag`. */
+            version: number;
+        };
+        /** @description A webhook with its signing secret, which no other answer shows. */
+        WebhookWithSecret: {
+            /** @description The webhook's id. */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The event names it receives. */
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            description: string | null;
+            /**
+             * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "disabled";
+            /** @description Why it is not active: `owner` paused it, repeated `failures`, or the target is `gone` (410); null when active. */
+            paused_reason: ("owner" | "failures" | "gone") | null;
+            /** @description Failed attempts since the last success. */
+            consecutive_failures: number;
+            /** @description When the current run of failures began; null after a success. */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Starts at 1; each PATCH and secret rotation adds one. Shown as `ETag`. */
+            version: number;
+            /**
+             * @description The signing secret, `whsec_` and base64 (Standard Webhooks). Shown only in this answer: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description One event sent (or to be sent) to one webhook, with its attempts so far. */
+        Delivery: {
+            /** @description The delivery id, sent as the `webhook-id` header on every attempt. */
+            id: string;
+            webhook_id: string;
+            /** @description The event id, the envelope’s `id`. */
+            event_id: string;
+            /** @description The event name, the envelope’s `type` (`webhook.test` for a test event). */
+            event_type: string;
+            /**
+             * @description `pending` until a 2xx (`succeeded`) or until no attempt is left or the webhook stopped (`failed`).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description When the next attempt is due; null unless pending. */
+            next_attempt_at: string | null;
+            /** @description The HTTP status of the last attempt; null before any, or when none came. */
+            last_status_code: number | null;
+            /** @description The start of the last answer’s body, at most 4 KiB. */
+            last_response_body: string | null;
+            /** @description Why the last attempt failed without a status (timeout, refused), or was stopped. */
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description When a 2xx came back. */
+            delivered_at: string | null;
+        };
         Caller: {
             user_id: string;
             username: string;
@@ -1014,7 +1279,7 @@ export interface components {
             role: "user" | "manager" | "admin" | "owner";
             /** @enum {string} */
             credential: "pat" | "oauth";
-            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read")[];
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write")[];
             acts_for: "organization" | string[];
         };
         Person: {
@@ -1492,6 +1757,54 @@ export interface components {
             };
         };
         /**
+         * @description Conflict.
+         *
+         *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+         *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+         */
+        IdempotencyKeyConflictOrIdempotencyInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_conflict" | "idempotency_in_progress";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `webhook_not_found`: The webhook id is not a UUID, is unknown, or belongs to another account (they answer alike).
+         */
+        NotFoundOrWebhookNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "webhook_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Bad Request.
          *
          *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
@@ -1520,6 +1833,10 @@ export interface components {
         /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
         IfMatch: string;
         OptionalIfMatch: string;
+        /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+        WebhookId: string;
+        /** @description The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it. */
+        DeliveryId: string;
     };
     requestBodies: never;
     headers: {
@@ -3085,6 +3402,708 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AvailabilityUnavailableOrDatabaseUnavailable"];
+        };
+    };
+    list_webhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; default 20. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    delete_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    update_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    rotate_webhook_secret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; default 20. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+                status?: ("pending" | "succeeded" | "failed")[];
+            };
+            header?: never;
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    redeliver_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+                /** @description The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it. */
+                delivery_id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: queued, to be done shortly. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+             *     - `webhook_not_found`: The webhook id is not a UUID, is unknown, or belongs to another account (they answer alike).
+             *     - `delivery_not_found`: The webhook has no delivery with this id.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found" | "webhook_not_found" | "delivery_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `webhook_inactive`: The webhook is paused or disabled, so nothing can be sent to it; `details.status` says which. Resume it first.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "webhook_inactive" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    test_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: queued, to be done shortly. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrWebhookNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `webhook_inactive`: The webhook is paused or disabled, so nothing can be sent to it; `details.status` says which. Resume it first.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "webhook_inactive" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     whoami: {

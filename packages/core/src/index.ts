@@ -112,7 +112,7 @@ export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
 export { type OperationName, operations, operationsByName } from './operations/registry.js';
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
-export type { EventName } from './outbox/record-event.js';
+export { EVENT_NAMES, type EventName } from './outbox/record-event.js';
 export type {
   BookingNotificationPayload,
   NotificationKind,
@@ -178,6 +178,20 @@ export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
 export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
+export { isPrivateAddress } from './webhooks/private-address.js';
+export { SECRET_OVERLAP_MS } from './webhooks/rotate-webhook-secret.js';
+export { createWebhookBodySchema, updateWebhookBodySchema } from './webhooks/webhook-input.js';
+export {
+  DELIVERY_STATUSES,
+  type Delivery,
+  deliverySchema,
+  PAUSED_REASONS,
+  WEBHOOK_STATUSES,
+  type Webhook,
+  type WebhookWithSecret,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from './webhooks/webhook-view.js';
 export { type Settled, within } from './within.js';
 export { type LoadReport, loadWorkspace } from './workspace/load-workspace.js';
 export { jsonPath, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';

@@ -18,6 +18,10 @@ const LINES: Record<string, (item: Item) => string> = {
   list_bookings: (b) => `${b.uid} ${b.start_at} ${b.status} "${b.title}" host=${b.host?.username} v${b.version}`,
   list_series: (s) =>
     `${s.uid} ${s.status} ${s.frequency}${s.frequency === 'weekly' ? ` ${s.weekdays.join(',')}/${s.interval_weeks}w` : ''} ${s.time} ${s.timezone} x${s.count} host=${s.host?.username} v${s.version}`,
+  list_webhooks: (w) =>
+    `${w.id} ${w.status}${w.paused_reason ? `(${w.paused_reason})` : ''} ${w.url} events=${w.events?.join(',')} failures=${w.consecutive_failures} v${w.version}`,
+  list_webhook_deliveries: (d) =>
+    `${d.id} ${d.created_at} ${d.event_type} ${d.status} attempts=${d.attempts} last=${d.last_status_code ?? d.last_error ?? '-'}`,
   list_people: (p) => `${p.user_id} ${p.username} "${p.name}" ${p.email} ${p.timezone} ${p.role}`,
   list_event_types: (e) =>
     `${e.id} ${e.owner?.username}/${e.slug} "${e.name}" ${e.duration_minutes}min recurring=${e.recurring} status=${e.status}${questionsText(e.questions)}`,

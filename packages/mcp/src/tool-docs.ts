@@ -14,7 +14,10 @@ export interface ToolDoc {
 // update carries if_match, so its repeat is refused. Only the two creates
 // are not: without the same idempotency_key a repeat books again. Cancel
 // and end destroy what they touch. Nothing reaches outside this service's
-// own data (openWorldHint false). The MCP spec gives destructiveHint and
+// own data (openWorldHint false), except a webhook test or redelivery,
+// which POSTs to the webhook's own URL and is not idempotent: a repeat
+// sends again (a rotation likewise makes another secret). Deleting a
+// webhook destroys it. The MCP spec gives destructiveHint and
 // idempotentHint meaning only when readOnlyHint is false, and the tool's
 // title is its own field, so neither is repeated here: every `tools/list`
 // spends a model's context.
@@ -22,6 +25,7 @@ const read = { readOnlyHint: true, openWorldHint: false } as const;
 const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const create = { ...write, idempotentHint: false } as const;
 const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+const send = { ...create, openWorldHint: true } as const;
 
 // The arguments' own descriptions (derived from core's schemas) say what each
 // argument takes, idempotency_key and if_match included, and the server's
@@ -32,7 +36,7 @@ const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: tr
 /** The API's tools: every operation but the directory's. */
 type ApiToolName = Exclude<OperationName, keyof typeof DIRECTORY_TOOL_DOCS>;
 
-/** Docs of the sixteen API tools, by tool name (README.md "The MCP server"). */
+/** Docs of the API tools, by tool name (README.md "The MCP server"). */
 export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   list_bookings: {
     title: 'List bookings',
@@ -127,6 +131,55 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     title: 'Check one time',
     description: 'Whether one exact start can be booked; if not, the reason and next_available within the next 7 days (or null).',
     annotations: read,
+  },
+  list_webhooks: {
+    title: 'List webhooks',
+    description: "Your own webhooks (never anyone else's), newest first: url, events, status (active, paused, disabled) and failures.",
+    annotations: read,
+  },
+  get_webhook: {
+    title: 'Get a webhook',
+    description: "One of your webhooks and its version (update_webhook's if_match). The secret is never shown again.",
+    annotations: read,
+  },
+  create_webhook: {
+    title: 'Create a webhook',
+    description:
+      'Send events (names in events, no wildcard) to url as signed POSTs. The answer has secret, shown ONLY this once: give it to the user to verify signatures.',
+    annotations: create,
+  },
+  update_webhook: {
+    title: 'Change, pause or resume a webhook',
+    description:
+      'Change url, events, description, or status: paused stops it (events meanwhile are missed), active resumes from new events and clears failures.',
+    annotations: write,
+  },
+  delete_webhook: {
+    title: 'Delete a webhook',
+    description: 'Delete a webhook and its delivery history; nothing more is sent to it. Irreversible.',
+    annotations: destroy,
+  },
+  rotate_webhook_secret: {
+    title: 'Rotate a webhook secret',
+    description: 'New secret, shown only in this answer; the old one keeps signing for 24 hours so the receiver can switch.',
+    annotations: create,
+  },
+  list_webhook_deliveries: {
+    title: 'List webhook deliveries',
+    description: "A webhook's recent deliveries, newest first: event, status, attempts, last HTTP status, answer or error.",
+    annotations: read,
+  },
+  redeliver_webhook_delivery: {
+    title: 'Redeliver an event',
+    description:
+      'Send one delivery again now, retries counted afresh. Same webhook-id and event, so a receiver that deduplicates may skip it. Webhook must be active.',
+    annotations: send,
+  },
+  test_webhook: {
+    title: 'Send a test event',
+    description:
+      'Queue a webhook.test event to this webhook only, to check the receiver; see it in list_webhook_deliveries. Webhook must be active.',
+    annotations: send,
   },
 };
 

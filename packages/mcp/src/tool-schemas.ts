@@ -56,13 +56,20 @@ const IF_MATCH: JsonSchema = {
   description: 'The version you read (3, "3" or *); version_conflict if it changed.',
 };
 const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid of the resource.' };
+/** Path parameters by name; any other (`uid`) is a resource's uid. */
+const PATH_PARAMS: Record<string, JsonSchema> = {
+  id: { type: 'string', format: 'uuid', description: "The webhook's id." },
+  delivery_id: { type: 'string', description: 'The delivery id, from list_webhook_deliveries.' },
+};
 
 /** The tool arguments of an operation: path parameters, query or body fields, idempotency_key and if_match. */
 export function inputJsonOf(operation: Operation): JsonSchema {
   const input = operation.schemas.input ? derivedJsonOf(operation.schemas.input, 'input') : { type: 'object', properties: {} };
   const fields = (input.properties ?? {}) as Record<string, JsonSchema>;
   const headers: Record<string, JsonSchema> = { idempotency_key: IDEMPOTENCY_KEY, if_match: IF_MATCH };
-  const properties = Object.fromEntries(argumentNames(operation).map((name) => [name, fields[name] ?? headers[name] ?? UID]));
+  const properties = Object.fromEntries(
+    argumentNames(operation).map((name) => [name, fields[name] ?? headers[name] ?? PATH_PARAMS[name] ?? UID]),
+  );
   const required = [...operation.schemas.params, ...((input.required ?? []) as string[])];
   if (operation.ifMatch === 'required') required.push('if_match');
   return inputForClients({ type: 'object', properties, required });
@@ -76,7 +83,7 @@ export function inputSchemaOf(operation: Operation): z.ZodObject {
 /**
  * The error branch only tells a failure from a success. Its shape is
  * `toolErrorSchema` (docs/workspace.md), said once in the server's instructions
- * rather than in each of the nineteen output schemas: with the enum of its
+ * rather than in each output schema: with the enum of its
  * codes, it cost about 1 KB a tool (issue 11).
  */
 const ERROR_JSON: JsonSchema = { required: Object.keys(toolErrorSchema.shape) };

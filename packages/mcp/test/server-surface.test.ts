@@ -28,12 +28,54 @@ const API_TOOLS = [
   'update_series',
   'list_slots',
   'check_slot',
+  'list_webhooks',
+  'get_webhook',
+  'create_webhook',
+  'update_webhook',
+  'delete_webhook',
+  'rotate_webhook_secret',
+  'list_webhook_deliveries',
+  'redeliver_webhook_delivery',
+  'test_webhook',
+];
+/** The tools of a /:id endpoint, which take the webhook's id as `id` (and a delivery's as `delivery_id`). */
+const WEBHOOK_ID_TOOLS = [
+  'get_webhook',
+  'update_webhook',
+  'delete_webhook',
+  'rotate_webhook_secret',
+  'list_webhook_deliveries',
+  'redeliver_webhook_delivery',
+  'test_webhook',
 ];
 const DIRECTORY_TOOLS = ['whoami', 'list_people', 'list_event_types'];
-const READ_ONLY = new Set(['list_bookings', 'get_booking', 'list_series', 'get_series', 'list_slots', 'check_slot', ...DIRECTORY_TOOLS]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series']);
-/** Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b). */
-const NOT_IDEMPOTENT = new Set(['create_booking', 'create_series']);
+const READ_ONLY = new Set([
+  'list_bookings',
+  'get_booking',
+  'list_series',
+  'get_series',
+  'list_slots',
+  'check_slot',
+  'list_webhooks',
+  'get_webhook',
+  'list_webhook_deliveries',
+  ...DIRECTORY_TOOLS,
+]);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook']);
+/**
+ * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
+ * repeated rotation makes another secret, a repeated test or redelivery sends again.
+ */
+const NOT_IDEMPOTENT = new Set([
+  'create_booking',
+  'create_series',
+  'create_webhook',
+  'rotate_webhook_secret',
+  'redeliver_webhook_delivery',
+  'test_webhook',
+]);
+/** A test or a redelivery POSTs to the webhook's URL, outside this service (tool-docs.ts). */
+const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook']);
 const UID_TOOLS = [
   'get_booking',
   'cancel_booking',
@@ -58,6 +100,12 @@ const TAKES_KEY = new Set([
   'end_series',
   'change_series_host',
   'update_series',
+  'create_webhook',
+  'update_webhook',
+  'delete_webhook',
+  'rotate_webhook_secret',
+  'redeliver_webhook_delivery',
+  'test_webhook',
 ]);
 
 interface ListedTool {
@@ -86,7 +134,7 @@ describe('the server surface', () => {
   });
   afterAll(() => suite.world.close());
 
-  it('lists exactly the sixteen API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
+  it('lists exactly the API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
   });
 
@@ -103,7 +151,7 @@ describe('the server surface', () => {
     }
   });
 
-  it('hints read-only on list/get/check/directory tools, destructive only on cancel_booking and end_series, idempotent except the two creates, closed world', () => {
+  it('hints read-only on list/get/check/directory tools, destructive only on cancel_booking, end_series and delete_webhook, idempotent except the creates, rotations and sends, closed world but for the sends', () => {
     // The spec gives destructiveHint and idempotentHint meaning only beside readOnlyHint false, and the title is the tool's own (issue 11 budget).
     for (const t of tools) {
       expect({ name: t.name, annotations: t.annotations }).toEqual({
@@ -114,28 +162,31 @@ describe('the server surface', () => {
               readOnlyHint: false,
               destructiveHint: DESTRUCTIVE.has(t.name),
               idempotentHint: !NOT_IDEMPOTENT.has(t.name),
-              openWorldHint: false,
+              openWorldHint: OPEN_WORLD.has(t.name),
             },
       });
     }
   });
 
-  it('requires uid on every tool of a /:uid endpoint', () => {
+  it('requires uid on every tool of a /:uid endpoint, and id on every tool of a /webhooks/:id one', () => {
     for (const name of API_TOOLS) {
-      expect({ name, requiresUid: tool(name).inputSchema.required?.includes('uid') ?? false }).toEqual({
+      const required = tool(name).inputSchema.required ?? [];
+      expect({ name, requiresUid: required.includes('uid'), requiresId: required.includes('id') }).toEqual({
         name,
         requiresUid: UID_TOOLS.includes(name),
+        requiresId: WEBHOOK_ID_TOOLS.includes(name),
       });
     }
+    expect(tool('redeliver_webhook_delivery').inputSchema.required).toEqual(['id', 'delivery_id']);
   });
 
-  it('requires if_match on update_booking and update_series, and offers it optionally on resume_series only', () => {
+  it('requires if_match on update_booking, update_series and update_webhook, and offers it optionally on resume_series only', () => {
     for (const name of API_TOOLS) {
       const input = tool(name).inputSchema;
       expect({ name, offered: 'if_match' in (input.properties ?? {}), required: input.required?.includes('if_match') ?? false }).toEqual({
         name,
-        offered: ['update_booking', 'update_series', 'resume_series'].includes(name),
-        required: ['update_booking', 'update_series'].includes(name),
+        offered: ['update_booking', 'update_series', 'update_webhook', 'resume_series'].includes(name),
+        required: ['update_booking', 'update_series', 'update_webhook'].includes(name),
       });
     }
   });

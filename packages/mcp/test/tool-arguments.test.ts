@@ -12,8 +12,11 @@ import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from
 const BOOKING_ARGUMENTS =
   'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled';
 
-/** The two PATCH tools leave a field that is no typo to core, which answers it as docs/api says (field_immutable, invalid_change). */
-const PATCH_TOOLS = new Set(['update_booking', 'update_series']);
+/**
+ * The PATCH tools leave a field that is no typo to core, which answers it as docs/api says (field_immutable,
+ * invalid_change; validation_error naming it for a webhook, docs/webhooks.md).
+ */
+const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook']);
 
 describe('strict tool arguments', () => {
   let suite: Suite;
@@ -121,6 +124,20 @@ describe('strict tool arguments', () => {
         message:
           'These fields cannot be changed this way: count. Only frequency, interval_weeks, weekdays, time, location_url, notify_invitee can be patched, and location_url cannot be cleared.',
         details: { fields: ['count'] },
+      },
+    );
+  });
+
+  it('leaves a field of the webhook that cannot be patched to core: update_webhook answers validation_error naming it', async () => {
+    const webhook = await call(olga, 'create_webhook', { url: 'https://hooks.example.test/in', events: ['booking.created'] });
+    await fails(
+      olga,
+      'update_webhook',
+      { id: webhook.structuredContent?.id, if_match: 1, secret: 'whsec_mine' },
+      {
+        code: 'validation_error',
+        message: 'These fields cannot be patched: secret. Send any of url, events, description, status.',
+        details: { fields: ['secret'] },
       },
     );
   });

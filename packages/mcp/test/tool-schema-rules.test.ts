@@ -4,7 +4,7 @@ import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
 // Issue 11 items 4 and 5: what every schema in tools/list says, checked over
-// all nineteen tools at once so that a new tool or field is held to it too.
+// all the tools at once so that a new tool or field is held to it too.
 
 type Schema = Record<string, any>;
 interface ListedTool {

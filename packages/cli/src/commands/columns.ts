@@ -74,3 +74,26 @@ export const OAUTH_CLIENT_COLUMNS: readonly Column[] = [
     },
   },
 ];
+
+export const WEBHOOK_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (w) => w.id },
+  {
+    title: 'STATUS',
+    value: (w) => (w.paused_reason ? `${w.status} (${w.paused_reason})` : w.status),
+    tone: (t) => statusTone(t.split(' ')[0]!),
+  },
+  { title: 'URL', value: (w) => w.url },
+  { title: 'EVENTS', value: (w) => w.events },
+  { title: 'FAILURES', value: (w) => w.consecutive_failures },
+  { title: 'DESCRIPTION', value: (w) => w.description },
+];
+
+export const DELIVERY_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (d) => d.id },
+  { title: 'CREATED', value: (d) => d.created_at },
+  { title: 'EVENT', value: (d) => d.event_type },
+  { title: 'STATUS', value: (d) => d.status, tone: statusTone },
+  { title: 'ATTEMPTS', value: (d) => d.attempts },
+  // What the last attempt got: its HTTP status, else why none came.
+  { title: 'LAST', value: (d) => d.last_status_code ?? d.last_error },
+];

@@ -44,6 +44,8 @@ export function starterWorkspace(options: { username: string; timezone: string; 
           'bookings:reschedule',
           'bookings:update',
           'slots:read',
+          'webhooks:read',
+          'webhooks:write',
         ],
       },
     ],

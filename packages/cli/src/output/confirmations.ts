@@ -150,3 +150,33 @@ export function oauthClientRevokedText(r: {
   if (r.username !== null) return `Revoked ${r.client_id} for ${r.username}: ${ended} ended`;
   return `Revoked ${r.client_id} for everyone: ${ended} ended${r.client_removed ? ', and the client removed' : ''}`;
 }
+
+interface WebhookFacts {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly status: string;
+  readonly paused_reason: string | null;
+  readonly version: number;
+}
+
+export function webhookCreatedText(w: WebhookFacts & { secret: string }): string {
+  return `Created webhook to ${w.url} for ${w.events.join(', ')} · id ${w.id} · secret ${w.secret} (shown only now)`;
+}
+
+export function webhookUpdatedText(w: WebhookFacts): string {
+  const state = w.paused_reason === null ? w.status : `${w.status} (${w.paused_reason})`;
+  return `Updated webhook to ${w.url}, ${state}, version ${w.version} · id ${w.id}`;
+}
+
+export function webhookDeletedText(w: WebhookFacts): string {
+  return `Deleted webhook to ${w.url} and its deliveries · id ${w.id}`;
+}
+
+export function webhookRotatedText(w: WebhookFacts & { secret: string }): string {
+  return `New secret for webhook ${w.id}: ${w.secret} (shown only now); the previous one also signs for 24 hours`;
+}
+
+export function deliveryQueuedText(d: { id: string; webhook_id: string; event_type: string }): string {
+  return `Queued ${d.event_type} to webhook ${d.webhook_id} · delivery ${d.id} (see schedule webhooks deliveries ${d.webhook_id})`;
+}

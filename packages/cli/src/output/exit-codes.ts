@@ -41,6 +41,8 @@ const BY_CODE: Record<CliCode, number> = {
   booking_not_found: EXIT_CODES.notFound,
   series_not_found: EXIT_CODES.notFound,
   event_type_not_found: EXIT_CODES.notFound,
+  webhook_not_found: EXIT_CODES.notFound,
+  delivery_not_found: EXIT_CODES.notFound,
   unauthorized: EXIT_CODES.denied,
   insufficient_scope: EXIT_CODES.denied,
   host_not_allowed: EXIT_CODES.denied,
@@ -55,6 +57,7 @@ const BY_CODE: Record<CliCode, number> = {
   booking_in_past: EXIT_CODES.conflict,
   booking_already_cancelled: EXIT_CODES.conflict,
   reschedule_not_allowed: EXIT_CODES.conflict,
+  webhook_inactive: EXIT_CODES.conflict,
   idempotency_key_conflict: EXIT_CODES.conflict,
   /** `schedule tokens create` with a name a token has: names pick tokens for revoke, so they stay unique. */
   token_name_taken: EXIT_CODES.conflict,

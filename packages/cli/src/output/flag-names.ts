@@ -40,6 +40,9 @@ export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   notify_invitee: '--notify',
   client_name: '--name',
   redirect_uris: '--redirect-uri',
+  url: '--url',
+  events: '--events',
+  description: '--description',
   'Idempotency-Key': '--idempotency-key',
   'If-Match': '--if-match',
 };

@@ -93,8 +93,9 @@ export function renderJson(value: unknown): string {
 
 /** Status words coloured by what they mean. */
 export function statusTone(text: string): Tone {
-  if (text === 'confirmed' || text === 'active' || text === 'true') return 'good';
-  if (text === 'canceled' || text === 'ended' || text === 'revoked' || text === 'false') return 'bad';
+  if (text === 'confirmed' || text === 'active' || text === 'succeeded' || text === 'true') return 'good';
+  if (text === 'canceled' || text === 'ended' || text === 'revoked' || text === 'failed' || text === 'disabled' || text === 'false')
+    return 'bad';
   if (text === 'paused') return 'dim';
   return 'plain';
 }

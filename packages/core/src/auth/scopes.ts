@@ -8,6 +8,8 @@ export const SCOPES = [
   'bookings:reschedule',
   'bookings:update',
   'slots:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

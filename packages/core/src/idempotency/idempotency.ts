@@ -12,7 +12,7 @@ export const MAX_KEY_LENGTH = 255;
 /** What a replay gives back: the first success, as it was. */
 export interface StoredResponse {
   /** A success's status: only successes are stored. */
-  readonly status: 200 | 201;
+  readonly status: 200 | 201 | 202;
   readonly data: unknown;
   /** The resource version behind an `ETag` header, if the response had one. */
   readonly version?: number | undefined;

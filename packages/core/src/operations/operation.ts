@@ -9,10 +9,17 @@ import type { Executor } from '../storage/store.js';
 
 /**
  * What every operation may use; passed in, never imported. The series
- * actions need all of it, so the set is declared with them
+ * actions need nearly all of it, so that set is declared with them
  * (series/series-deps.ts): no folder below looks up here for its deps.
  */
-export type CoreDeps = SeriesDeps;
+export interface CoreDeps extends SeriesDeps {
+  /**
+   * Webhooks may target private, loopback and link-local addresses
+   * (WEBHOOK_ALLOW_PRIVATE_TARGETS=1, for development and tests). Absent
+   * means false: such targets are refused.
+   */
+  readonly allowPrivateWebhookTargets?: boolean | undefined;
+}
 
 /**
  * A call as a front end received it, before any validation: path parameters,
@@ -31,7 +38,8 @@ export interface RawCall {
 
 /** A success that is one resource (or one answer), in terms every front end can render. */
 export interface ItemOutcome {
-  readonly status: 200 | 201;
+  /** 202: the work was queued (a webhook delivery), not done yet. */
+  readonly status: 200 | 201 | 202;
   readonly data: unknown;
   /** The resource version; front ends show it as `ETag`. */
   readonly version?: number | undefined;
@@ -90,7 +98,7 @@ export interface OperationSchemas {
 export interface Operation<Input = unknown, Name extends string = string> {
   /** The operation's name, which is also its MCP tool's and the CLI's (registry.ts lists them). */
   readonly name: Name;
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** The scope a token needs; null for what any valid token may ask (who am I, my directory). */
   readonly scope: Scope | null;

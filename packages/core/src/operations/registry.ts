@@ -19,10 +19,21 @@ import {
   updateSeriesOperation,
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
+import {
+  createWebhookOperation,
+  deleteWebhookOperation,
+  getWebhookOperation,
+  listWebhookDeliveriesOperation,
+  listWebhooksOperation,
+  redeliverWebhookDeliveryOperation,
+  rotateWebhookSecretOperation,
+  testWebhookOperation,
+  updateWebhookOperation,
+} from './webhook-operations.js';
 
 /**
- * Every operation of the API, in the order docs/api lists them, then the
- * directory (not in docs/api). `Operation<any>`: each takes its own input,
+ * Every operation of the API, in the order docs/api lists them (webhooks as
+ * docs/webhooks.md does), then the directory (not in docs/api). `Operation<any>`: each takes its own input,
  * which no one type covers; `as const` keeps each name a literal.
  */
 export const operations = [
@@ -42,6 +53,15 @@ export const operations = [
   updateBookingOperation,
   listSlotsOperation,
   checkSlotOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  createWebhookOperation,
+  updateWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  listWebhookDeliveriesOperation,
+  redeliverWebhookDeliveryOperation,
+  testWebhookOperation,
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,

@@ -4,18 +4,25 @@ import { executePrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
-/** Event names of docs/api/choices.md "Events and mail". */
-export type EventName =
-  | 'booking.created'
-  | 'booking.canceled'
-  | 'booking.rescheduled'
-  | 'booking.updated'
-  | 'series.created'
-  | 'series.paused'
-  | 'series.resumed'
-  | 'series.ended'
-  | 'series.host_changed'
-  | 'series.updated';
+/**
+ * Event names of docs/api/choices.md "Events and mail", as a list: a webhook
+ * subscribes to some of them by name (docs/webhooks.md), so they are checked
+ * at run time too.
+ */
+export const EVENT_NAMES = [
+  'booking.created',
+  'booking.canceled',
+  'booking.rescheduled',
+  'booking.updated',
+  'series.created',
+  'series.paused',
+  'series.resumed',
+  'series.ended',
+  'series.host_changed',
+  'series.updated',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
 
 /**
  * Records an event in the outbox inside the caller's transaction: the event

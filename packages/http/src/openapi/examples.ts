@@ -1,4 +1,15 @@
-import type { Booking, Caller, EventTypeSummary, Person, Series, SlotCheck, SlotList } from '@schedule/core';
+import type {
+  Booking,
+  Caller,
+  Delivery,
+  EventTypeSummary,
+  Person,
+  Series,
+  SlotCheck,
+  SlotList,
+  Webhook,
+  WebhookWithSecret,
+} from '@schedule/core';
 
 // One small organization, as the examples of docs/api show it: Alice hosts,
 // Kim books. Typed by core's views, so an example that drifts from a
@@ -161,6 +172,68 @@ export const EVENT_TYPE: EventTypeSummary = {
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
 };
 
+const WEBHOOK_ID = '5b1e9c1a-7d2f-4c3b-9a8e-2f4d6b8c0e11';
+
+export const WEBHOOK: Webhook = {
+  id: WEBHOOK_ID,
+  url: 'https://crm.example.com/hooks/schedule',
+  events: ['booking.created', 'booking.canceled', 'booking.rescheduled'],
+  description: 'CRM sync',
+  status: 'active',
+  paused_reason: null,
+  consecutive_failures: 0,
+  failing_since: null,
+  created_at: '2026-11-25T01:30:00.000Z',
+  updated_at: '2026-11-25T01:30:00.000Z',
+  version: 1,
+};
+
+export const CREATED_WEBHOOK: WebhookWithSecret = { ...WEBHOOK, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwYHwOkHcFQ5s=' };
+
+export const PAUSED_WEBHOOK: Webhook = {
+  ...WEBHOOK,
+  status: 'paused',
+  paused_reason: 'owner',
+  version: 2,
+  updated_at: '2026-11-26T09:00:00.000Z',
+};
+
+export const ROTATED_WEBHOOK: WebhookWithSecret = {
+  ...WEBHOOK,
+  version: 2,
+  updated_at: '2026-11-26T09:00:00.000Z',
+  secret: 'whsec_3q2+7w8yXk1t0mZ9cVb4nL6pR5sJ2hG8fD1aQ7eW0uI=',
+};
+
+export const DELIVERY: Delivery = {
+  id: '0d4c2b8e-1f3a-4e5b-8c7d-9a0b1c2d3e4f',
+  webhook_id: WEBHOOK_ID,
+  event_id: '7e6d5c4b-3a29-4180-9f8e-7d6c5b4a3928',
+  event_type: 'booking.created',
+  status: 'succeeded',
+  attempts: 1,
+  next_attempt_at: null,
+  last_status_code: 200,
+  last_response_body: '{"ok":true}',
+  last_error: null,
+  created_at: '2026-11-25T01:31:00.000Z',
+  delivered_at: '2026-11-25T01:31:00.120Z',
+};
+
+export const QUEUED_DELIVERY: Delivery = {
+  ...DELIVERY,
+  id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876',
+  event_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  event_type: 'webhook.test',
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: '2026-11-26T09:00:00.000Z',
+  last_status_code: null,
+  last_response_body: null,
+  created_at: '2026-11-26T09:00:00.000Z',
+  delivered_at: null,
+};
+
 // Request bodies, as a client would send them.
 
 export const CREATE_BOOKING_BODY = {
@@ -187,3 +260,9 @@ export const CREATE_SERIES_BODY = {
 };
 export const CHANGE_HOST_BODY = { host_user_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' };
 export const UPDATE_SERIES_BODY = { time: '11:00' };
+export const CREATE_WEBHOOK_BODY = {
+  url: 'https://crm.example.com/hooks/schedule',
+  events: ['booking.created', 'booking.canceled', 'booking.rescheduled'],
+  description: 'CRM sync',
+};
+export const UPDATE_WEBHOOK_BODY = { status: 'paused' };

@@ -10,7 +10,7 @@ import { TAGS } from './operation-docs.js';
 import { docOf, itemMeta, operationObject, pageMeta, pascalCase, templateOf } from './operation-path.js';
 import { type Responses, shareRepeatedResponses } from './shared-responses.js';
 
-const DESCRIPTION = `The HTTP API of schedule, a self-hostable scheduling service: bookings, recurring series and free slots.
+const DESCRIPTION = `The HTTP API of schedule, a self-hostable scheduling service: bookings, recurring series, free slots and webhooks.
 This document is generated from the operations the server runs (the same ones its MCP server and CLI run);
 docs/api/ in the repository explains the rules behind it in full.
 
@@ -113,6 +113,8 @@ const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
   'bookings:reschedule': 'Reschedule bookings',
   'bookings:update': 'Patch bookings',
   'slots:read': 'List and check slots',
+  'webhooks:read': 'List and read your webhooks and their deliveries',
+  'webhooks:write': 'Create, change, pause, delete and test your webhooks, rotate their secrets, redeliver events',
 };
 
 /** The OpenAPI 3.1 document of an HTTP app that serves `operations`. Deterministic: the same operations give the same document. */

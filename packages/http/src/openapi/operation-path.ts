@@ -47,6 +47,26 @@ const uid = z.string().meta({
   examples: ['cd2ad973-6c01-42f0-94c4-d76cb4fe6343'],
 });
 
+const webhookId = z.string().meta({
+  param: { id: 'WebhookId' },
+  description: 'The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike.',
+  examples: ['5b1e9c1a-7d2f-4c3b-9a8e-2f4d6b8c0e11'],
+});
+
+const deliveryId = z.string().meta({
+  param: { id: 'DeliveryId' },
+  description: 'The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it.',
+  examples: ['0d4c2b8e-1f3a-4e5b-8c7d-9a0b1c2d3e4f'],
+});
+
+/** Each path parameter's schema by its name: one component each, shared by every path that takes it. */
+const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = { uid, id: webhookId, delivery_id: deliveryId };
+
+/** The schema of a path parameter; one no operation of the registry takes (a test's own) reads like a uid. */
+function pathParamOf(name: string): z.ZodType {
+  return PATH_PARAMS[name] ?? uid;
+}
+
 const idempotencyKey = z
   .string()
   .min(1)
@@ -94,7 +114,7 @@ function successOf(operation: Operation, doc: OperationDoc) {
     : { request_id: EXAMPLE_REQUEST_ID };
   const data = operation.schemas.list ? [doc.responseExample] : doc.responseExample;
   return {
-    description: doc.created ? 'Created.' : 'Done.',
+    description: doc.created ? 'Created.' : doc.accepted ? 'Accepted: queued, to be done shortly.' : 'Done.',
     headers: successHeaders({
       counting: 'counted',
       etag: doc.etag,
@@ -116,7 +136,9 @@ export function operationObject(operation: Operation): ZodOpenApiOperationObject
   const input = operation.schemas.input;
   const headers = headerParams(operation);
   const path =
-    operation.schemas.params.length > 0 ? z.object(Object.fromEntries(operation.schemas.params.map((name) => [name, uid]))) : undefined;
+    operation.schemas.params.length > 0
+      ? z.object(Object.fromEntries(operation.schemas.params.map((name) => [name, pathParamOf(name)])))
+      : undefined;
   const scope = operation.scope === null ? 'Any valid token; no scope is needed.' : `Needs the scope \`${operation.scope}\`.`;
   return {
     operationId: operation.name,
@@ -143,7 +165,7 @@ export function operationObject(operation: Operation): ZodOpenApiOperationObject
         }
       : {}),
     responses: {
-      [doc.created ? '201' : '200']: successOf(operation, doc),
+      [doc.created ? '201' : doc.accepted ? '202' : '200']: successOf(operation, doc),
       ...errorResponses(httpErrorsOf(operation), 'counted'),
     },
   };

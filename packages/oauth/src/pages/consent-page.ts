@@ -1,7 +1,8 @@
+import type { Scope } from '@schedule/core';
 import { escapeHtml } from './layout.js';
 
-/** What each scope lets an app do, in a host's words. */
-const SCOPE_WORDS: Record<string, string> = {
+/** What each scope lets an app do, in a host's words; a Record over the scopes, so a new one without words does not compile. */
+const SCOPE_WORDS: Record<Scope, string> = {
   'series:read': 'See your recurring series',
   'series:write': 'Create, pause, resume, end and change your recurring series',
   'bookings:read': 'See your bookings and who booked them',
@@ -10,6 +11,9 @@ const SCOPE_WORDS: Record<string, string> = {
   'bookings:reschedule': 'Reschedule bookings',
   'bookings:update': 'Edit the details of bookings',
   'slots:read': 'See when you are free',
+  'webhooks:read': 'See your webhooks and what they were sent',
+  // Said plainly: a webhook sends your bookings and series to an address the app chooses.
+  'webhooks:write': 'Send your booking and series changes to web addresses it chooses (webhooks)',
 };
 
 export interface ConsentView {
@@ -27,7 +31,7 @@ export function consentPage(view: ConsentView): string {
   const boxes = view.scopes
     .map(
       (scope) =>
-        `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> ${escapeHtml(SCOPE_WORDS[scope] ?? scope)} <code>${escapeHtml(scope)}</code></label>`,
+        `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> ${escapeHtml(SCOPE_WORDS[scope as Scope] ?? scope)} <code>${escapeHtml(scope)}</code></label>`,
     )
     .join('\n');
   return `<h1>Allow ${escapeHtml(view.clientName)}?</h1>
