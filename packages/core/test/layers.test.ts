@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // underneath. The order, top first (folders on one line do not import each other):
 const LAYERS: readonly (readonly string[])[] = [
   ['operations'],
-  ['workspace', 'notifications'],
+  ['workspace', 'notifications', 'webhooks'],
   ['series', 'health'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
