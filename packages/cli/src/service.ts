@@ -19,7 +19,11 @@ import {
   type Store,
   type StoreOptions,
   startDispatchLoop,
+  startWebhookDelivery,
   systemClock,
+  type WebhookDeliveryLoop,
+  type WebhookDeliverySettings,
+  webhookHttpClient,
 } from '@schedule/core';
 import { type AppMetrics, createAppMetrics } from '@schedule/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
@@ -64,7 +68,8 @@ export function processHost(): ServiceHost {
 
 /**
  * Opens the database (loading a workspace first), and starts what runs
- * beside any front end: idempotency-key expiry and the mail dispatcher.
+ * beside any front end: idempotency-key expiry, the mail dispatcher and
+ * webhook delivery.
  */
 export async function startService(
   options: {
@@ -123,6 +128,23 @@ export async function startService(
     },
   );
 
+  // Webhooks: events fanned out from the outbox and POSTed to their receivers
+  // (docs/webhooks-delivery.md); deliveries wait in the database, so a failed
+  // step is logged and the loop goes on.
+  const webhookHttp = webhookHttpClient({ allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' });
+  const webhooks: WebhookDeliveryLoop = startWebhookDelivery(
+    {
+      store,
+      clock,
+      ids,
+      http: webhookHttp,
+      logger,
+      settings: webhookSettingsFromEnv(env),
+      onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
+    },
+    { intervalMs: Number(env.WEBHOOK_POLL_MS ?? 50) },
+  );
+
   return {
     store,
     core,
@@ -135,10 +157,22 @@ export async function startService(
     async close() {
       clearInterval(purge);
       await dispatch.stop();
+      await webhooks.stop();
+      await webhookHttp.close();
       await rateLimiter.close();
       await store.close();
       logger.flush();
     },
+  };
+}
+
+/** The auto-pause thresholds (README, "Running the server"); unset keeps core's defaults (10 failures, 24 h). */
+function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookDeliverySettings> {
+  const failures = env.WEBHOOK_PAUSE_AFTER_FAILURES;
+  const hours = env.WEBHOOK_PAUSE_AFTER_HOURS;
+  return {
+    ...(failures ? { pauseAfterFailures: Number(failures) } : {}),
+    ...(hours ? { pauseAfterHours: Number(hours) } : {}),
   };
 }
 

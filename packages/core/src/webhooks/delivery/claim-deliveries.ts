@@ -21,6 +21,18 @@ export interface ClaimedDelivery {
   readonly lease: string;
 }
 
+/** What a claim took, and whether claiming again at once might take more. */
+export interface Claim {
+  readonly claimed: ClaimedDelivery[];
+  /**
+   * False when this claim saw every due delivery it could take: candidates
+   * were fewer than the limit, or some were left for lack of room in their
+   * webhook (those wait for its requests to end). Claiming again at once would
+   * then only scan past the full webhooks' backlog to find nothing.
+   */
+  readonly more: boolean;
+}
+
 export interface ClaimOptions {
   /** A token new to this claim. */
   readonly lease: string;
@@ -43,12 +55,12 @@ export interface ClaimOptions {
  * row, so a row another process leased since this one read it is not taken.
  * On SQLite the one UPDATE is atomic.
  */
-export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, options: ClaimOptions): Promise<Claim> {
   const { store } = deps;
   const db = store.db;
   const nowMs = deps.clock.now();
   const now = toTimestamp(nowMs);
-  if (options.limit <= 0) return [];
+  if (options.limit <= 0) return { claimed: [], more: false };
 
   let candidates = db
     .selectFrom('webhook_deliveries as d')
@@ -71,8 +83,9 @@ export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, o
     .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
     // A paused webhook keeps the deliveries queued before its pause; they wait here until it resumes.
     .where('w.status', '=', 'active')
+    // next_attempt_at alone, no tie-break: the due index (status, next_attempt_at) then yields rows in
+    // this order and the scan stops at the limit; a tie-break would sort every due row on each claim.
     .orderBy('d.next_attempt_at')
-    .orderBy('d.id')
     .limit(options.limit);
   if (options.full.length > 0) candidates = candidates.where('d.webhook_id', 'not in', [...options.full]);
   const rows = await candidates.execute();
@@ -84,7 +97,9 @@ export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, o
     taken.set(row.webhook_id, n + 1);
     return true;
   });
-  if (picked.length === 0) return [];
+  // Every candidate taken and the window full: more may be due beyond it.
+  const more = rows.length === options.limit && picked.length === rows.length;
+  if (picked.length === 0) return { claimed: [], more };
 
   const ids = picked.map((row) => row.id);
   const claim = db
@@ -108,5 +123,5 @@ export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, o
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
     .returning('id');
   const claimed = new Set((await claim.execute()).map((row) => row.id));
-  return picked.filter((row) => claimed.has(row.id)).map((row) => ({ ...row, lease: options.lease }));
+  return { claimed: picked.filter((row) => claimed.has(row.id)).map((row) => ({ ...row, lease: options.lease })), more };
 }

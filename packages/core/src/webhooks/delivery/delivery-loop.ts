@@ -9,8 +9,9 @@ export interface WebhookDeliveryLoop {
 
 /**
  * Steps the deliverer for as long as the service runs: again at once while
- * there is work, otherwise when a delivery in flight ends (a slot freed) or
- * after `intervalMs` (new events, retries falling due). A failed step is
+ * a step says there may be more, otherwise when a delivery in flight ends
+ * (a slot freed) or after `intervalMs` (new events, retries falling due,
+ * another webhook's deliveries behind a full one's). A failed step is
  * logged and the loop goes on: events and deliveries wait in the database,
  * so nothing is lost while it or a receiver is down.
  */
@@ -36,8 +37,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps, options: { inter
     while (!stopped) {
       let busy = false;
       try {
-        const report = await deliverer.step();
-        busy = report.events > 0 || report.started > 0;
+        busy = (await deliverer.step()).more;
       } catch (error) {
         deps.logger.warn({ err: error }, 'webhook delivery step failed; will retry');
       }

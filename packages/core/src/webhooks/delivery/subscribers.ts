@@ -4,6 +4,12 @@ import type { Executor } from '../../storage/store.js';
 /** An active webhook as fan-out needs it: what it listens to, and what its owner may read. */
 export interface Subscriber {
   readonly id: string;
+  /** What sending needs, for the deliveries fan-out leases to its own process at once. */
+  readonly url: string;
+  readonly secret: string;
+  readonly previous_secret: string | null;
+  readonly previous_secret_until: string | null;
+  readonly consecutive_failures: number;
   readonly events: ReadonlySet<string>;
   /** The owner's reach now (docs/api/overview.md "Roles"): a role or a managed list changed since creation counts. */
   readonly reach: ActsFor;
@@ -15,11 +21,28 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
   const rows = await db
     .selectFrom('webhooks')
     .innerJoin('users', 'users.id', 'webhooks.owner_user_id')
-    .select(['webhooks.id', 'webhooks.events_json', 'webhooks.created_at', 'users.id as owner_id', 'users.role', 'users.manages_json'])
+    .select([
+      'webhooks.id',
+      'webhooks.events_json',
+      'webhooks.created_at',
+      'webhooks.url',
+      'webhooks.secret',
+      'webhooks.previous_secret',
+      'webhooks.previous_secret_until',
+      'webhooks.consecutive_failures',
+      'users.id as owner_id',
+      'users.role',
+      'users.manages_json',
+    ])
     .where('webhooks.status', '=', 'active')
     .execute();
   return rows.map((row) => ({
     id: row.id,
+    url: row.url,
+    secret: row.secret,
+    previous_secret: row.previous_secret,
+    previous_secret_until: row.previous_secret_until,
+    consecutive_failures: row.consecutive_failures,
     events: new Set(JSON.parse(row.events_json) as string[]),
     reach: actsForOf(row.role, row.owner_id, JSON.parse(row.manages_json) as string[]),
     createdAt: row.created_at,

@@ -9,6 +9,12 @@ export interface StepReport {
   readonly events: number;
   /** Deliveries claimed and started; they run on after the step returns. */
   readonly started: number;
+  /**
+   * Another step now might find more to do: this one fanned out events, or
+   * filled its claim with room to spare. When false, the next work is a
+   * request ending (a slot freeing) or time passing (events, retries due).
+   */
+  readonly more: boolean;
   /** Resolves with the outcomes of the deliveries this step started, once all have ended. */
   readonly finished: Promise<DeliveryOutcome[]>;
 }
@@ -67,18 +73,27 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): WebhookDelive
 
   return {
     async step() {
-      if (stopping.signal.aborted) return { events: 0, started: 0, finished: Promise.resolve([]) };
-      const events = await fanOutEvents(deps, settings.fanOutBatch);
+      if (stopping.signal.aborted) return { events: 0, started: 0, more: false, finished: Promise.resolve([]) };
+      const roomFor = (id: string) => settings.maxInFlightPerWebhook - (perWebhook.get(id) ?? 0);
+      const fanned = await fanOutEvents(deps, settings.fanOutBatch, {
+        lease: deps.ids.uuid(),
+        leaseMs: settings.leaseMs,
+        limit: settings.maxInFlight - running.size,
+        roomFor,
+      });
+      const events = fanned.events;
+      const started = fanned.claimed.map(start);
       const free = settings.maxInFlight - running.size;
       const full = [...perWebhook].filter(([, n]) => n >= settings.maxInFlightPerWebhook).map(([id]) => id);
-      const claimed = await claimDueDeliveries(deps, {
+      const { claimed, more } = await claimDueDeliveries(deps, {
         lease: deps.ids.uuid(),
         leaseMs: settings.leaseMs,
         limit: free,
-        roomFor: (id) => settings.maxInFlightPerWebhook - (perWebhook.get(id) ?? 0),
+        roomFor,
         full,
       });
-      return { events, started: claimed.length, finished: Promise.all(claimed.map(start)) };
+      started.push(...claimed.map(start));
+      return { events, started: started.length, more: events > 0 || more, finished: Promise.all(started) };
     },
     inFlight: () => running.size,
     nextSettled: () => settled.promise,
