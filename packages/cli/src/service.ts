@@ -166,13 +166,15 @@ export async function startService(
   };
 }
 
-/** The auto-pause thresholds (README, "Running the server"); unset keeps core's defaults (10 failures, 24 h). */
+/** Delivery's settings (README, "Running the server"); unset keeps core's defaults (10 failures over 24 h, a 30 s lease). */
 function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookDeliverySettings> {
   const failures = env.WEBHOOK_PAUSE_AFTER_FAILURES;
   const hours = env.WEBHOOK_PAUSE_AFTER_HOURS;
+  const leaseMs = env.WEBHOOK_LEASE_MS;
   return {
     ...(failures ? { pauseAfterFailures: Number(failures) } : {}),
     ...(hours ? { pauseAfterHours: Number(hours) } : {}),
+    ...(leaseMs ? { leaseMs: Number(leaseMs) } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { IdGenerator } from '../../ids.js';
 import type { Store } from '../../storage/store.js';
-import type { WebhookHttpClient } from './http-client.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type WebhookHttpClient } from './http-client.js';
 
 /** Where delivery reports what an operator should see; pino's logger fits. */
 export interface DeliveryLogger {
@@ -19,11 +19,18 @@ export interface WebhookDeliverySettings {
   readonly maxInFlight: number;
   /** Requests in flight at once in this process to one webhook: a slow receiver holds this many slots, never all. */
   readonly maxInFlightPerWebhook: number;
-  /** How long a claimed delivery stays this process's; longer than a request may take, so only a dead process loses one. */
+  /**
+   * How long a claimed delivery stays this process's (WEBHOOK_LEASE_MS):
+   * longer than a request may take, so only a process that died loses one;
+   * at least MIN_LEASE_MS whatever is asked.
+   */
   readonly leaseMs: number;
   /** Outbox events fanned out per transaction. */
   readonly fanOutBatch: number;
 }
+
+/** A request may take 10 s (the client's timeout); 5 s more covers recording its outcome. */
+export const MIN_LEASE_MS = DEFAULT_REQUEST_TIMEOUT_MS + 5_000;
 
 export const DEFAULT_DELIVERY_SETTINGS: WebhookDeliverySettings = {
   pauseAfterFailures: 10,

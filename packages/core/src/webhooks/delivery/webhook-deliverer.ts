@@ -1,6 +1,6 @@
 import { type AttemptDeps, attemptDelivery } from './attempt-delivery.js';
 import { type ClaimedDelivery, claimDueDeliveries } from './claim-deliveries.js';
-import { DEFAULT_DELIVERY_SETTINGS, type DeliveryOutcome, type WebhookDeliveryDeps } from './delivery-deps.js';
+import { DEFAULT_DELIVERY_SETTINGS, type DeliveryOutcome, MIN_LEASE_MS, type WebhookDeliveryDeps } from './delivery-deps.js';
 import { fanOutEvents } from './fan-out-events.js';
 
 /** What one step did. */
@@ -36,7 +36,8 @@ export interface WebhookDeliverer {
 }
 
 export function createWebhookDeliverer(deps: WebhookDeliveryDeps): WebhookDeliverer {
-  const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
+  const merged = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
+  const settings = { ...merged, leaseMs: Math.max(merged.leaseMs, MIN_LEASE_MS) };
   const attemptDeps: AttemptDeps = { ...deps, settings };
   const perWebhook = new Map<string, number>();
   const running = new Set<Promise<DeliveryOutcome>>();
