@@ -135,7 +135,7 @@ describe('webhook delivery from two processes on one PostgreSQL schema', () => {
   }
 
   /** The deliveries each webhook must have: rex (owner) every event, una (plain user) only her own. */
-  async function expectEveryEventDelivered(): Promise<{ id: string; webhook_id: string }[]> {
+  async function expectEveryEventDelivered() {
     const all = await events();
     const rows = await deliveries();
     const eventsOf = (webhook: string) =>
