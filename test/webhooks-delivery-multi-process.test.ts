@@ -203,6 +203,19 @@ describe('webhook delivery from two processes on one PostgreSQL schema', () => {
     expect(receiver.arrivals).toHaveLength(rows.length);
     expect(receiver.arrivals.filter((a) => a.path === '/una').every((a) => JSON.parse(a.body).data.host.user_id === UNA)).toBe(true);
     phaseOneIds = new Set(rows.map((d) => d.id));
+
+    // Each process counts its own attempts: together, one success per delivery and nothing else.
+    const counted = async (server: ServerProcess, outcome: string) => {
+      const text = (await api(server.url, '/metrics')).text;
+      const line = text.split('\n').find((l) => l.startsWith(`schedule_webhook_deliveries_total{outcome="${outcome}"} `));
+      return Number(line?.split(' ')[1]);
+    };
+    const total = async (outcome: string) => (await counted(one, outcome)) + (await counted(two, outcome));
+    expect(await total('succeeded')).toBe(1500);
+    expect([await total('retrying'), await total('failed'), await total('released')]).toEqual([0, 0, 0]);
+    // Both processes delivered: the work is shared, not taken by one.
+    expect(await counted(one, 'succeeded')).toBeGreaterThan(0);
+    expect(await counted(two, 'succeeded')).toBeGreaterThan(0);
   });
 
   it('one process killed with SIGKILL midway through a second batch: no event lost (at least once, deduplicated by webhook-id)', async () => {
@@ -231,12 +244,24 @@ describe('webhook delivery from two processes on one PostgreSQL schema', () => {
         lostRequests++;
       }
     });
-    await runAll(tasks, (done) => {
-      if (done === 250) {
-        one.child.kill('SIGKILL');
-        alive = [two];
-      }
+    // Midway, the receiver stops answering until more requests hang than one process may have in
+    // flight (4 per webhook, 2 webhooks): then both surely hold leased deliveries, and one is killed.
+    let midway!: () => void;
+    const reachedMidway = new Promise<void>((resolve) => {
+      midway = resolve;
     });
+    const killer = (async () => {
+      await reachedMidway;
+      receiver.hold();
+      while (receiver.held() <= 8) await receiver.changed();
+      one.child.kill('SIGKILL');
+      alive = [two];
+      receiver.release();
+    })();
+    await runAll(tasks, (done) => {
+      if (done === 250) midway();
+    });
+    await killer;
     expect(one.child.signalCode ?? (await new Promise((resolve) => one.child.once('exit', (_, signal) => resolve(signal))))).toBe(
       'SIGKILL',
     );
@@ -250,6 +275,8 @@ describe('webhook delivery from two processes on one PostgreSQL schema', () => {
     const seen = new Map<string, number>();
     for (const a of receiver.arrivals) seen.set(a.id, (seen.get(a.id) ?? 0) + 1);
     expect([...seen].filter(([id, n]) => n > 1 && phaseOneIds.has(id))).toEqual([]);
+    // The killed process's requests in flight were sent again by the other, once their lease ran out.
+    expect([...seen].filter(([, n]) => n > 1).length).toBeGreaterThan(0);
     expect(rows.length).toBe(all.length + all.filter((e) => e.host === UNA).length);
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One delivery attempt as a receiver saw it. */
@@ -23,11 +23,19 @@ export interface WebhookReceiver {
   readonly arrivals: Arrival[];
   /** Resolves at the next arrival. */
   changed(): Promise<void>;
+  /** From now on, requests are recorded but not answered, until `release()`. */
+  hold(): void;
+  /** Requests held unanswered now. */
+  held(): number;
+  /** Answers every held request (200) and answers at once again. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const arrivals: Arrival[] = [];
+  let holding = false;
+  const heldResponses: ServerResponse[] = [];
   let wake: () => void = () => {};
   let next = new Promise<void>((resolve) => {
     wake = resolve;
@@ -46,7 +54,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         eventId: envelope.id,
         type: envelope.type,
       });
-      res.writeHead(200).end();
+      if (holding) heldResponses.push(res);
+      else res.writeHead(200).end();
       const done = wake;
       next = new Promise<void>((resolve) => {
         wake = resolve;
@@ -60,6 +69,15 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: `http://127.0.0.1:${port}`,
     arrivals,
     changed: () => next,
+    hold: () => {
+      holding = true;
+    },
+    held: () => heldResponses.length,
+    release: () => {
+      holding = false;
+      // A held request of a process killed since has no socket left; writing to it does nothing.
+      for (const res of heldResponses.splice(0)) if (!res.destroyed) res.writeHead(200).end();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -187,6 +187,8 @@ async function benchStore(name, store, receiver) {
     const at = performance.now();
     latencies.push((await arrived) - at);
   }
+  // Stopped once every outcome is recorded, so no delivery is abandoned mid-answer.
+  while ((outcomes.succeeded ?? 0) < BACKLOG + LATENCY_SAMPLES) await sleep(5);
   await loop.stop();
   await http.close();
   return {

@@ -15,7 +15,15 @@ export interface WebhookDeliveryLoop {
  * logged and the loop goes on: events and deliveries wait in the database,
  * so nothing is lost while it or a receiver is down.
  */
-export function startWebhookDelivery(deps: WebhookDeliveryDeps, options: { intervalMs: number }): WebhookDeliveryLoop {
+export function startWebhookDelivery(
+  deps: WebhookDeliveryDeps,
+  options: {
+    intervalMs: number;
+    /** The pause after a failed step (the database down): one log line a second, not one per poll. */
+    errorBackoffMs?: number;
+  },
+): WebhookDeliveryLoop {
+  const errorBackoffMs = Math.max(options.intervalMs, options.errorBackoffMs ?? 1000);
   const deliverer = createWebhookDeliverer(deps);
   let stopped = false;
   let wakeForStop: () => void = () => {};
@@ -23,25 +31,24 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps, options: { inter
     wakeForStop = resolve;
   });
 
-  const rest = async () => {
+  const rest = async (ms: number, orSlotFreed: boolean) => {
     let timer: NodeJS.Timeout | undefined;
     const elapsed = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, options.intervalMs);
+      timer = setTimeout(resolve, ms);
       timer.unref();
     });
-    await Promise.race([elapsed, deliverer.nextSettled(), stoppedSignal]);
+    await Promise.race([elapsed, stoppedSignal, ...(orSlotFreed ? [deliverer.nextSettled()] : [])]);
     clearTimeout(timer);
   };
 
   const run = (async () => {
     while (!stopped) {
-      let busy = false;
       try {
-        busy = (await deliverer.step()).more;
+        if (!(await deliverer.step()).more && !stopped) await rest(options.intervalMs, true);
       } catch (error) {
         deps.logger.warn({ err: error }, 'webhook delivery step failed; will retry');
+        if (!stopped) await rest(errorBackoffMs, false);
       }
-      if (!busy && !stopped) await rest();
     }
   })();
 
