@@ -481,6 +481,27 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       expect(new Set((await deliveriesOf(store, webhookId)).map((r) => r.event_id))).toEqual(new Set([canceled, paused]));
     });
 
+    it('an event whose payload is not JSON goes to no one and does not hold up the events behind it', async () => {
+      const { id: webhookId } = await insertWebhook(store, clock, { owner: ALICE, url: hook(), events: ['booking.created'] });
+      await store.db
+        .insertInto('outbox')
+        .values({
+          id: 'e-bad',
+          event_type: 'booking.created',
+          subject_uid: 's',
+          payload_json: '{not json',
+          created_at: toTimestamp(clock.now()),
+          dispatched_at: null,
+        })
+        .execute();
+      clock.advance(1);
+      const good = await insertEvent(store, clock, { host: ALICE });
+      expect(await deliverer.drain()).toEqual(['succeeded']);
+      expect((await deliveriesOf(store, webhookId)).map((r) => r.event_id)).toEqual([good]);
+      const bad = await store.db.selectFrom('outbox').select('dispatched_at').where('id', '=', 'e-bad').executeTakeFirstOrThrow();
+      expect(bad.dispatched_at).toBe(toTimestamp(clock.now()));
+    });
+
     it("a plain user's webhook never gets another user's booking; a manager's gets whom they manage; admin and owner get all", async () => {
       const webhooks = Object.fromEntries(
         await Promise.all(

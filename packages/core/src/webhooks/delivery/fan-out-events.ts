@@ -17,6 +17,19 @@ const INSERT_CHUNK = 500;
 // them from opening a write transaction, which on SQLite takes the file's lock.
 const firstUndispatched = (db: Executor) => db.selectFrom('outbox').select('id').where('dispatched_at', 'is', null).limit(1);
 
+/**
+ * An event's payload, or undefined when it is not JSON: such an event goes
+ * to no webhook (it names no host) and is marked dispatched like any other,
+ * so one bad row never stops the outbox behind it.
+ */
+function parsed(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Room this process has to start deliveries now, so fan-out can lease some of what it creates to itself. */
 export interface FanOutLease {
   readonly lease: string;
@@ -75,7 +88,7 @@ export async function fanOutEvents(
     const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
     if (subscribers.length > 0) {
       for (const event of events) {
-        const data: unknown = JSON.parse(event.payload_json);
+        const data = parsed(event.payload_json);
         const receivers = receiversOf(subscribers, { type: event.event_type, createdAt: event.created_at, host: hostOf(data) });
         if (receivers.length === 0) continue;
         const payload = JSON.stringify(webhookEnvelope(event.event_type as WebhookEventType, event.id, event.created_at, data));

@@ -36,6 +36,15 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
     ])
     .where('webhooks.status', '=', 'active')
     .execute();
+  // Read defensively: one malformed row must not stop fan-out for every webhook.
+  const list = (json: string): string[] => {
+    try {
+      const value: unknown = JSON.parse(json);
+      return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    } catch {
+      return [];
+    }
+  };
   return rows.map((row) => ({
     id: row.id,
     url: row.url,
@@ -43,8 +52,8 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
     previous_secret: row.previous_secret,
     previous_secret_until: row.previous_secret_until,
     consecutive_failures: row.consecutive_failures,
-    events: new Set(JSON.parse(row.events_json) as string[]),
-    reach: actsForOf(row.role, row.owner_id, JSON.parse(row.manages_json) as string[]),
+    events: new Set(list(row.events_json)),
+    reach: actsForOf(row.role, row.owner_id, list(row.manages_json)),
     createdAt: row.created_at,
   }));
 }
