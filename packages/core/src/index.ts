@@ -185,7 +185,6 @@ export {
   WebhookRequestFailed,
   webhookHttpClient,
 } from './webhooks/delivery/http-client.js';
-export { isPrivateAddress } from './webhooks/delivery/private-address.js';
 export { MAX_ATTEMPTS as WEBHOOK_MAX_ATTEMPTS, RETRY_DELAYS_MS as WEBHOOK_RETRY_DELAYS_MS } from './webhooks/delivery/retry-schedule.js';
 export { createWebhookDeliverer, type StepReport, type WebhookDeliverer } from './webhooks/delivery/webhook-deliverer.js';
 export { type Settled, within } from './within.js';
