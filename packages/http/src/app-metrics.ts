@@ -78,7 +78,7 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
   // No label for the webhook: webhooks are many, and their URLs are their owners'.
   const deliveries = new Counter({
     name: 'schedule_webhook_deliveries_total',
-    help: 'Webhook delivery attempts, by outcome: succeeded, retrying (failed, tried again later), failed (no attempt left, or the webhook stopped), disabled (410 Gone), released (the process stopped mid-attempt).',
+    help: 'Webhook delivery attempts, by outcome: succeeded, retrying (failed, tried again later), failed (no attempt left, or the webhook stopped), disabled (410 Gone), released (not recorded: the process stopped mid-attempt, or its lease on the delivery ran out).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
