@@ -52,7 +52,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startInProcess({ workspace: writeWorkspace(workspace), db: ':memory:' });
+  // No delivery runs here: these tests read queued deliveries as the API queued them (delivery: webhooks-delivery tests).
+  server = await startInProcess({ workspace: writeWorkspace(workspace), db: ':memory:' }, { WEBHOOK_DELIVERY: '0' });
 });
 afterAll(() => server?.stop());
 
@@ -157,7 +158,10 @@ describe('POST /v1/webhooks', () => {
 describe('a private target with WEBHOOK_ALLOW_PRIVATE_TARGETS=1', () => {
   let allowing: TestServer;
   beforeAll(async () => {
-    allowing = await startInProcess({ workspace: writeWorkspace(workspace), db: ':memory:' }, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
+    allowing = await startInProcess(
+      { workspace: writeWorkspace(workspace), db: ':memory:' },
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_DELIVERY: '0' },
+    );
   });
   afterAll(() => allowing?.stop());
 

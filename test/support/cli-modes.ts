@@ -100,6 +100,8 @@ const SERVER_ENV = {
   CONFERENCE_BASE_URL: 'https://meet.test',
   // No mail goes out while a suite runs: embedded mode has no dispatcher, so neither side holds a series to send.
   MAIL_DISPATCH_MS: '3600000',
+  // Nor webhooks: a queued test delivery stays as queued, for both modes to print alike.
+  WEBHOOK_DELIVERY: '0',
   // A token revoked on the database stops working at once on the server too.
   TOKEN_CACHE_MS: '0',
 };

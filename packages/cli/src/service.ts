@@ -24,7 +24,11 @@ import {
   smtpMailer,
   smtpSettings,
   startDispatchLoop,
+  startWebhookDelivery,
   systemClock,
+  type WebhookDeliveryLoop,
+  type WebhookDeliverySettings,
+  webhookHttpClient,
 } from '@schedule/core';
 import { type AppMetrics, createAppMetrics } from '@schedule/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
@@ -70,7 +74,8 @@ export function processHost(): ServiceHost {
 
 /**
  * Opens the database (loading a workspace first), and starts what runs
- * beside any front end: idempotency-key expiry and the mail dispatcher.
+ * beside any front end: idempotency-key expiry, the mail dispatcher and
+ * webhook delivery.
  */
 export async function startService(
   options: {
@@ -139,6 +144,27 @@ export async function startService(
     },
   );
 
+  // Webhooks: events fanned out from the outbox and POSTed to their receivers
+  // (docs/webhooks.md); deliveries wait in the database, so a failed
+  // step is logged and the loop goes on.
+  const webhookHttp = webhookHttpClient({ allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' });
+  // WEBHOOK_DELIVERY=0: this process serves requests and leaves delivery to others (dedicated workers).
+  const webhooks: WebhookDeliveryLoop | undefined =
+    env.WEBHOOK_DELIVERY === '0'
+      ? undefined
+      : startWebhookDelivery(
+          {
+            store,
+            clock,
+            ids,
+            http: webhookHttp,
+            logger,
+            settings: webhookSettingsFromEnv(env),
+            onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
+          },
+          { intervalMs: Number(env.WEBHOOK_POLL_MS ?? 50) },
+        );
+
   return {
     store,
     core,
@@ -151,6 +177,8 @@ export async function startService(
     async close() {
       clearInterval(purge);
       await dispatch.stop();
+      await webhooks?.stop();
+      await webhookHttp.close();
       await rateLimiter.close();
       await store.close();
       logger.flush();
@@ -193,6 +221,18 @@ function mailerOf(smtp: SmtpSettings | undefined, logger: Logger): Mailer {
       );
       return sent;
     },
+  };
+}
+
+/** Delivery's settings (README, "Running the server"); unset keeps core's defaults (10 failures over 24 h, a 30 s lease). */
+function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookDeliverySettings> {
+  const failures = env.WEBHOOK_PAUSE_AFTER_FAILURES;
+  const hours = env.WEBHOOK_PAUSE_AFTER_HOURS;
+  const leaseMs = env.WEBHOOK_LEASE_MS;
+  return {
+    ...(failures ? { pauseAfterFailures: Number(failures) } : {}),
+    ...(hours ? { pauseAfterHours: Number(hours) } : {}),
+    ...(leaseMs ? { leaseMs: Number(leaseMs) } : {}),
   };
 }
 

@@ -178,6 +178,25 @@ export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
 export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
+export {
+  DEFAULT_DELIVERY_SETTINGS,
+  type DeliveryLogger,
+  type DeliveryOutcome,
+  type DeliveryStep,
+  type WebhookDeliveryDeps,
+  type WebhookDeliverySettings,
+} from './webhooks/delivery/delivery-deps.js';
+export { startWebhookDelivery, type WebhookDeliveryLoop } from './webhooks/delivery/delivery-loop.js';
+export {
+  type WebhookAnswer,
+  type WebhookHttpClient,
+  type WebhookHttpOptions,
+  type WebhookRequest,
+  WebhookRequestFailed,
+  webhookHttpClient,
+} from './webhooks/delivery/http-client.js';
+export { MAX_ATTEMPTS as WEBHOOK_MAX_ATTEMPTS, RETRY_DELAYS_MS as WEBHOOK_RETRY_DELAYS_MS } from './webhooks/delivery/retry-schedule.js';
+export { createWebhookDeliverer, type StepReport, type WebhookDeliverer } from './webhooks/delivery/webhook-deliverer.js';
 export { isPrivateAddress } from './webhooks/private-address.js';
 export { SECRET_OVERLAP_MS } from './webhooks/rotate-webhook-secret.js';
 export { createWebhookBodySchema, updateWebhookBodySchema } from './webhooks/webhook-input.js';

@@ -1,4 +1,4 @@
-import { type Backlog, type Clock, type FailOpenCause, within } from '@schedule/core';
+import { type Backlog, type Clock, type DeliveryOutcome, type FailOpenCause, within } from '@schedule/core';
 // prom-client, a well-kept library, over hand-written exposition text: the
 // format's escaping, histogram buckets and process metrics are its problem.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -30,7 +30,11 @@ export interface AppMetrics {
   countRateLimitFailOpen(cause: FailOpenCause): void;
   /** Events left out of a conflict calendar's feed as unreadable, counted on each fetch of the feed. */
   countSkippedCalendarEvents(count: number): void;
+  /** One webhook delivery attempt ended so. */
+  countWebhookDelivery(outcome: DeliveryOutcome): void;
 }
+
+const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['succeeded', 'retrying', 'failed', 'disabled', 'released'];
 
 /**
  * Builds the metrics `GET /metrics` exposes. Names follow Prometheus
@@ -70,6 +74,15 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     help: 'Events of conflict-calendar feeds left out because they cannot be read, counted on each fetch of a feed (the log names feed and UID).',
     registers: [registry],
   });
+
+  // No label for the webhook: webhooks are many, and their URLs are their owners'.
+  const deliveries = new Counter({
+    name: 'schedule_webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome: succeeded, retrying (failed, tried again later), failed (no attempt left, or the webhook stopped), disabled (410 Gone), released (not recorded: the process stopped mid-attempt, or its lease on the delivery ran out).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of DELIVERY_OUTCOMES) deliveries.inc({ outcome }, 0);
 
   if (options.backlog) {
     const read = options.backlog;
@@ -127,6 +140,9 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     },
     countSkippedCalendarEvents(count) {
       skippedEvents.inc(count);
+    },
+    countWebhookDelivery(outcome) {
+      deliveries.inc({ outcome });
     },
   };
 }

@@ -10,8 +10,8 @@ export interface Backlog {
 
 /**
  * A count stops here: its cost must not grow with a backlog nobody drains
- * (no dispatcher delivers outbox events yet, so they only accumulate). Past
- * it, the backlog reads as this number: far beyond any alert threshold.
+ * (webhook delivery stopped or stuck). Past it, the backlog reads as this
+ * number: far beyond any alert threshold.
  */
 export const BACKLOG_COUNT_CAP = 100_000;
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { isPrivateAddress } from './private-address.js';
@@ -54,7 +55,8 @@ export function checkWebhookTarget(href: string, allowPrivateTargets: boolean): 
   if (allowPrivateTargets) return;
   // A final dot names the same host (`localhost.`).
   const host = hostOf(href).toLowerCase().replace(/\.$/, '');
-  if (isPrivateAddress(host) || host === 'localhost' || host.endsWith('.localhost')) {
+  // A name is judged where it resolves, at connect time (delivery/undici-client.ts); here only literals and localhost.
+  if ((isIP(host) !== 0 && isPrivateAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
     throw new ScheduleError(
       'validation_error',
       'url: must not name a private, loopback or link-local address (the server allows them only with WEBHOOK_ALLOW_PRIVATE_TARGETS=1).',

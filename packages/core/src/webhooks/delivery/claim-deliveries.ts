@@ -1,0 +1,127 @@
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../storage/store.js';
+import { toTimestamp } from '../../time.js';
+
+/** A delivery this process holds the lease of, with what sending it needs from its webhook. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly webhook_id: string;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly payload_json: string;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly previous_secret: string | null;
+  readonly previous_secret_until: string | null;
+  /** The webhook's run of failures when claimed: a success resets it only if there was one. */
+  readonly consecutive_failures: number;
+  /** This claim's lease: every write about the attempt names it, so a process whose lease ran out writes nothing. */
+  readonly lease: string;
+}
+
+/** What a claim took, and whether claiming again at once might take more. */
+export interface Claim {
+  readonly claimed: ClaimedDelivery[];
+  /**
+   * False when this claim saw every due delivery it could take: candidates
+   * were fewer than the limit, or some were left for lack of room in their
+   * webhook (those wait for its requests to end). Claiming again at once would
+   * then only scan past the full webhooks' backlog to find nothing.
+   */
+  readonly more: boolean;
+}
+
+export interface ClaimOptions {
+  /** A token new to this claim. */
+  readonly lease: string;
+  readonly leaseMs: number;
+  /** At most this many deliveries. */
+  readonly limit: number;
+  /** How many more deliveries of a webhook this process may send now; 0 leaves the webhook out. */
+  readonly roomFor: (webhookId: string) => number;
+  /** Webhooks with no room left, left out in the query itself so that their backlog does not fill the candidates. */
+  readonly full: readonly string[];
+}
+
+/**
+ * Claims due deliveries of active webhooks, oldest due first, taking no more
+ * of one webhook than it has room for: a receiver that hangs holds its own
+ * slots only. Candidates are read first; the claim then leases those still
+ * due and unleased. On PostgreSQL the rows are locked with FOR UPDATE SKIP
+ * LOCKED, so two processes claiming at once take different rows without
+ * waiting on each other, and the lock re-checks the conditions on the newest
+ * row, so a row another process leased since this one read it is not taken.
+ * On SQLite the one UPDATE is atomic.
+ */
+export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, options: ClaimOptions): Promise<Claim> {
+  const { store } = deps;
+  const db = store.db;
+  const nowMs = deps.clock.now();
+  const now = toTimestamp(nowMs);
+  if (options.limit <= 0) return { claimed: [], more: false };
+
+  let candidates = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select([
+      'd.id',
+      'd.webhook_id',
+      'd.event_id',
+      'd.event_type',
+      'd.payload_json',
+      'd.attempts',
+      'w.url',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_until',
+      'w.consecutive_failures',
+    ])
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+    // A paused webhook keeps the deliveries queued before its pause; they wait here until it resumes.
+    .where('w.status', '=', 'active')
+    // next_attempt_at alone, no tie-break: the due index (status, next_attempt_at) then yields rows in
+    // this order and the scan stops at the limit; a tie-break would sort every due row on each claim.
+    .orderBy('d.next_attempt_at')
+    .limit(options.limit);
+  if (options.full.length > 0) candidates = candidates.where('d.webhook_id', 'not in', [...options.full]);
+  const rows = await candidates.execute();
+
+  const taken = new Map<string, number>();
+  const picked = rows.filter((row) => {
+    const n = taken.get(row.webhook_id) ?? 0;
+    if (n >= options.roomFor(row.webhook_id)) return false;
+    taken.set(row.webhook_id, n + 1);
+    return true;
+  });
+  // Every candidate taken and the window full: more may be due beyond it.
+  const more = rows.length === options.limit && picked.length === rows.length;
+  if (picked.length === 0) return { claimed: [], more };
+
+  const ids = picked.map((row) => row.id);
+  const claim = db
+    .updateTable('webhook_deliveries')
+    .set({ lease: options.lease, locked_until: toTimestamp(nowMs + options.leaseMs) })
+    .where(
+      'id',
+      'in',
+      store.dialect === 'postgres'
+        ? db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('id', 'in', ids)
+            .where('status', '=', 'pending')
+            .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+            .forUpdate()
+            .skipLocked()
+        : ids,
+    )
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('id');
+  const claimed = new Set((await claim.execute()).map((row) => row.id));
+  return { claimed: picked.filter((row) => claimed.has(row.id)).map((row) => ({ ...row, lease: options.lease })), more };
+}
