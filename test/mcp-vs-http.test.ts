@@ -31,6 +31,8 @@ beforeAll(async () => {
       CONFERENCE_BASE_URL: 'https://meet.test',
       // No mail is sent while the test runs, so notifications stay as the change stored them.
       MAIL_DISPATCH_MS: '3600000',
+      // Nor are events fanned out to webhooks, so outbox rows stay as the change stored them.
+      WEBHOOK_DELIVERY: '0',
     },
   );
   tables = sqliteTables(file);
