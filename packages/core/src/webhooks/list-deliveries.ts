@@ -1,11 +1,10 @@
-import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { decodeCursor, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
+import { type Page, queryBinding } from '../pagination/cursor.js';
 import { csvParam, cursorParam, limitParam } from '../pagination/query-params.js';
-import type { Database } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { findOwnWebhook } from './find-webhook.js';
+import { newestFirstPage } from './newest-first.js';
 import { DELIVERY_STATUSES, type Delivery, toDelivery } from './webhook-view.js';
 
 /** The query of `GET /v1/webhooks/:id/deliveries`. */
@@ -21,18 +20,7 @@ export async function listDeliveries(db: Executor, principal: Principal, id: str
   const webhook = await findOwnWebhook(db, principal, id);
   const { limit, cursor, ...filters } = query;
   const binding = queryBinding({ list: 'webhook_deliveries', webhook: webhook.id, ...filters });
-  let q = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhook.id);
-  if (query.status) q = q.where('status', 'in', query.status);
-  if (cursor !== undefined) {
-    const after = decodeCursor(cursor, binding);
-    q = q.where((eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-      eb.or([eb('created_at', '<', after.value), eb.and([eb('created_at', '=', after.value), eb('id', '<', after.uid)])]),
-    );
-  }
-  const rows = await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit, binding, (row) => ({ value: row.created_at, uid: row.id }), toDelivery);
+  let selection = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhook.id);
+  if (filters.status) selection = selection.where('status', 'in', filters.status);
+  return newestFirstPage(selection, { limit, cursor, binding }, toDelivery);
 }
