@@ -12,6 +12,7 @@ export type { IcsFeedOptions, SkippedEvent, SkipReason } from './availability/ad
 export { icsFeedReader } from './availability/adapters/ics-feed-lazy.js';
 export type { Interval } from './availability/busy.js';
 export {
+  type CalDavBusyReader,
   type CalendarReader,
   CalendarUnreadable,
   createCalendarReader,
@@ -22,6 +23,10 @@ export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBody
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';
 export { updateBookingBodySchema } from './bookings/update-booking.js';
+export type { CalDavAccount, CalDavConnector, CalDavDeps, RemoteCalendar } from './caldav/caldav-account.js';
+export { CalDavFailure, type CalDavFailureReason } from './caldav/caldav-failure.js';
+export { calDavConnector } from './caldav/caldav-lazy.js';
+export { type CalDavPasswordSources, calDavPasswords } from './caldav/caldav-passwords.js';
 export { type CallInput, type CallWords, CORE_WORDS, type Worded } from './call-words.js';
 export { canonicalJson, fingerprintOf } from './canonical-json.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js';
@@ -176,6 +181,7 @@ export type { Database } from './storage/schema.js';
 export { openSqlite } from './storage/sqlite/open-sqlite.js';
 export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
+export { urlShown } from './url-shown.js';
 export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
 export {

@@ -153,11 +153,11 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       expect({ event_type_id: booking.event_type_id, host: booking.host }).toEqual({ event_type_id: ET.meet, host: HOST_VIEW.hana });
     });
 
-    it('marks a booking with a host that has conflict calendars calendar_sync_status pending', async () => {
+    it('marks a booking of a host whose static calendar takes bookings calendar_sync_status synced: the service keeps that calendar', async () => {
       const booking = await created(body({ event_type_id: ET.carlMeet, start: '2026-03-02T11:00:00Z' }), admin);
       expect({ host: booking.host, calendar_sync_status: booking.calendar_sync_status }).toEqual({
         host: HOST_VIEW.carl,
-        calendar_sync_status: 'pending',
+        calendar_sync_status: 'synced',
       });
     });
 

@@ -12,6 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['series', 'health'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
+  ['caldav'],
   ['event-types', 'rate-limit', 'oauth', 'webhooks'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],

@@ -214,7 +214,7 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
       expect(await bookingNow(s, occurrence(0).uid)).toMatchObject({
         host: HOST_OF.pia,
         title: 'Weekly between Pia Busy and Bob Invitee',
-        calendar_sync_status: 'pending',
+        calendar_sync_status: 'synced',
       });
       expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
       expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 2 });

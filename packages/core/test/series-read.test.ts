@@ -289,10 +289,10 @@ describe.each(storeFixtures())('reading series on $name', (fixture) => {
       );
     });
 
-    it('marks calendar sync pending for a host with calendars (P1, pia)', async () => {
+    it('marks calendar sync synced for a host with a static calendar (P1, pia)', async () => {
       const [occurrence] = answers.P1.occurrences;
       expect((await getBooking(who.ada, occurrence!.uid)).data).toEqual(
-        occurrenceBookingView(occurrence!, { host: 'pia', calendar_sync_status: 'pending', created_at: at(4), updated_at: at(4) }),
+        occurrenceBookingView(occurrence!, { host: 'pia', calendar_sync_status: 'synced', created_at: at(4), updated_at: at(4) }),
       );
     });
 

@@ -1,4 +1,5 @@
-import type { Calendar } from '../event-types/calendar.js';
+import type { CalDavCalendar, Calendar } from '../event-types/calendar.js';
+import { urlShown } from '../url-shown.js';
 import type { Interval } from './busy.js';
 
 /**
@@ -9,14 +10,8 @@ export class CalendarUnreadable extends Error {
   override readonly name = 'CalendarUnreadable';
 }
 
-/** A feed's URL as it may be shown (messages, logs, the CLI): without the credentials it may carry. */
-export function feedUrlShown(url: string): string {
-  if (!URL.canParse(url)) return '(not a URL)';
-  const shown = new URL(url);
-  shown.username = '';
-  shown.password = '';
-  return shown.href;
-}
+/** A feed's URL as it may be shown: without the credentials it may carry. */
+export const feedUrlShown = urlShown;
 
 /**
  * Reads the busy times of one iCalendar feed that overlap a range; dates and
@@ -24,14 +19,24 @@ export function feedUrlShown(url: string): string {
  */
 export type IcsFeedReader = (url: string, range: Interval, hostZone?: string) => Promise<Interval[]>;
 
+/**
+ * Reads the busy times of a CalDAV account's busy calendars that overlap a
+ * range; dates and floating times in `hostZone`. Throws CalendarUnreadable.
+ */
+export type CalDavBusyReader = (calendar: CalDavCalendar, range: Interval, hostZone: string) => Promise<Interval[]>;
+
 /** Reads a host's conflict calendars. Passed in, so tests and embedders choose how feeds are fetched. */
 export interface CalendarReader {
   /** Busy times of every calendar that overlap `range`, feeds read in the host's zone. Throws CalendarUnreadable if any cannot be read. */
   busy(calendars: readonly Calendar[], range: Interval, hostZone: string): Promise<Interval[]>;
 }
 
-/** Reads `static` calendars inline and `ics` calendars through the given feed reader. */
-export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
+/**
+ * Reads `static` calendars inline, `ics` calendars through the feed reader
+ * and `caldav` accounts through the CalDAV reader; without one, a host with a
+ * CalDAV account has unknown availability.
+ */
+export function createCalendarReader(readIcs: IcsFeedReader, readCalDav?: CalDavBusyReader): CalendarReader {
   return {
     async busy(calendars, range, hostZone) {
       const all = await Promise.all(
@@ -44,6 +49,10 @@ export function createCalendarReader(readIcs: IcsFeedReader): CalendarReader {
                 .filter((b) => b.startMs < range.endMs && range.startMs < b.endMs);
             case 'ics':
               return readIcs(calendar.url, range, hostZone);
+            case 'caldav':
+              if (readCalDav === undefined)
+                throw new CalendarUnreadable(`CalDAV account ${calendar.username} cannot be read: this process reads no CalDAV calendars`);
+              return readCalDav(calendar, range, hostZone);
           }
         }),
       );

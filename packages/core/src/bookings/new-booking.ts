@@ -1,3 +1,4 @@
+import { type Calendar, receivesBookings } from '../event-types/calendar.js';
 import type { BookingsTable, CalendarSyncStatus } from '../storage/schema.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { bookingTitle, displayName } from './attendee-name.js';
@@ -16,7 +17,7 @@ export type GuestInput = string | { readonly email: string; readonly name?: stri
 export interface NewBooking {
   readonly uid: string;
   readonly eventType: { readonly id: string; readonly name: string; readonly durationMinutes: number };
-  readonly host: { readonly id: string; readonly name: string; readonly calendars: readonly unknown[] };
+  readonly host: { readonly id: string; readonly name: string; readonly calendars: readonly Calendar[] };
   readonly startMs: number;
   /** The booking's zone; when not given, the attendee's, else UTC. */
   readonly timezone?: string | undefined;
@@ -43,12 +44,17 @@ export interface NewBooking {
 }
 
 /**
- * No calendar writer exists yet: on a host with conflict calendars a new
- * booking waits to be written (`pending`); without any, there is nothing to
- * sync (`not_applicable`, docs/api).
+ * Where a new booking of this host stands with its calendars
+ * (docs/calendars.md "Bookings written back"): a CalDAV account that
+ * receives bookings gets it written after commit (`pending` until then); a
+ * static calendar is kept by the service itself, so the booking is on it as
+ * it commits (`synced`); a host whose calendars take no bookings, or who has
+ * none, has nothing to sync (`not_applicable`).
  */
-export function syncStatusFor(host: { readonly calendars: readonly unknown[] }): CalendarSyncStatus {
-  return host.calendars.length > 0 ? 'pending' : 'not_applicable';
+export function syncStatusFor(host: { readonly calendars: readonly Calendar[] }): CalendarSyncStatus {
+  const receiving = host.calendars.filter(receivesBookings);
+  if (receiving.some((c) => c.kind === 'caldav')) return 'pending';
+  return receiving.length > 0 ? 'synced' : 'not_applicable';
 }
 
 /**

@@ -6,6 +6,43 @@ import { fileInstant } from '../validation/fields.js';
 // workspace file writes them. Declared here, beside the HostRecord that
 // carries them (resolve-event-type.ts), the lowest layer that holds one.
 
+/** A calendar on a CalDAV server, or one of them: names of calendars there are their display names or their URLs. */
+const calendarName = z.string().trim().min(1).max(500);
+
+/**
+ * A CalDAV account (RFC 4791): busy times are read from some of its
+ * calendars, and bookings are written to one. The password is never in the
+ * file: `password_env` names the environment variable that holds it. An
+ * account added through the API instead keeps it sealed (`password_sealed`,
+ * encrypted with the server's calendar key) and has an `id`.
+ */
+export const caldavCalendarSchema = z
+  .object({
+    kind: z.literal('caldav'),
+    /** Set on accounts added through the API or CLI, which can be removed by it; absent for the workspace file's own. */
+    id: z
+      .string()
+      .regex(/^cal_[A-Za-z0-9_-]{8,64}$/)
+      .optional(),
+    /** The server, a principal or a calendar URL: the principal and calendar home are discovered from it (RFC 6764, RFC 4791 §6.2). */
+    url: z.url({ protocol: /^https?$/ }).max(2000),
+    username: z.string().min(1).max(256),
+    password_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .max(128)
+      .optional(),
+    password_sealed: z.string().max(4096).optional(),
+    /** Calendars whose events block time; every event calendar of the account when absent. */
+    busy_calendars: z.array(calendarName).min(1).max(50).optional(),
+    /** The calendar new bookings are written to: its first event calendar when absent, none (read only) when null. */
+    book_into: calendarName.nullable().optional(),
+  })
+  .refine((c) => (c.password_env === undefined) !== (c.password_sealed === undefined), {
+    message: 'give the password as password_env (the name of an environment variable that holds it)',
+    path: ['password_env'],
+  });
+
 export const calendarSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('static'),
@@ -21,5 +58,12 @@ export const calendarSchema = z.discriminatedUnion('kind', [
   }),
   // A feed is read, never written.
   z.object({ kind: z.literal('ics'), url: z.url({ protocol: /^https?$/ }), writable: z.literal(false).default(false) }),
+  caldavCalendarSchema,
 ]);
 export type Calendar = z.infer<typeof calendarSchema>;
+export type CalDavCalendar = Extract<Calendar, { kind: 'caldav' }>;
+
+/** Whether new bookings of a host with this calendar are written to it. */
+export function receivesBookings(calendar: Calendar): boolean {
+  return calendar.kind === 'caldav' ? calendar.book_into !== null : calendar.writable;
+}

@@ -3,6 +3,7 @@ import { applyBookingChange } from '../bookings/apply-change.js';
 import { bookingTitle } from '../bookings/attendee-name.js';
 import { isStillFree } from '../bookings/create-booking.js';
 import { syncStatusFor } from '../bookings/new-booking.js';
+import { receivesBookings } from '../event-types/calendar.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';
@@ -22,7 +23,7 @@ import type { HostChangeResult, HostStop } from './series-view.js';
  * host whose every calendar is read-only (an ics feed) cannot take them.
  */
 export function acceptsBookings(host: HostRecord): boolean {
-  return host.calendars.length === 0 || host.calendars.some((c) => c.kind === 'static' && c.writable !== false);
+  return host.calendars.length === 0 || host.calendars.some(receivesBookings);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Calendar } from '../event-types/calendar.js';
 import { stableUuid } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { WorkspaceError } from './parse-workspace.js';
@@ -8,7 +9,7 @@ export interface UserRef {
   readonly id: string;
   readonly username: string;
   readonly name: string;
-  readonly calendars: readonly unknown[];
+  readonly calendars: readonly Calendar[];
 }
 
 /** An event type a workspace booking may name, stored or in the file. */
@@ -30,7 +31,7 @@ export async function resolveUsers(trx: Executor, workspace: Workspace): Promise
   const refs = new Map<string, UserRef>();
   const stored = await trx.selectFrom('users').select(['id', 'username', 'name', 'calendars_json']).execute();
   for (const row of stored) {
-    const ref = { id: row.id, username: row.username, name: row.name, calendars: JSON.parse(row.calendars_json) as unknown[] };
+    const ref = { id: row.id, username: row.username, name: row.name, calendars: JSON.parse(row.calendars_json) as Calendar[] };
     refs.set(row.id, ref);
     refs.set(row.username, ref);
   }

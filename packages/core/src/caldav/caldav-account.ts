@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { createAccount, type DAVCalendar, fetchCalendars } from 'tsdav';
+import type { Clock } from '../clock.js';
+import type { CalDavCalendar } from '../event-types/calendar.js';
+import { urlShown } from '../url-shown.js';
+import { boundedFetch, type Fetch } from './bounded-fetch.js';
+import { CalDavFailure } from './caldav-failure.js';
+
+/** One calendar of an account, as its server lists it. */
+export interface RemoteCalendar {
+  readonly url: string;
+  readonly displayName: string;
+  /** What tsdav needs to address the calendar again. */
+  readonly dav: DAVCalendar;
+}
+
+/** An account after discovery: its event calendars, and the ones the configuration picks. */
+export interface CalDavAccount {
+  /** Every calendar of the account that holds events. */
+  readonly calendars: readonly RemoteCalendar[];
+  /** The calendars whose events block time. */
+  readonly busy: readonly RemoteCalendar[];
+  /** The calendar new bookings are written to; null when the account is read only. */
+  readonly bookInto: RemoteCalendar | null;
+  /** The account's bounded, authenticated fetch, for the calls that follow. */
+  readonly fetch: Fetch;
+}
+
+export interface CalDavDeps {
+  readonly clock: Clock;
+  /** The account's password. Throws CalDavFailure `no_password` when there is none to be had. */
+  readonly passwordOf: (calendar: CalDavCalendar) => string;
+  /** The transport; undici's fetch unless given. */
+  readonly fetch?: Fetch | undefined;
+  /** Budget of one request. */
+  readonly timeoutMs?: number | undefined;
+  /** Largest answer read. */
+  readonly maxBytes?: number | undefined;
+  /** How long a discovered account is reused. */
+  readonly discoveryTtlMs?: number | undefined;
+}
+
+export interface CalDavConnector {
+  /** The account, discovered from its URL (principal, calendar home, calendars) or reused from a recent discovery. */
+  connect(calendar: CalDavCalendar): Promise<CalDavAccount>;
+}
+
+export const CALDAV_TIMEOUT_MS = 5000;
+export const CALDAV_MAX_BYTES = 5 * 1024 * 1024;
+/** Calendars are added and renamed rarely; five minutes keeps the five discovery requests off nearly every read. */
+export const CALDAV_DISCOVERY_TTL_MS = 5 * 60_000;
+
+/**
+ * Connects to CalDAV accounts through tsdav, which speaks the protocol
+ * (RFC 4791, RFC 6764 discovery), sharing one discovery per account among
+ * concurrent callers and reusing it for a while. A failure is not kept: the
+ * next call tries again.
+ */
+export function calDavConnector(deps: CalDavDeps): CalDavConnector {
+  const ttlMs = deps.discoveryTtlMs ?? CALDAV_DISCOVERY_TTL_MS;
+  // Keyed by server, user and a digest of the password, so a changed password is a new account.
+  // The set of accounts comes from the hosts' configuration, so it stays small.
+  const cache = new Map<string, { account: Promise<CalDavAccount>; expiresAtMs: number }>();
+
+  return {
+    connect(calendar) {
+      const password = deps.passwordOf(calendar);
+      const key = [calendar.url, calendar.username, createHash('sha256').update(password).digest('hex')].join('\n');
+      const cached = cache.get(key);
+      if (cached && deps.clock.now() < cached.expiresAtMs) return pick(cached.account, calendar);
+      const entry = { account: discover(calendar, password), expiresAtMs: Number.POSITIVE_INFINITY };
+      cache.set(key, entry);
+      entry.account.then(
+        () => {
+          entry.expiresAtMs = deps.clock.now() + ttlMs;
+        },
+        () => {
+          if (cache.get(key) === entry) cache.delete(key);
+        },
+      );
+      return pick(entry.account, calendar);
+    },
+  };
+
+  async function discover(calendar: CalDavCalendar, password: string): Promise<CalDavAccount> {
+    const fetch = boundedFetch({
+      username: calendar.username,
+      password,
+      timeoutMs: deps.timeoutMs ?? CALDAV_TIMEOUT_MS,
+      maxBytes: deps.maxBytes ?? CALDAV_MAX_BYTES,
+      fetch: deps.fetch,
+    });
+    const shown = urlShown(calendar.url);
+    let found: DAVCalendar[];
+    try {
+      const account = await createAccount({ account: { serverUrl: calendar.url, accountType: 'caldav' }, fetch });
+      found = await fetchCalendars({ account, fetch });
+    } catch (error) {
+      if (error instanceof CalDavFailure) throw error;
+      // tsdav throws plain errors when an answer is not what discovery expects.
+      throw new CalDavFailure(
+        'not_caldav',
+        `CalDAV server ${shown} did not answer as a CalDAV server (${(error as Error).message})`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    const calendars = found
+      .filter((c) => c.components === undefined || c.components.includes('VEVENT'))
+      .map((dav) => ({ url: dav.url, displayName: typeof dav.displayName === 'string' ? dav.displayName : '', dav }));
+    return { calendars, busy: calendars, bookInto: null, fetch };
+  }
+
+  /** The account with the configuration's choice of busy calendars and booking calendar. */
+  async function pick(discovered: Promise<CalDavAccount>, calendar: CalDavCalendar): Promise<CalDavAccount> {
+    const account = await discovered;
+    const named = (name: string, what: string) => {
+      const match = findCalendar(account.calendars, name);
+      if (match) return match;
+      const known = account.calendars.map((c) => c.displayName || c.url).join(', ') || 'none';
+      throw new CalDavFailure(
+        'no_calendar',
+        `CalDAV account ${calendar.username} at ${urlShown(calendar.url)} has no calendar "${name}" (${what}); it has: ${known}`,
+      );
+    };
+    const busy = calendar.busy_calendars?.map((name) => named(name, 'busy_calendars')) ?? account.calendars;
+    let bookInto: RemoteCalendar | null = null;
+    if (calendar.book_into !== null) {
+      bookInto = calendar.book_into === undefined ? (account.calendars[0] ?? null) : named(calendar.book_into, 'book_into');
+    }
+    return { ...account, busy, bookInto };
+  }
+}
+
+/** A calendar named by its display name or by its URL (absolute or a path, trailing slash optional). */
+export function findCalendar(calendars: readonly RemoteCalendar[], name: string): RemoteCalendar | undefined {
+  const byName = calendars.find((c) => c.displayName === name);
+  if (byName) return byName;
+  const path = (url: string) => new URL(url, 'http://x').pathname.replace(/\/?$/, '/');
+  return calendars.find((c) => path(c.url) === path(name) || c.url === name);
+}
