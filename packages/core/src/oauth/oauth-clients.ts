@@ -125,7 +125,8 @@ export async function listGrants(db: Executor, filter: { userId?: string; client
   if (filter.userId) query = query.where('oauth_records.account_id', '=', filter.userId);
   if (filter.clientId) query = query.where('oauth_records.client_id', '=', filter.clientId);
   const rows = await query.orderBy('oauth_records.id').execute();
-  return rows.map(grantSummary).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  // Grants carry whole seconds (`iat`); two made in the same second are listed by username, not by chance.
+  return rows.map(grantSummary).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.user.username.localeCompare(b.user.username));
 }
 
 /** Every registered client with who authorized it; clients known only by a metadata document URL appear through their grants. */
