@@ -1,8 +1,12 @@
 import {
   type Authenticator,
+  type CalendarSyncLoop,
   type Clock,
+  calDavConnector,
+  calDavPasswords,
   countBacklog,
   createAuthenticator,
+  createCalendarSyncer,
   createRateLimiter,
   type DispatchLoop,
   type ExecuteDeps,
@@ -23,6 +27,7 @@ import {
   type StoreOptions,
   smtpMailer,
   smtpSettings,
+  startCalendarSync,
   startDispatchLoop,
   startWebhookDelivery,
   systemClock,
@@ -165,6 +170,31 @@ export async function startService(
           { intervalMs: Number(env.WEBHOOK_POLL_MS ?? 50) },
         );
 
+  // Bookings written to their hosts' CalDAV calendars after commit (docs/calendars.md);
+  // CALENDAR_SYNC=0 leaves it to other processes, as WEBHOOK_DELIVERY=0 does delivery.
+  const calendarSync: CalendarSyncLoop | undefined =
+    env.CALENDAR_SYNC === '0'
+      ? undefined
+      : startCalendarSync(
+          createCalendarSyncer({
+            store,
+            clock,
+            ids,
+            connector: calDavConnector({ clock, passwordOf: calDavPasswords({ env }) }),
+            retryDelaysMs: retryDelaysFromEnv(env.CALENDAR_SYNC_RETRY_MS),
+            onOutcome: ({ bookingUid, outcome, error }) => {
+              metrics.countCalendarSync(outcome);
+              if (outcome === 'retry') logger.warn({ booking_uid: bookingUid, err: error }, 'calendar event not written; will retry');
+              else if (outcome === 'failed')
+                logger.warn({ booking_uid: bookingUid, err: error }, 'calendar event not written; calendar_sync_status is failed');
+            },
+          }),
+          {
+            intervalMs: Number(env.CALENDAR_SYNC_POLL_MS ?? 200),
+            onStepFailed: (error) => logger.warn({ err: error }, 'calendar sync step failed; will retry'),
+          },
+        );
+
   return {
     store,
     core,
@@ -178,6 +208,7 @@ export async function startService(
       clearInterval(purge);
       await dispatch.stop();
       await webhooks?.stop();
+      await calendarSync?.stop();
       await webhookHttp.close();
       await rateLimiter.close();
       await store.close();
@@ -270,4 +301,13 @@ export function exitOnSignal(stop: () => Promise<void>): void {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/** CALENDAR_SYNC_RETRY_MS: the delays between attempts, comma-separated milliseconds; the built-in schedule when unset. */
+function retryDelaysFromEnv(value: string | undefined): number[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const delays = value.split(',').map((part) => Number(part.trim()));
+  if (delays.some((d) => !Number.isInteger(d) || d < 0))
+    throw new CliError('usage', `CALENDAR_SYNC_RETRY_MS=${value}: give milliseconds separated by commas, e.g. 5000,60000.`);
+  return delays;
 }

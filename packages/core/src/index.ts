@@ -27,6 +27,16 @@ export type { CalDavAccount, CalDavConnector, CalDavDeps, RemoteCalendar } from 
 export { CalDavFailure, type CalDavFailureReason } from './caldav/caldav-failure.js';
 export { calDavConnector } from './caldav/caldav-lazy.js';
 export { type CalDavPasswordSources, calDavPasswords } from './caldav/caldav-passwords.js';
+export {
+  CALENDAR_SYNC_LEASE_MS,
+  type CalendarSyncDeps,
+  type CalendarSyncer,
+  type CalendarSyncLoop,
+  createCalendarSyncer,
+  startCalendarSync,
+} from './calendar-sync/calendar-syncer.js';
+export type { SyncOutcome } from './calendar-sync/record-sync-outcome.js';
+export { CALENDAR_RETRY_DELAYS_MS } from './calendar-sync/retry-schedule.js';
 export { type CallInput, type CallWords, CORE_WORDS, type Worded } from './call-words.js';
 export { canonicalJson, fingerprintOf } from './canonical-json.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js';

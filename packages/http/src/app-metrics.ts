@@ -1,4 +1,4 @@
-import { type Backlog, type Clock, type DeliveryOutcome, type FailOpenCause, within } from '@schedule/core';
+import { type Backlog, type Clock, type DeliveryOutcome, type FailOpenCause, type SyncOutcome, within } from '@schedule/core';
 // prom-client, a well-kept library, over hand-written exposition text: the
 // format's escaping, histogram buckets and process metrics are its problem.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -32,9 +32,12 @@ export interface AppMetrics {
   countSkippedCalendarEvents(count: number): void;
   /** One webhook delivery attempt ended so. */
   countWebhookDelivery(outcome: DeliveryOutcome): void;
+  /** One attempt to write a booking's event to its host's CalDAV calendar ended so. */
+  countCalendarSync(outcome: SyncOutcome): void;
 }
 
 const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['succeeded', 'retrying', 'failed', 'disabled', 'released'];
+const SYNC_OUTCOMES: readonly SyncOutcome[] = ['synced', 'retry', 'failed', 'superseded', 'lease_lost'];
 
 /**
  * Builds the metrics `GET /metrics` exposes. Names follow Prometheus
@@ -83,6 +86,13 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     registers: [registry],
   });
   for (const outcome of DELIVERY_OUTCOMES) deliveries.inc({ outcome }, 0);
+  const calendarSyncs = new Counter({
+    name: 'schedule_calendar_syncs_total',
+    help: "Attempts to write a booking's event to its host's CalDAV calendar, by outcome: synced, retry (failed, tried again later), failed (no attempt left, or changed in the calendar by someone else), superseded (the booking changed meanwhile; written again), lease_lost (not recorded: the claim ran out).",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of SYNC_OUTCOMES) calendarSyncs.inc({ outcome }, 0);
 
   if (options.backlog) {
     const read = options.backlog;
@@ -143,6 +153,9 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     },
     countWebhookDelivery(outcome) {
       deliveries.inc({ outcome });
+    },
+    countCalendarSync(outcome) {
+      calendarSyncs.inc({ outcome });
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
+import { owesCalendarWrite, queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { type EventName, recordEvent } from '../outbox/record-event.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
@@ -22,7 +23,10 @@ export async function applyBookingChange(
   event: EventName,
   payload: (booking: Booking) => Record<string, unknown> = (booking) => ({ ...booking }),
 ): Promise<Booking> {
-  const stamped = { ...change, version: row.version + 1, updated_at: toTimestamp(deps.clock.now()) };
+  const now = toTimestamp(deps.clock.now());
+  // The booking's calendar event follows every change (moved, renamed, removed on cancel).
+  const owes = owesCalendarWrite(row, change.calendar_sync_status);
+  const stamped = { ...change, ...(owes ? { calendar_sync_status: 'pending' as const } : {}), version: row.version + 1, updated_at: now };
   const result = await trx
     .updateTable('bookings')
     .set(stamped)
@@ -34,6 +38,7 @@ export async function applyBookingChange(
       current_version: row.version + 1,
     });
   }
+  if (owes) await queueCalendarSync(trx, row.uid, now);
   const booking = toBooking({ ...row, ...stamped }, 'single');
   await recordEvent(trx, deps, event, booking.uid, payload(booking));
   return booking;

@@ -1,3 +1,4 @@
+import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
@@ -38,11 +39,16 @@ const BOOKING_COLUMNS = [
 const insertRow = (db: Executor, ...values: unknown[]) =>
   db.insertInto('bookings').values(Object.fromEntries(BOOKING_COLUMNS.map((column, i) => [column, values[i]])) as unknown as BookingsTable);
 
-/** Inserts one whole booking row; booking creates, series occurrences and workspace imports all write through here. */
+/**
+ * Inserts one whole booking row; booking creates, series occurrences and
+ * workspace imports all write through here. A booking headed for a CalDAV
+ * calendar is queued for it in the same transaction.
+ */
 export async function insertBookingRow(trx: Executor, row: BookingsTable): Promise<void> {
   await executePrepared(
     trx,
     insertRow,
     BOOKING_COLUMNS.map((column) => row[column]),
   );
+  if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createAccount, type DAVCalendar, fetchCalendars } from 'tsdav';
+import { createAccount, createCalendarObject, type DAVCalendar, deleteCalendarObject, fetchCalendars, updateCalendarObject } from 'tsdav';
 import type { Clock } from '../clock.js';
 import type { CalDavCalendar } from '../event-types/calendar.js';
 import { urlShown } from '../url-shown.js';
@@ -24,6 +24,28 @@ export interface CalDavAccount {
   readonly bookInto: RemoteCalendar | null;
   /** The account's bounded, authenticated fetch, for the calls that follow. */
   readonly fetch: Fetch;
+  /**
+   * Writes `text` as the object `filename` of `calendar` only if there is none
+   * (`{ absent: true }`), or as the object at `href` only if it is unchanged
+   * since `etag`. Fails `changed_elsewhere` (HTTP 412) otherwise.
+   */
+  put(
+    target:
+      | { readonly calendar: RemoteCalendar; readonly filename: string; readonly absent: true }
+      | { readonly href: string; readonly etag: string },
+    text: string,
+  ): Promise<StoredObject>;
+  /** Removes the object at `href` if it is unchanged since `etag` (`changed_elsewhere` otherwise); one already gone counts as removed. */
+  remove(href: string, etag: string): Promise<void>;
+  /** The object at `href` as it is now, or null when there is none. */
+  get(href: string): Promise<(StoredObject & { readonly text: string }) | null>;
+}
+
+/** A calendar object as the server keeps it. */
+export interface StoredObject {
+  readonly href: string;
+  /** Null when the server gave none (it may have changed what was written). */
+  readonly etag: string | null;
 }
 
 export interface CalDavDeps {
@@ -110,7 +132,7 @@ export function calDavConnector(deps: CalDavDeps): CalDavConnector {
     const calendars = found
       .filter((c) => c.components === undefined || c.components.includes('VEVENT'))
       .map((dav) => ({ url: dav.url, displayName: typeof dav.displayName === 'string' ? dav.displayName : '', dav }));
-    return { calendars, busy: calendars, bookInto: null, fetch };
+    return { calendars, busy: calendars, bookInto: null, fetch, ...objectCalls(fetch, shown) };
   }
 
   /** The account with the configuration's choice of busy calendars and booking calendar. */
@@ -140,4 +162,43 @@ export function findCalendar(calendars: readonly RemoteCalendar[], name: string)
   if (byName) return byName;
   const path = (url: string) => new URL(url, 'http://x').pathname.replace(/\/?$/, '/');
   return calendars.find((c) => path(c.url) === path(name) || c.url === name);
+}
+
+/** PUT, DELETE and GET of single calendar objects, through tsdav where it has the call. */
+function objectCalls(fetch: Fetch, shown: string): Pick<CalDavAccount, 'put' | 'remove' | 'get'> {
+  const refused = (what: string, response: Response) =>
+    response.status === 412
+      ? new CalDavFailure(
+          'changed_elsewhere',
+          `CalDAV server ${shown}: ${what} refused, the event was changed in the calendar since it was written (HTTP 412)`,
+          412,
+        )
+      : new CalDavFailure('http', `CalDAV server ${shown}: ${what} answered HTTP ${response.status}`, response.status);
+
+  const get: CalDavAccount['get'] = async (href) => {
+    const response = await fetch(href, { method: 'GET', headers: { accept: 'text/calendar' } });
+    if (response.status === 404) return null;
+    if (!response.ok) throw refused('reading an event', response);
+    return { href, etag: response.headers.get('etag'), text: await response.text() };
+  };
+
+  return {
+    async put(target, text) {
+      const response =
+        'absent' in target
+          ? await createCalendarObject({ calendar: target.calendar.dav, filename: target.filename, iCalString: text, fetch })
+          : await updateCalendarObject({ calendarObject: { url: target.href, etag: target.etag, data: text }, fetch });
+      if (!response.ok) throw refused('writing an event', response);
+      const href = 'absent' in target ? new URL(target.filename, target.calendar.url).href : target.href;
+      const etag = response.headers.get('etag');
+      // A server that changed what it stored sends no ETag (RFC 4791 §5.3.4): read it back for one.
+      return { href, etag: etag ?? (await get(href))?.etag ?? null };
+    },
+    async remove(href, etag) {
+      const response = await deleteCalendarObject({ calendarObject: { url: href, etag }, fetch });
+      if (response.status === 404) return;
+      if (!response.ok) throw refused('removing an event', response);
+    },
+    get,
+  };
 }

@@ -127,12 +127,24 @@ function eventLines(event: InviteEvent): string[] {
  * meeting, every line folded and ended with CRLF.
  */
 export function inviteCalendar(method: InviteMethod, events: readonly InviteEvent[]): string {
+  return calendarText([`METHOD:${method}`], events);
+}
+
+/**
+ * A calendar object as a CalDAV calendar stores it: one event and no METHOD,
+ * which RFC 4791 §4.1 forbids in a stored object.
+ */
+export function storedEventCalendar(event: InviteEvent): string {
+  return calendarText([], [event]);
+}
+
+function calendarText(head: readonly string[], events: readonly InviteEvent[]): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//schedule//schedule//EN',
     'CALSCALE:GREGORIAN',
-    `METHOD:${method}`,
+    ...head,
     ...events.flatMap(eventLines),
     'END:VCALENDAR',
   ];

@@ -306,6 +306,37 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('notifications').addColumn('booking_uid', 'text').execute();
     },
   },
+  '0004_calendar_sync': {
+    async up(db: Kysely<any>) {
+      // A booking's event in its host's CalDAV calendar (docs/calendars.md "Bookings written
+      // back"). The row is queued (pending, due now) in the transaction that changes the booking,
+      // and written after commit by whichever process claims it, as webhook deliveries are.
+      // `generation` grows with every queueing, so an outcome for an older state of the booking
+      // records where the event is but does not mark the newer state synced.
+      await db.schema
+        .createTable('calendar_syncs')
+        .addColumn('booking_uid', 'text', (c) => c.primaryKey().references('bookings.uid'))
+        .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(1))
+        // pending | synced | failed
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('lease', 'text')
+        .addColumn('locked_until', 'text')
+        // Where the event is now: its URL and ETag, and the account it is in (the user whose
+        // calendars list it, and its server URL and username), so that a booking moved to
+        // another host can still be removed from the first one's calendar.
+        .addColumn('href', 'text')
+        .addColumn('etag', 'text')
+        .addColumn('account_user_id', 'text')
+        .addColumn('account_url', 'text')
+        .addColumn('account_username', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('calendar_syncs_due').on('calendar_syncs').columns(['status', 'next_attempt_at']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -134,6 +134,24 @@ export interface BookingsTable {
   updated_at: string;
 }
 
+/** A booking's event in a CalDAV calendar, and the queue that writes it there (migration 0004). */
+export interface CalendarSyncsTable {
+  booking_uid: string;
+  generation: ColumnType<number, number | undefined, number>;
+  status: 'pending' | 'synced' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  lease: string | null;
+  locked_until: string | null;
+  href: string | null;
+  etag: string | null;
+  account_user_id: string | null;
+  account_url: string | null;
+  account_username: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
 export interface SeriesTable {
   uid: string;
   version: number;
@@ -293,4 +311,5 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  calendar_syncs: CalendarSyncsTable;
 }

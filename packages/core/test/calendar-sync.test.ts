@@ -1,0 +1,387 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-account.js';
+import { CalDavFailure } from '../src/caldav/caldav-failure.js';
+import { createCalendarSyncer } from '../src/calendar-sync/calendar-syncer.js';
+import { claimDueSyncs } from '../src/calendar-sync/claim-syncs.js';
+import { CALENDAR_RETRY_DELAYS_MS } from '../src/calendar-sync/retry-schedule.js';
+import { syncBooking } from '../src/calendar-sync/sync-booking.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
+import type { ExecuteDeps } from '../src/operations/execute.js';
+import type { Store } from '../src/storage/store.js';
+import { loadWorkspace } from '../src/workspace/load-workspace.js';
+import { parseWorkspace } from '../src/workspace/parse-workspace.js';
+import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
+import { testDeps } from './support/deps.js';
+import { principalOf } from './support/organization.js';
+import { storeFixtures } from './support/stores.js';
+
+// docs/calendars.md "Bookings written back": the queue a booking write fills
+// in its transaction, and the syncer that empties it after commit, against a
+// model CalDAV account kept in memory (the real servers, Radicale and
+// Xandikos, are in test/caldav-sync.test.ts). The model answers as RFC 4791
+// and RFC 7232 say: If-None-Match: * fails on an existing object, If-Match
+// on a changed or missing one.
+
+const CARA = '71000000-0000-4000-8000-00000000000a';
+const DAN = '71000000-0000-4000-8000-00000000000b';
+const CALL = '72000000-0000-4000-8000-00000000000a';
+const TOKEN = 'pat_cara_calendar_sync';
+const CAL_URL = 'https://cal.test/cara/bookings/';
+const T0 = Date.parse('2026-06-01T08:00:00Z');
+
+/** A model CalDAV calendar: objects by URL with an ETag that changes on every write, and a switch to fail like a server that is down. */
+interface ModelCalendar {
+  readonly objects: Map<string, { text: string; etag: string }>;
+  /** PUTs that created an object, by URL: a retry must never make a second one. */
+  readonly creates: string[];
+  down: boolean;
+  /** Runs before each write, so a test can hold a write where it wants. */
+  beforeWrite: () => Promise<void>;
+  connector: CalDavConnector;
+}
+
+function modelCalendar(): ModelCalendar {
+  let n = 0;
+  const model: ModelCalendar = {
+    objects: new Map(),
+    creates: [],
+    down: false,
+    beforeWrite: async () => {},
+    connector: { connect: async () => account },
+  };
+  const remote: RemoteCalendar = { url: CAL_URL, displayName: 'bookings', dav: { url: CAL_URL } as RemoteCalendar['dav'] };
+  const reachable = () => {
+    if (model.down) throw new CalDavFailure('unreachable', 'CalDAV server https://cal.test/ could not be reached (connect ECONNREFUSED)');
+  };
+  const changed = () => new CalDavFailure('changed_elsewhere', 'the event was changed in the calendar (HTTP 412)', 412);
+  const store = (href: string, text: string): StoredObject => {
+    const etag = `"e${++n}"`;
+    model.objects.set(href, { text, etag });
+    return { href, etag };
+  };
+  const account: CalDavAccount = {
+    calendars: [remote],
+    busy: [remote],
+    bookInto: remote,
+    fetch: async () => {
+      throw new Error('the model has no HTTP');
+    },
+    async put(target, text) {
+      reachable();
+      await model.beforeWrite();
+      if ('absent' in target) {
+        const href = new URL(target.filename, target.calendar.url).href;
+        if (model.objects.has(href)) throw changed();
+        model.creates.push(href);
+        return store(href, text);
+      }
+      if (model.objects.get(target.href)?.etag !== target.etag) throw changed();
+      return store(target.href, text);
+    },
+    async remove(href, etag) {
+      reachable();
+      const object = model.objects.get(href);
+      if (object === undefined) return;
+      if (etag !== '*' && object.etag !== etag) throw changed();
+      model.objects.delete(href);
+    },
+    async get(href) {
+      reachable();
+      const object = model.objects.get(href);
+      return object ? { href, etag: object.etag, text: object.text } : null;
+    },
+  };
+  return model;
+}
+
+function workspace() {
+  return {
+    organization: { name: 'Sync Org' },
+    users: [
+      {
+        id: CARA,
+        username: 'cara',
+        email: 'cara@sync.test',
+        name: 'Cara Host',
+        timezone: 'UTC',
+        role: 'owner',
+        calendars: [
+          { kind: 'caldav', url: 'https://cal.test/', username: 'cara', password_env: 'CARA_CALDAV_PASSWORD', book_into: 'bookings' },
+        ],
+      },
+      {
+        id: DAN,
+        username: 'dan',
+        email: 'dan@sync.test',
+        name: 'Dan Static',
+        timezone: 'UTC',
+        role: 'user',
+        calendars: [{ kind: 'static', busy: [] }],
+      },
+    ],
+    event_types: [{ id: CALL, owner: 'cara', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 }],
+    tokens: [
+      {
+        name: 'cara',
+        user: 'cara',
+        secret: TOKEN,
+        scopes: ['bookings:read', 'bookings:create', 'bookings:cancel', 'bookings:reschedule', 'bookings:update'],
+      },
+    ],
+  };
+}
+
+/** A property's value (after its name and `:` or `;`), lines unfolded first (RFC 5545 §3.1). */
+const field = (text: string, name: string) =>
+  text
+    .replace(/\r\n[ \t]/g, '')
+    .match(new RegExp(`^${name}[:;](.*)$`, 'm'))?.[1]
+    ?.trim();
+
+describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let deps: ExecuteDeps;
+  let cara: Principal;
+  let model: ModelCalendar;
+  let n = 0;
+
+  const syncer = (options: { retryDelaysMs?: number[] } = {}) =>
+    createCalendarSyncer({ store, clock, ids: randomIds, connector: model.connector, ...options });
+  const syncRow = (uid: string) => store.db.selectFrom('calendar_syncs').selectAll().where('booking_uid', '=', uid).executeTakeFirst();
+  const booked = async (start: string) => {
+    n += 1;
+    const created = await createBooking(
+      deps,
+      cara,
+      { event_type_id: CALL, start, attendee: { email: 'ann@example.com', name: 'Ann' } },
+      `k-${n}`,
+    );
+    expect(created.outcome.status).toBe(201);
+    return (created.outcome as unknown as { data: { uid: string; calendar_sync_status: string; updated_at: string } }).data;
+  };
+  const bookingNow = async (uid: string) => (await getBooking(deps, cara, uid)) as unknown as { data: Record<string, unknown> };
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    clock = manualClock(T0);
+    await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(workspace())));
+    // Availability reads no CalDAV here: this suite is about writes.
+    deps = testDeps(store, clock, {
+      calendars: createCalendarReader(
+        async () => [],
+        async () => [],
+      ),
+    });
+    cara = await principalOf({ store, clock }, TOKEN);
+  });
+  afterAll(() => fixture.cleanup());
+  beforeEach(async () => {
+    model = modelCalendar();
+    await store.db.deleteFrom('calendar_syncs').execute();
+    await store.db.deleteFrom('outbox').execute();
+    await store.db.deleteFrom('notifications').execute();
+    await store.db.deleteFrom('idempotency_keys').execute();
+    await store.db.deleteFrom('bookings').execute();
+  });
+
+  it('a create is queued in its transaction (pending) and written after commit: synced, with the event URL', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    expect(booking.calendar_sync_status).toBe('pending');
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'pending', attempts: 0, generation: 1, href: null });
+
+    clock.advance(1000);
+    expect(await syncer().step()).toEqual({ attempted: 1, more: false });
+
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    const stored = model.objects.get(href)!;
+    expect({
+      uid: field(stored.text, 'UID'),
+      sequence: field(stored.text, 'SEQUENCE'),
+      start: field(stored.text, 'DTSTART'),
+      end: field(stored.text, 'DTEND'),
+      method: field(stored.text, 'METHOD'),
+      organizer: field(stored.text, 'ORGANIZER'),
+      attendee: field(stored.text, 'ATTENDEE'),
+    }).toEqual({
+      uid: `${booking.uid}@schedule`,
+      sequence: '1',
+      start: '20260602T100000Z',
+      end: '20260602T103000Z',
+      method: undefined,
+      organizer: 'CN=Cara Host:mailto:cara@sync.test',
+      attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:ann@example.com',
+    });
+    const after = await bookingNow(booking.uid);
+    expect(after.data).toMatchObject({
+      calendar_sync_status: 'synced',
+      calendar_event_id: href,
+      version: 1,
+      updated_at: '2026-06-01T08:00:01.000Z',
+    });
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', attempts: 0, href, etag: stored.etag, lease: null });
+  });
+
+  it('a reschedule replaces the event under its ETag (SEQUENCE moves on), a cancel removes it', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+
+    const moved = await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    expect(moved.outcome.status).toBe(200);
+    expect((moved.outcome as unknown as { data: { calendar_sync_status: string } }).data.calendar_sync_status).toBe('pending');
+    await syncer().step();
+    const stored = model.objects.get(href)!;
+    expect([field(stored.text, 'DTSTART'), field(stored.text, 'SEQUENCE'), model.creates]).toEqual(['20260603T110000Z', '2', [href]]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+
+    expect((await cancelBooking(deps, cara, booking.uid, { reason: 'ill' }, 'k-cancel')).outcome.status).toBe(200);
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({
+      status: 'canceled',
+      calendar_sync_status: 'synced',
+      calendar_event_id: '',
+    });
+  });
+
+  it('an event changed in the calendar by someone else is reported (failed at once), never overwritten', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.objects.set(href, { text: 'EDITED BY SOMEONE', etag: '"theirs"' });
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(model.objects.get(href)).toEqual({ text: 'EDITED BY SOMEONE', etag: '"theirs"' });
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: expect.stringMatching(/^changed_elsewhere: /),
+    });
+  });
+
+  it('a server that stays down: retried on the schedule, failed after the last attempt; the next change queues it again', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    model.down = true;
+    const sync = syncer();
+    const attemptsAt: number[] = [];
+    for (let i = 0; i <= CALENDAR_RETRY_DELAYS_MS.length; i++) {
+      expect(await sync.step()).toEqual({ attempted: 1, more: false });
+      attemptsAt.push(clock.now() - T0);
+      // Not due again before its delay.
+      expect(await sync.step()).toEqual({ attempted: 0, more: false });
+      clock.advance(CALENDAR_RETRY_DELAYS_MS[i] ?? 0);
+    }
+    const starts = attemptsAt.map((t, i) => t - (attemptsAt[i - 1] ?? t));
+    expect(starts).toEqual([0, ...CALENDAR_RETRY_DELAYS_MS]);
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'failed',
+      attempts: 7,
+      last_error: expect.stringMatching(/^unreachable: /),
+    });
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: '' });
+    expect(await sync.step()).toEqual({ attempted: 0, more: false });
+
+    model.down = false;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    expect(await sync.step()).toEqual({ attempted: 1, more: false });
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced' });
+    expect(model.creates).toEqual([`${CAL_URL}${booking.uid}.ics`]);
+  });
+
+  it('a server back up before the last attempt: the retry succeeds', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    model.down = true;
+    const sync = syncer();
+    await sync.step();
+    clock.advance(CALENDAR_RETRY_DELAYS_MS[0]!);
+    await sync.step();
+    model.down = false;
+    clock.advance(CALENDAR_RETRY_DELAYS_MS[1]!);
+    expect(await sync.step()).toEqual({ attempted: 1, more: false });
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', attempts: 0, last_error: null });
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced' });
+  });
+
+  it('a process killed between writing and recording: the retry finds its own event and makes no second one', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const [claim] = await claimDueSyncs({ store, clock }, { lease: 'dying', leaseMs: 60_000, limit: 1 });
+    // The write happens, and the process dies before recording it.
+    await syncBooking(store.db, model.connector, claim!);
+    expect(model.creates).toHaveLength(1);
+    expect(await syncer().step()).toEqual({ attempted: 0, more: false }); // still leased
+    clock.advance(60_000);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-02T12:00:00Z' }, 'k-move');
+    expect(await syncer().step()).toEqual({ attempted: 1, more: false });
+
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    expect(model.creates).toEqual([href]);
+    expect([...model.objects.keys()]).toEqual([href]);
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260602T120000Z');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+  });
+
+  it('a change while a write is in flight: that write is recorded but not marked synced; the next writes the new state', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    let release: () => void = () => {};
+    let entered: () => void = () => {};
+    const inFlight = new Promise<void>((r) => {
+      entered = r;
+    });
+    model.beforeWrite = () => {
+      entered();
+      return new Promise((r) => {
+        release = r;
+      });
+    };
+    const first = syncer().step();
+    await inFlight;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-04T09:00:00Z' }, 'k-move');
+    model.beforeWrite = async () => {};
+    release();
+    await first;
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'pending', generation: 2, href });
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'pending', calendar_event_id: href });
+
+    await syncer().step();
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260604T090000Z');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced' });
+  });
+
+  it('a lease that ran out: the late process records nothing', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const [late] = await claimDueSyncs({ store, clock }, { lease: 'late', leaseMs: 1000, limit: 1 });
+    clock.advance(1000);
+    await syncer().step();
+    const before = await syncRow(booking.uid);
+    const { recordSyncOutcome } = await import('../src/calendar-sync/record-sync-outcome.js');
+    const outcome = await recordSyncOutcome({ store, clock, retryDelaysMs: CALENDAR_RETRY_DELAYS_MS }, late!, {
+      location: null,
+      done: false,
+      failure: new CalDavFailure('timeout', 'late'),
+      hostCalendars: [],
+    });
+    expect(outcome).toBe('lease_lost');
+    expect(await syncRow(booking.uid)).toEqual(before);
+  });
+
+  it('two syncers stepping at once write each event once', async () => {
+    const uids: string[] = [];
+    for (let h = 0; h < 12; h++)
+      uids.push((await booked(`2026-06-0${2 + (h % 5)}T${String(9 + Math.floor(h / 5)).padStart(2, '0')}:00:00Z`)).uid);
+    const [a, b] = [syncer(), syncer()];
+    for (;;) {
+      const [x, y] = await Promise.all([a.step(), b.step()]);
+      if (x.attempted + y.attempted === 0) break;
+    }
+    expect(model.creates.sort()).toEqual(uids.map((uid) => `${CAL_URL}${uid}.ics`).sort());
+    const statuses = await store.db.selectFrom('bookings').select('calendar_sync_status').execute();
+    expect(statuses.map((s) => s.calendar_sync_status)).toEqual(uids.map(() => 'synced'));
+  });
+});
