@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import { busyWithin } from '../src/availability/adapters/ics/busy-within.js';
+import { parseFeed } from '../src/availability/adapters/ics/parse-feed.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
 import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-account.js';
 import { CalDavFailure } from '../src/caldav/caldav-failure.js';
@@ -122,7 +124,9 @@ function workspace() {
         calendars: [{ kind: 'static', busy: [] }],
       },
     ],
-    event_types: [{ id: CALL, owner: 'cara', slug: 'call', name: 'Call', duration_minutes: 30, minimum_notice_minutes: 0 }],
+    event_types: [
+      { id: CALL, owner: 'cara', slug: 'call', name: 'Call', duration_minutes: 30, slot_interval_minutes: 15, minimum_notice_minutes: 0 },
+    ],
     tokens: [
       {
         name: 'cara',
@@ -169,11 +173,11 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     store = await fixture.open();
     clock = manualClock(T0);
     await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(workspace())));
-    // Availability reads no CalDAV here: this suite is about writes.
     deps = testDeps(store, clock, {
+      // Cara's CalDAV busy time is what the model calendar holds, read with the parser the real reader uses.
       calendars: createCalendarReader(
         async () => [],
-        async () => [],
+        async (_calendar, range) => [...model.objects.values()].flatMap((o) => busyWithin(parseFeed(o.text).series, range, 'UTC')),
       ),
     });
     cara = await principalOf({ store, clock }, TOKEN);
@@ -252,11 +256,12 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     const booking = await booked('2026-06-02T10:00:00Z');
     await syncer().step();
     const href = `${CAL_URL}${booking.uid}.ics`;
-    model.objects.set(href, { text: 'EDITED BY SOMEONE', etag: '"theirs"' });
+    const edited = model.objects.get(href)!.text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited by someone');
+    model.objects.set(href, { text: edited, etag: '"theirs"' });
 
     await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
     await syncer().step();
-    expect(model.objects.get(href)).toEqual({ text: 'EDITED BY SOMEONE', etag: '"theirs"' });
+    expect(model.objects.get(href)).toEqual({ text: edited, etag: '"theirs"' });
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'failed',
@@ -383,5 +388,35 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     expect(model.creates.sort()).toEqual(uids.map((uid) => `${CAL_URL}${uid}.ics`).sort());
     const statuses = await store.db.selectFrom('bookings').select('calendar_sync_status').execute();
     expect(statuses.map((s) => s.calendar_sync_status)).toEqual(uids.map(() => 'synced'));
+  });
+
+  it("a booking's own event does not block its move; an event of ours for a booking the host does not hold does", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    // Moved 15 minutes later: the slot overlaps the booking's own event, still at 10:00 in the calendar.
+    const moved = await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-02T10:15:00Z' }, 'k-move');
+    expect(moved.outcome.status).toBe(200);
+
+    // An invite of this service for someone else's meeting, accepted into Cara's calendar: it is busy time.
+    const foreign = '7aaaaaaa-0000-4000-8000-000000000001';
+    model.objects.set(`${CAL_URL}foreign.ics`, {
+      etag: '"f"',
+      text: [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//test//EN',
+        'BEGIN:VEVENT',
+        `UID:${foreign}@schedule`,
+        'DTSTAMP:20260601T000000Z',
+        'DTSTART:20260602T140000Z',
+        'DTEND:20260602T150000Z',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    });
+    await expect(
+      createBooking(deps, cara, { event_type_id: CALL, start: '2026-06-02T14:00:00Z', attendee: { email: 'bo@example.com' } }, 'k-blocked'),
+    ).rejects.toMatchObject({ code: 'slot_unavailable', details: { reason: 'slot_busy' } });
   });
 });

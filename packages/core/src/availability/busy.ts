@@ -2,6 +2,8 @@
 export interface Interval {
   readonly startMs: number;
   readonly endMs: number;
+  /** Set on a calendar's busy time that is the event this service wrote for one of its bookings. */
+  readonly bookingUid?: string;
 }
 
 /** True when two half-open intervals share any instant. */

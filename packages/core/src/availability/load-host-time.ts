@@ -58,9 +58,13 @@ export async function confirmedBookings(db: Executor, hostId: string, window: In
  * availability unknown: `503 availability_unavailable` with `Retry-After`,
  * and nothing is booked (docs/workspace.md).
  */
-export async function calendarBusy(calendars: CalendarReader, host: HostRecord, window: Interval): Promise<Interval[]> {
+export async function calendarBusy(
+  deps: { db: Executor; calendars: CalendarReader },
+  host: HostRecord,
+  window: Interval,
+): Promise<Interval[]> {
   try {
-    return await calendars.busy(host.calendars, window, host.timezone);
+    return await withoutOwnBookings(deps.db, host.id, await deps.calendars.busy(host.calendars, window, host.timezone));
   } catch (error) {
     if (error instanceof CalendarUnreadable) {
       throw new ScheduleError(
@@ -73,6 +77,31 @@ export async function calendarBusy(calendars: CalendarReader, host: HostRecord, 
     }
     throw error;
   }
+}
+
+/**
+ * A host's calendar holds the events this service wrote for the host's
+ * bookings (docs/calendars.md). The booking is the truth about its own time:
+ * its event is left out, so a reschedule is not blocked by the event of the
+ * booking it moves, nor a freed slot by the event of a canceled booking the
+ * calendar still shows until the sync removes it. An event of ours for
+ * someone else's booking (an invite the host accepted) still counts.
+ */
+async function withoutOwnBookings(db: Executor, hostId: string, busy: Interval[]): Promise<Interval[]> {
+  const claimed = [...new Set(busy.flatMap((b) => (b.bookingUid === undefined ? [] : [b.bookingUid])))];
+  if (claimed.length === 0) return busy;
+  const own = new Set<string>();
+  // Chunked: a calendar may carry many of our events, and a statement has a parameter limit.
+  for (let i = 0; i < claimed.length; i += 500) {
+    const rows = await db
+      .selectFrom('bookings')
+      .select('uid')
+      .where('host_user_id', '=', hostId)
+      .where('uid', 'in', claimed.slice(i, i + 500))
+      .execute();
+    for (const row of rows) own.add(row.uid);
+  }
+  return busy.filter((b) => b.bookingUid === undefined || !own.has(b.bookingUid));
 }
 
 /**
@@ -91,7 +120,7 @@ export async function loadHostTime(
   const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
   const [bookings, calendar] = await Promise.all([
     confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
-    calendarBusy(deps.calendars, host, window),
+    calendarBusy(deps, host, window),
   ]);
   return {
     policy,

@@ -4,6 +4,8 @@
 // calendar feeds need not install. The output is checked by parsing it back
 // with ical.js in the tests.
 
+import { bookingEventUid } from '../booking-event-uid.js';
+
 const CRLF = '\r\n';
 /** RFC 5545 §3.1: a content line is at most 75 octets, the line break not counted. */
 const MAX_LINE_OCTETS = 75;
@@ -37,9 +39,7 @@ export interface InviteEvent {
 }
 
 /** The UID a booking's event has in every calendar: the booking's own id, the same in every mail about it. */
-export function inviteUid(bookingUid: string): string {
-  return `${bookingUid}@schedule`;
-}
+export const inviteUid = bookingEventUid;
 
 /** A TEXT value (§3.3.11): backslash, semicolon, comma and line breaks escaped. */
 export function escapeText(value: string): string {

@@ -4,6 +4,7 @@ import { calendarBusy, policyOf } from '../availability/load-host-time.js';
 import { checkStart, type HostTime, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
+import type { Store } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS } from '../time.js';
 
 /**
@@ -44,7 +45,7 @@ function horizonOf(policy: Pick<SlotPolicy, 'futureLimitDays'>, nowMs: number, r
  * anything is written.
  */
 export async function loadSeriesHostTime(
-  deps: { clock: Clock; calendars: CalendarReader },
+  deps: { clock: Clock; calendars: CalendarReader; store: Store },
   eventType: EventTypeWithHost,
   host: HostRecord,
   startsMs: readonly number[],
@@ -59,7 +60,10 @@ export async function loadSeriesHostTime(
   const first = Math.min(...reachable);
   const last = Math.max(...reachable);
   const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
-  const calendar = await calendarBusy(deps.calendars, host, { startMs: first - reach, endMs: last + reach });
+  const calendar = await calendarBusy({ db: deps.store.db, calendars: deps.calendars }, host, {
+    startMs: first - reach,
+    endMs: last + reach,
+  });
   return { time: time(mergeIntervals(calendar)), covers: { startMs: first, endMs: last + 1 } };
 }
 

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { bookingUidOfEvent } from '../../../booking-event-uid.js';
 import { wallClockToInstant } from '../../../wall-clock.js';
 import { type Interval, overlaps } from '../../busy.js';
 import type { Series } from './parse-feed.js';
@@ -28,9 +29,12 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
     }
     return length;
   };
-  const push = (interval: Interval) => {
+  const push = (interval: Interval, event: ICAL.Event) => {
     // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
-    if (interval.endMs > interval.startMs && overlaps(interval, range)) busy.push(interval);
+    if (!(interval.endMs > interval.startMs && overlaps(interval, range))) return;
+    // An event this service wrote for one of its bookings says so: the booking itself is the truth (load-host-time.ts).
+    const bookingUid = bookingUidOfEvent(event.uid);
+    busy.push(bookingUid === undefined ? interval : { ...interval, bookingUid });
   };
   // `tzid`: the zone the event's DTSTART names, for expanded instances, which ical.js gives without it.
   const add = (event: ICAL.Event, start: ICAL.Time, tzid?: string) => {
@@ -40,10 +44,10 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
       // An all-day instance blocks its whole local days, 23 or 25 hours across a DST change.
       const end = start.clone();
       end.addDuration(event.duration);
-      push({ startMs, endMs: epochMs(end, hostZone, tzid) });
+      push({ startMs, endMs: epochMs(end, hostZone, tzid) }, event);
       return;
     }
-    push({ startMs, endMs: startMs + lengthOf(event) });
+    push({ startMs, endMs: startMs + lengthOf(event) }, event);
   };
 
   for (const { event, overrides, periods } of feed) {
@@ -55,7 +59,7 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
       for (const period of periods) {
         const startMs = epochMs(period.start, hostZone, tzid);
         // EXDATE removes any instance of the set (§3.8.5.1), a period's too.
-        if (!isExcluded(period.start, startMs)) push({ startMs, endMs: epochMs(period.getEnd(), hostZone, tzid) });
+        if (!isExcluded(period.start, startMs)) push({ startMs, endMs: epochMs(period.getEnd(), hostZone, tzid) }, event);
       }
     }
     if (!event.isRecurring()) {
