@@ -1,0 +1,280 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import ICAL from 'ical.js';
+import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars } from 'tsdav';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingBody, cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-writes.js';
+import { type CalDavServer, type CalDavServerKind, startCalDavServer } from './support/caldav-server.js';
+import { api, expectData } from './support/http.js';
+import { startInProcess } from './support/in-process.js';
+import { type TestSchema, testSchema } from './support/postgres.js';
+import { type ServerProcess, startServer, type TestServer, writeWorkspace } from './support/serve.js';
+import { ALL_SCOPES } from './support/workspace.js';
+
+// docs/calendars.md "Bookings written back", against real CalDAV servers
+// started here (Radicale and Xandikos, Debian packages): each booking write
+// puts, moves or removes its event in the host's booking calendar after
+// commit, read back here with tsdav (a CalDAV client) and parsed with ical.js.
+
+const CARA = 'ca100000-0000-4000-8000-000000000001';
+const CALL = 'ca1e0000-0000-4000-8000-000000000001';
+const TOKEN = 'caldav-sync-cara-all-scopes';
+const PASSWORD_VAR = 'CARA_CALDAV_PASSWORD';
+const DAY_MS = 86_400_000;
+const SLOT_MS = 30 * 60_000;
+const firstSlot = Math.ceil(Date.now() / DAY_MS) * DAY_MS + DAY_MS;
+const slot = (n: number) => new Date(firstSlot + 9 * 3_600_000 + n * SLOT_MS).toISOString();
+
+function workspaceFor(server: CalDavServer) {
+  return {
+    organization: { name: 'CalDAV Org' },
+    limits: { pat_per_minute: 100_000 },
+    users: [
+      {
+        id: CARA,
+        username: 'cara',
+        email: 'cara@caldav.test',
+        name: 'Cara Host',
+        timezone: 'UTC',
+        role: 'owner',
+        calendars: [
+          {
+            kind: 'caldav',
+            url: server.url,
+            username: server.username,
+            password_env: PASSWORD_VAR,
+            busy_calendars: ['personal', 'bookings'],
+            book_into: 'bookings',
+          },
+        ],
+      },
+    ],
+    event_types: [
+      {
+        id: CALL,
+        owner: 'cara',
+        slug: 'call',
+        name: 'Call',
+        duration_minutes: 30,
+        minimum_notice_minutes: 0,
+        future_limit_days: 365,
+        questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
+      },
+    ],
+    tokens: [{ name: 'cara', user: 'cara', secret: TOKEN, scopes: [...ALL_SCOPES] }],
+  };
+}
+
+/** The booking calendar's events as the server has them: UID, SEQUENCE, times, people and description, by object URL. */
+async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string, string | number | undefined>>> {
+  const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
+  const headers = { authorization };
+  const account = await createAccount({ account: { serverUrl: server.url, accountType: 'caldav' }, headers });
+  const calendar = (await fetchCalendars({ account, headers })).find((c: DAVCalendar) => c.displayName === 'bookings')!;
+  const objects = await fetchCalendarObjects({ calendar, headers });
+  return new Map(
+    objects.map((o) => {
+      const vevent = new ICAL.Component(ICAL.parse(o.data)).getFirstSubcomponent('vevent')!;
+      const event = new ICAL.Event(vevent);
+      return [
+        o.url,
+        {
+          uid: event.uid,
+          sequence: event.sequence,
+          start: event.startDate.toJSDate().toISOString(),
+          end: event.endDate.toJSDate().toISOString(),
+          summary: event.summary,
+          organizer: String(vevent.getFirstPropertyValue('organizer')),
+          attendee: String(vevent.getFirstPropertyValue('attendee')),
+          attendeeName: String(vevent.getFirstProperty('attendee')?.getParameter('cn')),
+          description: event.description,
+          status: String(vevent.getFirstPropertyValue('status')),
+        },
+      ];
+    }),
+  );
+}
+
+/** Waits until the booking's sync status is one of `statuses` (the sync runs beside the request, on its own loop). */
+async function settled(server: TestServer, uid: string, statuses: readonly string[] = ['synced', 'failed']) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const booking = expectData(await getBooking(server.url, TOKEN, uid));
+    if (statuses.includes(booking.calendar_sync_status)) return booking;
+    if (Date.now() > deadline) throw new Error(`booking ${uid} still ${booking.calendar_sync_status}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written back to %s', (kind) => {
+  let caldav: CalDavServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    caldav = await startCalDavServer(kind);
+    await caldav.calendar('personal');
+    await caldav.calendar('bookings');
+    server = await startInProcess(
+      { workspace: writeWorkspace(workspaceFor(caldav)), db: ':memory:' },
+      // Retries 100 ms apart, so "after the last attempt" comes within the test.
+      { [PASSWORD_VAR]: caldav.password, CALENDAR_SYNC_POLL_MS: '20', CALENDAR_SYNC_RETRY_MS: '100,100' },
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await caldav?.close();
+  });
+
+  it('create, patch, reschedule and cancel appear in the calendar exactly; calendar_sync_status goes synced', async () => {
+    const created = expectData(
+      await createBooking(server.url, TOKEN, {
+        ...bookingBody(CALL, slot(0), 'ann@example.com'),
+        attendee: { email: 'ann@example.com', name: 'Ann Attendee' },
+        responses: { topic: 'Budget; Q3' },
+      }),
+      201,
+    );
+    expect(created.calendar_sync_status).toBe('pending');
+    const synced = await settled(server, created.uid);
+    const href = synced.calendar_event_id as string;
+    expect({
+      status: synced.calendar_sync_status,
+      version: synced.version,
+      href: new URL(href).pathname.endsWith(`/bookings/${created.uid}.ics`),
+    }).toEqual({
+      status: 'synced',
+      version: 1,
+      href: true,
+    });
+    expect(Object.fromEntries(await eventsIn(caldav))).toEqual({
+      [href]: {
+        uid: `${created.uid}@schedule`,
+        sequence: 1,
+        start: slot(0),
+        end: slot(1),
+        summary: created.title,
+        organizer: 'mailto:cara@caldav.test',
+        attendee: 'mailto:ann@example.com',
+        attendeeName: 'Ann Attendee',
+        description: `Booked by Ann Attendee <ann@example.com>\nJoin: ${created.location.url}\ntopic: Budget; Q3`,
+        status: 'CONFIRMED',
+      },
+    });
+
+    // PATCH: the attendee's new name reaches the event, under its ETag.
+    const patched = expectData(
+      await api(server.url, `/v1/bookings/${created.uid}`, { method: 'PATCH', token: TOKEN, json: { attendee_name: 'Ann Renamed' } }),
+    );
+    expect(patched.calendar_sync_status).toBe('pending');
+    await settled(server, created.uid);
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 2, attendeeName: 'Ann Renamed' });
+
+    // Reschedule: the same event moves.
+    expectData(await rescheduleBooking(server.url, TOKEN, created.uid, { start: slot(4) }));
+    expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href, version: 3 });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 3, start: slot(4), end: slot(5) });
+
+    // Cancel: the event is removed.
+    expectData(await cancelBooking(server.url, TOKEN, created.uid, { reason: 'no longer needed' }));
+    expect(await settled(server, created.uid)).toMatchObject({ status: 'canceled', calendar_sync_status: 'synced', calendar_event_id: '' });
+    expect([...(await eventsIn(caldav)).keys()]).toEqual([]);
+  });
+
+  it('its own event does not block the booking moving 30 minutes on; its freed slot can be booked again', async () => {
+    const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(10))), 201);
+    await settled(server, created.uid);
+    // The slot just after overlaps nothing but the booking's own event: a 60-minute move would.
+    expectData(await rescheduleBooking(server.url, TOKEN, created.uid, { start: slot(11) }));
+    await settled(server, created.uid);
+    expectData(await cancelBooking(server.url, TOKEN, created.uid, {}));
+    expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(11))), 201);
+  });
+
+  it('a server that is down: retried, then failed, said in the log; back up, the next change writes it', async () => {
+    const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(20))), 201);
+    const href = (await settled(server, created.uid)).calendar_event_id;
+    await caldav.stop();
+    // A PATCH needs no availability (a reschedule, like a create, would answer 503 with the calendar down).
+    const rename = (name: string) =>
+      api(server.url, `/v1/bookings/${created.uid}`, { method: 'PATCH', token: TOKEN, json: { attendee_name: name } });
+    expectData(await rename('While Down'));
+    expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
+    expect(server.output().stderr).toMatch(/calendar event not written; calendar_sync_status is failed/);
+    expect(server.output().stderr).not.toContain(caldav.password);
+
+    await caldav.start();
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 1 });
+    expectData(await rename('Back Up'));
+    expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 3, attendeeName: 'Back Up' });
+  });
+});
+
+/** A loopback proxy in front of the CalDAV server that counts the requests by method and path. */
+async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; close(): Promise<void> }> {
+  const to = new URL(target);
+  const counts = new Map<string, number>();
+  const proxy: Server = createServer((req, res) => {
+    const key = `${req.method} ${req.url}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const upstream = httpRequest(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
+    counts,
+    close: () =>
+      new Promise((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+describe('two serve processes on one PostgreSQL schema write each event once', () => {
+  let caldav: CalDavServer;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let schema: TestSchema;
+  let one: ServerProcess;
+  let two: ServerProcess;
+
+  beforeAll(async () => {
+    caldav = await startCalDavServer('radicale');
+    await caldav.calendar('personal');
+    await caldav.calendar('bookings');
+    proxy = await countingProxy(caldav.url);
+    schema = testSchema();
+    const file = writeWorkspace(workspaceFor({ ...caldav, url: proxy.url }));
+    const env = { [PASSWORD_VAR]: caldav.password, CALENDAR_SYNC_POLL_MS: '10' };
+    one = await startServer(['--workspace', file, '--db', schema.dbUrl], env);
+    two = await startServer(['--workspace', file, '--db', schema.dbUrl], env);
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all([one?.stop(), two?.stop()]);
+    await proxy?.close();
+    await caldav?.close();
+    await schema?.drop();
+  });
+
+  it('40 bookings made through both: 40 events, each PUT once, all synced', async () => {
+    const uids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, async (_, n) => {
+        const via = n % 2 === 0 ? one : two;
+        uids.push(expectData(await createBooking(via.url, TOKEN, bookingBody(CALL, slot(40 + n))), 201).uid);
+      }),
+    );
+    for (const uid of uids) await settled(one, uid, ['synced']);
+    const puts = [...proxy.counts].filter(([key]) => key.startsWith('PUT '));
+    expect(puts.map(([key, n]) => [key.replace(/^PUT .*\/bookings\//, ''), n]).sort()).toEqual(uids.map((uid) => [`${uid}.ics`, 1]).sort());
+    expect((await eventsIn(caldav)).size).toBe(40);
+  }, 60_000);
+});
