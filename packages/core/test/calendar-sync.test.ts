@@ -18,6 +18,7 @@ import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { principalOf } from './support/organization.js';
+import { createSeries, endSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
 // docs/calendars.md "Bookings written back": the queue a booking write fills
@@ -132,7 +133,15 @@ function workspace() {
         name: 'cara',
         user: 'cara',
         secret: TOKEN,
-        scopes: ['bookings:read', 'bookings:create', 'bookings:cancel', 'bookings:reschedule', 'bookings:update'],
+        scopes: [
+          'bookings:read',
+          'bookings:create',
+          'bookings:cancel',
+          'bookings:reschedule',
+          'bookings:update',
+          'series:read',
+          'series:write',
+        ],
       },
     ],
   };
@@ -418,5 +427,33 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     await expect(
       createBooking(deps, cara, { event_type_id: CALL, start: '2026-06-02T14:00:00Z', attendee: { email: 'bo@example.com' } }, 'k-blocked'),
     ).rejects.toMatchObject({ code: 'slot_unavailable', details: { reason: 'slot_busy' } });
+  });
+
+  it("a series' occurrences are ordinary bookings: each written, each removed when the series ends", async () => {
+    const made = await createSeries(deps, cara, {
+      host_user_id: CARA,
+      event_type_id: CALL,
+      attendee: { email: 'sol@example.com', name: 'Sol' },
+      frequency: 'weekly',
+      weekdays: ['tue'],
+      time: '09:00',
+      timezone: 'UTC',
+      starts_on: '2026-06-02',
+      count: 3,
+    });
+    const { series, occurrences } = (made.outcome as unknown as { data: { series: { uid: string }; occurrences: { uid: string }[] } }).data;
+    expect(occurrences).toHaveLength(3);
+    await syncer().step();
+    const hrefs = occurrences.map((o) => `${CAL_URL}${o.uid}.ics`);
+    expect([...model.objects.keys()].sort()).toEqual([...hrefs].sort());
+    expect(hrefs.map((href) => field(model.objects.get(href)!.text, 'DTSTART'))).toEqual([
+      '20260602T090000Z',
+      '20260609T090000Z',
+      '20260616T090000Z',
+    ]);
+
+    expect((await endSeries(deps, cara, series.uid)).outcome.status).toBe(200);
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
   });
 });
