@@ -208,6 +208,26 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
     expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
     expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 3, attendeeName: 'Back Up' });
   });
+
+  it.runIf(kind === 'radicale')(
+    'credentials the server stops taking: failed at sync time, said clearly, the password never in the log',
+    async () => {
+      const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(30))), 201);
+      await settled(server, created.uid);
+      caldav.changePassword('a new password the server holds');
+      try {
+        expectData(
+          await api(server.url, `/v1/bookings/${created.uid}`, { method: 'PATCH', token: TOKEN, json: { attendee_name: 'Locked Out' } }),
+        );
+        expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'failed' });
+        const log = server.output().stderr;
+        expect(log).toMatch(/CalDAV server http:\/\/127\.0\.0\.1:\d+\/\S* refused the username and password \(HTTP 401\)/);
+        expect(log).not.toContain(caldav.password);
+      } finally {
+        caldav.changePassword(caldav.password);
+      }
+    },
+  );
 });
 
 /** A loopback proxy in front of the CalDAV server that counts the requests by method and path. */

@@ -21,6 +21,8 @@ export interface CalDavServer {
   readonly password: string;
   /** A calendar of the account by its last path segment, created on first use: its URL. */
   calendar(name: string): Promise<string>;
+  /** Radicale only: from now on the account's password is this one (the server reads its users file at each login). */
+  changePassword(password: string): void;
   /** Stops the server (its data stays) so a test can see it down; `start` brings it back on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -141,6 +143,10 @@ export async function startCalDavServer(kind: CalDavServerKind): Promise<CalDavS
         created.set(name, made);
       }
       return made;
+    },
+    changePassword(password) {
+      if (kind !== 'radicale') throw new Error('only Radicale checks passwords');
+      writeFileSync(join(dir, 'users'), `${USER}:${password}\n`);
     },
     stop,
     start,
