@@ -181,6 +181,16 @@ const timed = async (eventTypeId) => {
   return { ms: performance.now() - t, slots: executed.outcome.data.slots };
 };
 
+// The server's own share of a read: the same REPORT the reader sends (its window), timed alone.
+const reportStart = performance.now();
+const report_ = await fetch(calendarUrl, {
+  method: 'REPORT',
+  headers: { authorization, depth: '1', 'content-type': 'application/xml' },
+  body: `<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="${stamp(Date.now() - 2 * DAY)}" end="${stamp(Date.now() + 93 * DAY)}"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`,
+});
+const reportBytes = (await report_.arrayBuffer()).byteLength;
+const serverReportMs = performance.now() - reportStart;
+
 const first = await timed(CALDAV_TYPE);
 offsetMs += 61_000;
 const expired = await timed(CALDAV_TYPE);
@@ -220,6 +230,8 @@ const report = {
   busy_intervals: busy.length,
   first_call_ms: Math.round(first.ms * 1000) / 1000,
   after_cache_expired_ms: Math.round(expired.ms * 1000) / 1000,
+  server_report_alone_ms: Math.round(serverReportMs * 1000) / 1000,
+  server_report_bytes: reportBytes,
   cached,
   static: floor,
   ratio_cached_to_static_p50: Math.round((cached.p50Ms / floor.p50Ms) * 100) / 100,

@@ -225,6 +225,14 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
     expect(counting.counts.get('REPORT')).toBe(4);
   });
 
+  it('a range longer than two years: unreadable without asking, not cut short', async () => {
+    const { read, counting } = readerFor();
+    await expect(read(account, { startMs: T0, endMs: T0 + 800 * DAY }, BERLIN)).rejects.toThrow(
+      new CalendarUnreadable(`CalDAV account alice at ${server.url} is not read over more than 732 days at once`),
+    );
+    expect(counting.total()).toBe(0);
+  });
+
   it('no password (its variable unset): unreadable, saying which variable', async () => {
     const { read, counting } = readerFor({ env: {} });
     await expect(read(account, RANGE, BERLIN)).rejects.toThrow(
