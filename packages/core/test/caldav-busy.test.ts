@@ -252,6 +252,21 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
     );
   });
 
+  it('a calendar deleted after discovery: unreadable, not free', async () => {
+    const gone = await server.calendar('gone');
+    const { read } = readerFor();
+    const only = { ...account, busy_calendars: ['gone'] };
+    expect(await read(only, RANGE, BERLIN)).toEqual([]);
+    const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
+    expect((await fetch(gone, { method: 'DELETE', headers: { authorization } })).status).toBeLessThan(300);
+    clock.advance(61_000);
+    const error = await read(only, RANGE, BERLIN).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarUnreadable);
+    expect((error as Error).message).toMatch(
+      /^CalDAV account alice at http:\S+ is unreadable: CalDAV server \S+: reading calendar \S+gone\/ failed \(/,
+    );
+  });
+
   it.runIf(kind === 'radicale')('a wrong password: unreadable, and neither password in the message', async () => {
     const wrong = 'not the password at all';
     const { read } = readerFor({ password: wrong });
