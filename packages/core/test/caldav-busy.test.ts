@@ -252,6 +252,22 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
     );
   });
 
+  it("an event this service wrote for a booking carries the booking's uid, so the host's own is left out of busy time", async () => {
+    const bookings = await server.calendar('bookings');
+    const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
+    const booking = '7c200000-0000-4000-8000-000000000001';
+    const put = await fetch(`${bookings}${booking}.ics`, {
+      method: 'PUT',
+      headers: { authorization, 'content-type': 'text/calendar' },
+      body: calendarText(...vevent(`${booking}@schedule`, 'DTSTART:20260306T100000Z', 'DTEND:20260306T103000Z')),
+    });
+    expect(put.status).toBe(201);
+    const { read } = readerFor();
+    expect(await read({ ...account, busy_calendars: ['bookings'] }, RANGE, BERLIN)).toEqual([
+      { startMs: at('2026-03-06T10:00:00Z'), endMs: at('2026-03-06T10:30:00Z'), bookingUid: booking },
+    ]);
+  });
+
   it('a calendar deleted after discovery: unreadable, not free', async () => {
     const gone = await server.calendar('gone');
     const { read } = readerFor();
