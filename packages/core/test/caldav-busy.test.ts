@@ -158,7 +158,7 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
       busy_calendars: ['personal', 'elsewhere'],
       book_into: null,
     };
-  });
+  }, 60_000);
   afterAll(() => server?.close());
   beforeEach(() => {
     clock = manualClock(T0);
@@ -338,7 +338,7 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
       store = await fixture.open();
       await loadWorkspace({ store, clock: manualClock(T0), ids: randomIds }, parseWorkspace(JSON.stringify(workspace())));
       host = await principalOf({ store, clock: manualClock(T0) }, TOKEN);
-    });
+    }, 60_000);
     afterAll(() => fixture.cleanup());
     beforeEach(() => {
       reader = readerFor();

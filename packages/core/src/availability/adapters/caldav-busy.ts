@@ -1,6 +1,7 @@
 import type { CalDavConnector, RemoteCalendar } from '../../caldav/caldav-account.js';
 import { CalDavFailure } from '../../caldav/caldav-failure.js';
 import type { Clock } from '../../clock.js';
+import { MissingDriver } from '../../optional-driver.js';
 import { DAY_MS } from '../../time.js';
 import { urlShown } from '../../url-shown.js';
 import type { Interval } from '../busy.js';
@@ -104,7 +105,8 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
       );
       return busy.flat();
     } catch (error) {
-      if (error instanceof CalendarUnreadable) throw error;
+      // A driver not installed is the operator's to fix, as for a feed: said as it is, not as an unreadable calendar.
+      if (error instanceof CalendarUnreadable || error instanceof MissingDriver) throw error;
       const reason = error instanceof CalDavFailure ? error.message : error instanceof Error ? error.message : String(error);
       throw new CalendarUnreadable(`${account} is unreadable: ${reason}`, { cause: error });
     }
