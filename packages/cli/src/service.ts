@@ -115,9 +115,12 @@ export async function startService(
   if (!(await rateLimiter.ready(2000))) {
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
+  // One connector for reading busy time and writing bookings back: one discovery per account.
+  const calDav = calDavConnector({ clock, passwordOf: calDavPasswords({ env }) });
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
   const core = coreDepsFromEnv(store, clock, ids, {
     env,
+    calDav,
     onSkippedEvents: (feed, skipped) => {
       if (skipped.length === 0) return;
       metrics.countSkippedCalendarEvents(skipped.length);
@@ -180,7 +183,7 @@ export async function startService(
             store,
             clock,
             ids,
-            connector: calDavConnector({ clock, passwordOf: calDavPasswords({ env }) }),
+            connector: calDav,
             retryDelaysMs: retryDelaysFromEnv(env.CALENDAR_SYNC_RETRY_MS),
             onOutcome: ({ bookingUid, outcome, error }) => {
               metrics.countCalendarSync(outcome);

@@ -8,6 +8,8 @@ export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export { hashSecret, newSecret } from './auth/token-secret.js';
+export type { CalDavBusyOptions } from './availability/adapters/caldav-busy.js';
+export { calDavBusyReader } from './availability/adapters/caldav-busy-lazy.js';
 export type { IcsFeedOptions, SkippedEvent, SkipReason } from './availability/adapters/ics-feed.js';
 export { icsFeedReader } from './availability/adapters/ics-feed-lazy.js';
 export type { Interval } from './availability/busy.js';
@@ -23,7 +25,7 @@ export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBody
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';
 export { updateBookingBodySchema } from './bookings/update-booking.js';
-export type { CalDavAccount, CalDavConnector, CalDavDeps, RemoteCalendar } from './caldav/caldav-account.js';
+export type { CalDavAccount, CalDavConnector, CalDavDeps, CalendarObjectText, RemoteCalendar } from './caldav/caldav-account.js';
 export { CalDavFailure, type CalDavFailureReason } from './caldav/caldav-failure.js';
 export { calDavConnector } from './caldav/caldav-lazy.js';
 export { type CalDavPasswordSources, calDavPasswords } from './caldav/caldav-passwords.js';

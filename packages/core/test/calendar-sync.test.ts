@@ -96,6 +96,10 @@ function modelCalendar(): ModelCalendar {
       const object = model.objects.get(href);
       return object ? { href, etag: object.etag, text: object.text } : null;
     },
+    async eventsWithin() {
+      reachable();
+      return [...model.objects].map(([href, { text }]) => ({ href, text }));
+    },
   };
   return model;
 }

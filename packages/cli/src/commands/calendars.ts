@@ -18,10 +18,8 @@ export interface CalendarCheck {
 
 /** Reads every conflict calendar of the workspace's users (or of one) over the next `days`, as availability would. */
 export async function checkCalendars(options: { workspace: string; user?: string | undefined; days: number }): Promise<CalendarCheck[]> {
-  const [{ icsFeedReader, createCalendarReader, systemClock, CalendarUnreadable, feedUrlShown }, workspace] = await Promise.all([
-    import('@schedule/core'),
-    readWorkspace(options.workspace),
-  ]);
+  const [core, workspace] = await Promise.all([import('@schedule/core'), readWorkspace(options.workspace)]);
+  const { icsFeedReader, calDavBusyReader, calDavConnector, calDavPasswords, createCalendarReader, systemClock, CalendarUnreadable } = core;
   const users = workspace.users.filter((u) => options.user === undefined || u.username === options.user);
   if (options.user !== undefined && users.length === 0)
     throw new CliError('usage', `--user ${options.user}: no such user in ${options.workspace}.`);
@@ -31,11 +29,15 @@ export async function checkCalendars(options: { workspace: string; user?: string
   for (const user of users) {
     for (const calendar of user.calendars) {
       let skipped: { uid: string; reason: string }[] = [];
-      // A reader per feed, uncached: this command is about what the feed says now.
+      // A reader per calendar, uncached: this command is about what the calendar says now.
+      const onSkippedEvents = (_calendar: string, events: readonly { uid: string; reason: string }[]) =>
+        (skipped = [...skipped, ...events]);
+      const connector = calDavConnector({ clock: systemClock, passwordOf: calDavPasswords({ env: process.env }) });
       const reader = createCalendarReader(
-        icsFeedReader({ clock: systemClock, cacheTtlMs: 0, onSkippedEvents: (_feed, events) => (skipped = [...events]) }),
+        icsFeedReader({ clock: systemClock, cacheTtlMs: 0, onSkippedEvents }),
+        calDavBusyReader({ clock: systemClock, connector, cacheTtlMs: 0, onSkippedEvents }),
       );
-      const name = calendar.kind === 'ics' ? feedUrlShown(calendar.url) : 'static';
+      const name = calendarName(core, calendar);
       checks.push(
         reader.busy([calendar], range, user.timezone).then(
           (busy) => ({ user: user.username, calendar: name, readable: true, busy: busy.length, skipped }),
@@ -48,6 +50,21 @@ export async function checkCalendars(options: { workspace: string; user?: string
     }
   }
   return Promise.all(checks);
+}
+
+/** A calendar as the check names it: a feed by its URL and an account as user@host, both without credentials. */
+function calendarName(
+  core: typeof import('@schedule/core'),
+  calendar: { kind: 'static' } | { kind: 'ics'; url: string } | { kind: 'caldav'; url: string; username: string },
+): string {
+  switch (calendar.kind) {
+    case 'static':
+      return 'static';
+    case 'ics':
+      return core.feedUrlShown(calendar.url);
+    case 'caldav':
+      return `${calendar.username}@${new URL(calendar.url).host}`;
+  }
 }
 
 /** One line per calendar, for a person. */

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createAccount, createCalendarObject, type DAVCalendar, deleteCalendarObject, fetchCalendars, updateCalendarObject } from 'tsdav';
+import {
+  calendarQuery,
+  createAccount,
+  createCalendarObject,
+  type DAVCalendar,
+  deleteCalendarObject,
+  fetchCalendars,
+  updateCalendarObject,
+} from 'tsdav';
 import type { Clock } from '../clock.js';
 import type { CalDavCalendar } from '../event-types/calendar.js';
 import { urlShown } from '../url-shown.js';
@@ -39,6 +47,19 @@ export interface CalDavAccount {
   remove(href: string, etag: string): Promise<void>;
   /** The object at `href` as it is now, or null when there is none. */
   get(href: string): Promise<(StoredObject & { readonly text: string }) | null>;
+  /**
+   * The objects of `calendar` holding an event with a time in `[startMs, endMs)`,
+   * the server expanding recurrences to decide (RFC 4791 §7.8.1
+   * calendar-query with a time-range), each as its iCalendar text, in one
+   * request. Fails `too_many` when there are more than `maxObjects`.
+   */
+  eventsWithin(calendar: RemoteCalendar, startMs: number, endMs: number, maxObjects: number): Promise<CalendarObjectText[]>;
+}
+
+/** A calendar object's address and iCalendar text, as a calendar-query answered it. */
+export interface CalendarObjectText {
+  readonly href: string;
+  readonly text: string;
 }
 
 /** A calendar object as the server keeps it. */
@@ -164,8 +185,8 @@ export function findCalendar(calendars: readonly RemoteCalendar[], name: string)
   return calendars.find((c) => path(c.url) === path(name) || c.url === name);
 }
 
-/** PUT, DELETE and GET of single calendar objects, through tsdav where it has the call. */
-function objectCalls(fetch: Fetch, shown: string): Pick<CalDavAccount, 'put' | 'remove' | 'get'> {
+/** PUT, DELETE and GET of single calendar objects, and the query for a range, through tsdav where it has the call. */
+function objectCalls(fetch: Fetch, shown: string): Pick<CalDavAccount, 'put' | 'remove' | 'get' | 'eventsWithin'> {
   const refused = (what: string, response: Response) =>
     response.status === 412
       ? new CalDavFailure(
@@ -200,5 +221,64 @@ function objectCalls(fetch: Fetch, shown: string): Pick<CalDavAccount, 'put' | '
       if (!response.ok) throw refused('removing an event', response);
     },
     get,
+    eventsWithin: (calendar, startMs, endMs, maxObjects) => eventsWithin(fetch, shown, calendar, { startMs, endMs }, maxObjects),
   };
+}
+
+/** RFC 4791 §9.9: time-range bounds are UTC date-times in the basic format. */
+const utcStamp = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
+
+/**
+ * One calendar-query REPORT asking for the data itself, so the server sends
+ * every matching object in one answer. tsdav's fetchCalendarObjects would ask
+ * twice (the hrefs, then a multiget) and keeps only hrefs ending in `.ics`,
+ * which objects other clients wrote need not.
+ */
+async function eventsWithin(
+  fetch: Fetch,
+  shown: string,
+  calendar: RemoteCalendar,
+  range: { startMs: number; endMs: number },
+  maxObjects: number,
+): Promise<CalendarObjectText[]> {
+  const timeRange = { _attributes: { start: utcStamp(range.startMs), end: utcStamp(range.endMs) } };
+  let responses: Awaited<ReturnType<typeof calendarQuery>>;
+  try {
+    responses = await calendarQuery({
+      url: calendar.url,
+      props: { 'd:getetag': {}, 'c:calendar-data': {} },
+      filters: {
+        'comp-filter': { _attributes: { name: 'VCALENDAR' }, 'comp-filter': { _attributes: { name: 'VEVENT' }, 'time-range': timeRange } },
+      },
+      depth: '1',
+      fetch,
+    });
+  } catch (error) {
+    if (error instanceof CalDavFailure) throw error;
+    // tsdav throws a plain error for a status that is not success; its text quotes the server's answer, not ours.
+    throw new CalDavFailure(
+      'http',
+      `CalDAV server ${shown}: reading calendar ${urlShown(calendar.url)} failed (${(error as Error).message})`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (responses.length > maxObjects)
+    throw new CalDavFailure(
+      'too_many',
+      `CalDAV server ${shown}: calendar ${urlShown(calendar.url)} has more than ${maxObjects} events in the range read`,
+    );
+  return responses.flatMap((response) => {
+    const data = response.props?.calendarData as unknown;
+    // xml-js gives a text node as a string, a CDATA section as `{ _cdata }`.
+    const text =
+      typeof data === 'string'
+        ? data
+        : typeof (data as { _cdata?: unknown })?._cdata === 'string'
+          ? (data as { _cdata: string })._cdata
+          : undefined;
+    return text === undefined ? [] : [{ href: new URL(response.href ?? '', calendar.url).href, text }];
+  });
 }

@@ -16,6 +16,8 @@ export type CalDavFailureReason =
   | 'not_caldav'
   /** A calendar the account names (busy_calendars, book_into) is not among the account's calendars. */
   | 'no_calendar'
+  /** More events in the range read than one read takes. */
+  | 'too_many'
   /** The event was changed in the calendar by someone else since it was written (HTTP 412). */
   | 'changed_elsewhere';
 
