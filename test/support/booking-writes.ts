@@ -34,6 +34,23 @@ export function rescheduleBooking(baseUrl: string, token: string, uid: string, b
   return api(baseUrl, `/v1/bookings/${uid}/reschedule`, { method: 'POST', token, headers: keyHeader(options), json: body });
 }
 
+/** PATCH /v1/bookings/:uid under If-Match: the given version, or the booking's version now (read first). */
+export async function patchBooking(
+  baseUrl: string,
+  token: string,
+  uid: string,
+  body: unknown,
+  options: WriteOptions & { version?: number } = {},
+): Promise<ApiResponse> {
+  const version = options.version ?? (await getBooking(baseUrl, token, uid)).body?.data?.version;
+  return api(baseUrl, `/v1/bookings/${uid}`, {
+    method: 'PATCH',
+    token,
+    headers: { ...keyHeader(options), 'if-match': `"${version}"` },
+    json: body,
+  });
+}
+
 /** GET /v1/slots with the given query parameters. */
 export function listSlots(baseUrl: string, token: string, params: Record<string, string | undefined>): Promise<ApiResponse> {
   return api(baseUrl, `/v1/slots${queryOf(params)}`, { token });

@@ -21,6 +21,7 @@ const TABLES: Record<keyof Database, true> = {
   server_secrets: true,
   webhooks: true,
   webhook_deliveries: true,
+  calendar_syncs: true,
 };
 
 /** A digest of each table's rows, by table name. */
