@@ -5,7 +5,7 @@ import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, cancelBooking, createBooking, getBooking, patchBooking, rescheduleBooking } from './support/booking-writes.js';
 import { type CalDavServer, type CalDavServerKind, startCalDavServer } from './support/caldav-server.js';
-import { api, expectData } from './support/http.js';
+import { expectData } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { type ServerProcess, startServer, type TestServer, writeWorkspace } from './support/serve.js';
