@@ -3,14 +3,15 @@
 // against a bare node:http server doing the same point read through pg
 // (postgres-floor-server.mjs), in the same run on the same schema.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSchema, closeQueries, postgresReachable, postgresUrl } from './postgres-support.mjs';
 import { load, startProcess } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = resolve(here, '../../cli/dist/bin.js');
+// BENCH_SCHEDULE_BIN runs another build (an older commit's) under the same load, for before/after.
+const bin = process.env.BENCH_SCHEDULE_BIN ?? resolve(here, '../../cli/dist/bin.js');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const TARGET_RATIO = 0.5;
 const secret = 'pat_bench_secret_0123456789';
@@ -73,6 +74,8 @@ const ratio = measured.requestsPerSecond / floorResult.requestsPerSecond;
 const report = {
   benchmark: 'GET /v1/bookings/:uid (PostgreSQL, auth + rate limit) vs bare node:http + pg point read',
   seconds,
+  // The machine is shared: the load around the run says how far to trust its absolute numbers.
+  load_average_1m: Math.round(loadavg()[0] * 100) / 100,
   postgres_point_read_over_bare_http: floorResult,
   schedule: measured,
   ratio_to_postgres_floor: Math.round(ratio * 1000) / 1000,
