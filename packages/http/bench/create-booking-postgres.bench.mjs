@@ -20,6 +20,7 @@ import {
   postgresReachable,
   processMeter,
   query,
+  startServe,
 } from './postgres-support.mjs';
 import { startProcess } from './support.mjs';
 
@@ -160,9 +161,9 @@ let one;
 let two;
 let overlapping;
 try {
-  first = await startProcess(serveArgs, env);
+  first = await startServe(startProcess, serveArgs, env);
   one = await measure([first], schema);
-  const second = await startProcess(serveArgs, env);
+  const second = await startServe(startProcess, serveArgs, env);
   try {
     two = await measure([first, second], schema);
   } finally {

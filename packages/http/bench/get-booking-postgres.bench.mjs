@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSchema, closeQueries, postgresReachable, postgresUrl } from './postgres-support.mjs';
+import { benchSchema, closeQueries, postgresReachable, postgresUrl, startServe } from './postgres-support.mjs';
 import { load, startProcess } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,7 +49,7 @@ const schema = benchSchema('get');
 let floorResult;
 let measured;
 try {
-  const schedule = await startProcess([bin, 'serve', '--workspace', workspacePath, '--db', schema.url, '--port', '0']);
+  const schedule = await startServe(startProcess, [bin, 'serve', '--workspace', workspacePath, '--db', schema.url, '--port', '0']);
   const floor = await startProcess([resolve(here, 'postgres-floor-server.mjs'), postgresUrl, schema.name, uid]);
   try {
     const target = `${schedule.url}/v1/bookings/${uid}`;

@@ -158,3 +158,18 @@ export async function pgbenchSimpleUpdate({ clients, seconds }) {
 export function processMeter(pids) {
   return cpuMeter(async () => pids);
 }
+
+/**
+ * Starts `schedule serve` on PostgreSQL, trying up to three times: on a
+ * shared server, start-up can fail for reasons outside the run (another
+ * client dropping its schema while ours migrates, a statement timing out).
+ */
+export async function startServe(startProcess, args, env) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProcess(args, env);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
