@@ -192,6 +192,11 @@ const report = {
   target_ratio: TARGET_RATIO,
   two_over_one: Math.round((two.createsPerSecond / one.createsPerSecond) * 1000) / 1000,
   overlapping_bookings: overlapping,
+  // PostgreSQL's CPU for one create in pgbench transactions: both sides slow down alike on a busy machine, so this moves less than either.
+  postgres_cpu_per_create_in_pgbench_transactions:
+    pgbench.postgres_backend_cpu_us_per_tx > 0
+      ? Math.round((one.postgres_backend_cpu_us_per_create / pgbench.postgres_backend_cpu_us_per_tx) * 100) / 100
+      : null,
   // Creates per second one core sustains on each side, from the CPU each create cost (one process).
   capacity_model: {
     node_creates_per_core_second: perCore(one.node_cpu_us_per_create),
