@@ -12,7 +12,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { startProcess } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = resolve(here, '../../cli/dist/bin.js');
+// BENCH_SCHEDULE_BIN runs another build (an older commit's) under the same load, for before/after.
+const bin = process.env.BENCH_SCHEDULE_BIN ?? resolve(here, '../../cli/dist/bin.js');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const secret = 'pat_bench_create_0123456789';
 const eventTypeId = '7e57a1a0-0000-4000-8000-0000000000c1';

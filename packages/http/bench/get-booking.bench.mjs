@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { load, startProcess } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = resolve(here, '../../cli/dist/bin.js');
+// BENCH_SCHEDULE_BIN runs another build (an older commit's) under the same load, for before/after.
+const bin = process.env.BENCH_SCHEDULE_BIN ?? resolve(here, '../../cli/dist/bin.js');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const secret = 'pat_bench_secret_0123456789';
 const uid = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c5d';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
-/** Starts a process and resolves with its URL once it prints `listening on`. */
+/** Starts a process and resolves with its URL and pid once it prints `listening on`. */
 export function startProcess(args, env = {}) {
   // Request logs go nowhere, as on a server whose stderr is collected elsewhere.
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -16,7 +16,7 @@ export function startProcess(args, env = {}) {
             child.once('exit', done);
             child.kill('SIGTERM');
           });
-        resolve({ url: m[1], stop });
+        resolve({ url: m[1], pid: child.pid, stop });
       }
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));

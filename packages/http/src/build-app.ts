@@ -175,7 +175,8 @@ export function buildApp(deps: AppDeps): RequestHandler {
       principal,
       {
         params,
-        query: queryRecord(url.searchParams),
+        // Most calls carry no query: skip building URLSearchParams for them.
+        query: url.search === '' ? {} : queryRecord(url.searchParams),
         body,
         idempotencyKey: header('idempotency-key'),
         ifMatch: header('if-match'),

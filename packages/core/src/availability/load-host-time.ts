@@ -114,12 +114,20 @@ export async function loadHostTime(
   policy: SlotPolicy,
   host: HostRecord,
   range: Interval,
-  options: { exceptBookingUid?: string | undefined } = {},
+  options: {
+    exceptBookingUid?: string | undefined;
+    /**
+     * False leaves the host's bookings out: for a caller that checks them
+     * itself under the host's lock (a create), where reading them here too
+     * would only repeat that check. Both answer `slot_busy`.
+     */
+    withBookings?: boolean;
+  } = {},
 ): Promise<HostTime> {
   const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
   const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
   const [bookings, calendar] = await Promise.all([
-    confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
+    options.withBookings === false ? [] : confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
     calendarBusy(deps, host, window),
   ]);
   return {

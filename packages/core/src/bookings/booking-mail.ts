@@ -4,7 +4,8 @@ import {
   attendeeMailOn,
   type BookingNotificationKind,
   type BookingNotificationPayload,
-  recordNotification,
+  type NewNotification,
+  recordNotifications,
 } from '../outbox/record-notification.js';
 import type { Executor } from '../storage/store.js';
 import type { Booking } from './booking-view.js';
@@ -61,20 +62,25 @@ export async function recordBookingMail(
     ...(change.previous ? { previous: change.previous } : {}),
     ...(change.reason !== undefined ? { reason: change.reason } : {}),
   };
-  await recordNotification(trx, deps, {
+  const toHost: NewNotification = {
     kind,
     recipient: host.email,
     bookingUid: booking.uid,
     payload: { ...common, role: 'host', timezone: host.timezone },
-  });
-  if (attendee && (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null))) {
-    await recordNotification(trx, deps, {
-      kind,
-      recipient: attendee.email,
-      bookingUid: booking.uid,
-      payload: { ...common, role: 'attendee', timezone: attendee.timezone },
-    });
-  }
+  };
+  // Both mails in one insert: this runs inside every booking write's transaction.
+  const toAttendee: NewNotification[] =
+    attendee && (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null))
+      ? [
+          {
+            kind,
+            recipient: attendee.email,
+            bookingUid: booking.uid,
+            payload: { ...common, role: 'attendee', timezone: attendee.timezone },
+          },
+        ]
+      : [];
+  await recordNotifications(trx, deps, [toHost, ...toAttendee]);
 }
 
 async function hostOf(trx: Executor, userId: string): Promise<MailHost> {

@@ -76,7 +76,8 @@ export async function prepareBooking(
   const startMs = parseInstant(body.start)!.epochMs;
   if (startMs < deps.clock.now()) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
   const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
-  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs });
+  // The host's bookings are checked once, in the write under the host's lock (insertBooking).
+  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
   const check = checkStart(time, startMs);
   if (!check.available) throw unavailable(check.reason);
   return { eventType, startMs, endMs };

@@ -59,10 +59,10 @@ export async function execute(
 
   checkRawCallBounds(call);
   const input = operation.parse(call);
-  const idempotency: IdempotencyDeps = { ...deps, leaseMs: deps.idempotencyLeaseMs };
 
   let reservation: Reservation | undefined;
   if (key !== undefined) {
+    const idempotency: IdempotencyDeps = { ...deps, leaseMs: deps.idempotencyLeaseMs };
     const fingerprint = fingerprintOf({
       route: `${operation.method} ${concretePath(operation, call.params)}`,
       body: call.body ?? null,

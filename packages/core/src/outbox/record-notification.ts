@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
+import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -123,22 +124,34 @@ export async function recordNotification(
   deps: { clock: Clock; ids: IdGenerator },
   notification: NewNotification,
 ): Promise<void> {
+  await recordNotifications(trx, deps, [notification]);
+}
+
+/** Queues several mails about one change with one statement (a booking's host and attendee mail). */
+export async function recordNotifications(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  notifications: readonly NewNotification[],
+): Promise<void> {
+  if (notifications.length === 0) return;
   const now = toTimestamp(deps.clock.now());
   await trx
     .insertInto('notifications')
-    .values({
-      id: deps.ids.uuid(),
-      kind: notification.kind,
-      series_uid: notification.seriesUid ?? null,
-      booking_uid: notification.bookingUid ?? null,
-      recipient: notification.recipient,
-      payload_json: JSON.stringify(notification.payload),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      sent_at: null,
-    })
+    .values(
+      notifications.map((notification) => ({
+        id: deps.ids.uuid(),
+        kind: notification.kind,
+        series_uid: notification.seriesUid ?? null,
+        booking_uid: notification.bookingUid ?? null,
+        recipient: notification.recipient,
+        payload_json: JSON.stringify(notification.payload),
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        sent_at: null,
+      })),
+    )
     .execute();
 }
 
@@ -149,9 +162,14 @@ export async function recordNotification(
  * host's mail does not depend on it.
  */
 export async function attendeeMailOn(trx: Executor, eventTypeId: string): Promise<boolean> {
-  const eventType = await trx.selectFrom('event_types').select('attendee_mail').where('id', '=', eventTypeId).executeTakeFirst();
-  if (eventType?.attendee_mail === 0) return false;
-  const organization = await trx.selectFrom('organization').select('attendee_mail').where('id', '=', 1).executeTakeFirst();
-  // A database without an organization row (no workspace loaded yet) has nothing turned off.
-  return organization?.attendee_mail !== 0;
+  // Both switches in one statement: this is read in every booking write's transaction.
+  const [row] = await runPrepared(trx, attendeeMailSwitches, [eventTypeId]);
+  // A missing event type or organization row (no workspace loaded yet) has nothing turned off.
+  return row?.event_type !== 0 && row?.organization !== 0;
 }
+
+const attendeeMailSwitches = (db: Executor, eventTypeId: string) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('event_types').select('attendee_mail').where('id', '=', eventTypeId).as('event_type'),
+    eb.selectFrom('organization').select('attendee_mail').where('id', '=', 1).as('organization'),
+  ]);

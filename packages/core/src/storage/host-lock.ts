@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { ScheduleError } from '../errors.js';
+import { executePrepared } from './prepared-query.js';
 import type { Dialect, Executor } from './store.js';
 
 /** How long a booking write waits for the host's lock before answering `503 slot_lock_timeout`. */
@@ -14,9 +15,20 @@ export const HOST_LOCK_TIMEOUT_MS = 2000;
  */
 export async function lockHost(trx: Executor, dialect: Dialect, hostId: string): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`set local lock_timeout = ${sql.lit(`${HOST_LOCK_TIMEOUT_MS}ms`)}`.execute(trx);
-  await trx.selectFrom('users').select('id').where('id', '=', hostId).forUpdate().execute();
+  await executePrepared(trx, lockHostRow, [hostId, `${HOST_LOCK_TIMEOUT_MS}ms`]);
 }
+
+// One round trip instead of two (`set local`, then the lock): set_config(..., true)
+// is `set local`, and it runs in the scan that feeds the row to FOR UPDATE,
+// so the timeout is in force before the lock is waited for. A missing host
+// row has nothing to lock or wait for.
+const lockHostRow = (db: Executor, hostId: string, timeout: string) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', hostId)
+    .where(sql<string>`set_config('lock_timeout', ${timeout}, true)`, 'is not', null)
+    .forUpdate();
 
 /**
  * True for PostgreSQL's lock_not_available. (SQLite's driver answers a file

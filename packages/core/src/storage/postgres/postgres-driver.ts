@@ -15,6 +15,27 @@ import type pg from 'pg';
 import { databaseFault, isLostSession } from './postgres-faults.js';
 
 /**
+ * Statement names by SQL text, shared by every connection of the process: a
+ * parameterized statement is parsed and planned once per connection, and each
+ * later run only binds and executes it (saving the server's parse and plan).
+ * Queries are built from a fixed set of shapes, so the texts are few; a cap
+ * keeps a caller that builds unbounded shapes (an `in (...)` of any length)
+ * from growing every connection's statement cache without end: past it,
+ * statements run unnamed as before.
+ */
+const statementNames = new Map<string, string>();
+const MAX_NAMED_STATEMENTS = 512;
+
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `schedule_${statementNames.size}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
+/**
  * One checked-out pg client. A query that fails because the session is gone
  * (terminated, timed out, reset) marks the connection lost: it answers
  * `503 database_unavailable`, skips the rollback it could not run anyway, and
@@ -33,7 +54,12 @@ class PostgresConnection implements DatabaseConnection {
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#lost) throw databaseFault(this.#lost) ?? this.#lost;
     try {
-      const result = await this.client.query(compiledQuery.sql, [...compiledQuery.parameters]);
+      const { sql, parameters } = compiledQuery;
+      // Unparameterized statements (begin, commit, set local) are one-offs: nothing to prepare.
+      const name = parameters.length > 0 ? statementName(sql) : undefined;
+      const result = await this.client.query(
+        name === undefined ? { text: sql, values: [...parameters] } : { name, text: sql, values: [...parameters] },
+      );
       const writes = result.command === 'INSERT' || result.command === 'UPDATE' || result.command === 'DELETE';
       return {
         rows: (result.rows ?? []) as R[],
