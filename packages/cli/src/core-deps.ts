@@ -8,6 +8,7 @@ import {
   icsFeedReader,
   type Store,
 } from '@schedule/core';
+import { calendarAccountsFromEnv } from './calendar-key.js';
 
 /** Core's deps on an open store, configured from the environment (README, "Running the server"). */
 export function coreDepsFromEnv(
@@ -26,5 +27,6 @@ export function coreDepsFromEnv(
     conferenceLinks: conferenceLinksAt(env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
     // For development and tests only: a receiver on this machine or the local network (README, "Webhooks").
     allowPrivateWebhookTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+    calendarAccounts: calendarAccountsFromEnv(env, clock),
   };
 }

@@ -5,6 +5,7 @@ import type { CalDavCalendar } from '../event-types/calendar.js';
 import { urlShown } from '../url-shown.js';
 import { boundedFetch, type Fetch } from './bounded-fetch.js';
 import { CalDavFailure } from './caldav-failure.js';
+import { findCalendar } from './calendar-names.js';
 
 /** One calendar of an account, as its server lists it. */
 export interface RemoteCalendar {
@@ -154,14 +155,6 @@ export function calDavConnector(deps: CalDavDeps): CalDavConnector {
     }
     return { ...account, busy, bookInto };
   }
-}
-
-/** A calendar named by its display name or by its URL (absolute or a path, trailing slash optional). */
-export function findCalendar(calendars: readonly RemoteCalendar[], name: string): RemoteCalendar | undefined {
-  const byName = calendars.find((c) => c.displayName === name);
-  if (byName) return byName;
-  const path = (url: string) => new URL(url, 'http://x').pathname.replace(/\/?$/, '/');
-  return calendars.find((c) => path(c.url) === path(name) || c.url === name);
 }
 
 /** PUT, DELETE and GET of single calendar objects, through tsdav where it has the call. */
