@@ -1946,6 +1946,51 @@ export interface components {
             };
         };
         /**
+         * @description Internal Server Error.
+         *
+         *     - `calendar_password_unavailable`: The account’s password cannot be had: its environment variable is unset, or the calendar key does not open the stored one.
+         *     - `internal_error`: An unexpected fault, logged under the request id; the answer carries no internals.
+         */
+        CalendarPasswordUnavailableOrInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "calendar_password_unavailable" | "internal_error";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Implemented.
+         *
+         *     - `calendar_key_missing`: The server has no calendar key (`CALENDAR_KEY`), so it cannot keep or open CalDAV passwords. Its operator must set one.
+         */
+        CalendarKeyMissing: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "calendar_key_missing";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Bad Gateway.
          *
          *     - `calendar_unreachable`: The CalDAV server could not be reached, gave no answer in time, answered too much or with an error; `details.reason` says which.
@@ -4427,34 +4472,10 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["CalendarPasswordUnavailableOrInternalError"];
+            501: components["responses"]["CalendarKeyMissing"];
             502: components["responses"]["CalendarUnreachable"];
-            /**
-             * @description Service Unavailable.
-             *
-             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
-             *     - `calendar_key_missing`: The server has no calendar key (`CALENDAR_KEY`), so it cannot keep or open CalDAV passwords. Its operator must set one.
-             *     - `calendar_password_unavailable`: The account’s password cannot be had: its environment variable is unset, or the calendar key does not open the stored one.
-             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
-             */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "slot_lock_timeout" | "calendar_key_missing" | "calendar_password_unavailable" | "database_unavailable";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     get_calendar: {
@@ -4682,34 +4703,10 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
+            500: components["responses"]["CalendarPasswordUnavailableOrInternalError"];
+            501: components["responses"]["CalendarKeyMissing"];
             502: components["responses"]["CalendarUnreachable"];
-            /**
-             * @description Service Unavailable.
-             *
-             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
-             *     - `calendar_key_missing`: The server has no calendar key (`CALENDAR_KEY`), so it cannot keep or open CalDAV passwords. Its operator must set one.
-             *     - `calendar_password_unavailable`: The account’s password cannot be had: its environment variable is unset, or the calendar key does not open the stored one.
-             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
-             */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "slot_lock_timeout" | "calendar_key_missing" | "calendar_password_unavailable" | "database_unavailable";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     whoami: {

@@ -54,8 +54,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   slot_lock_timeout: 503,
   // The CalDAV server, not this one, failed: a gateway's answer.
   calendar_unreachable: 502,
-  calendar_key_missing: 503,
-  calendar_password_unavailable: 503,
+  // The server's own configuration is wanting, which no retry mends, so not 503 (whose Retry-After invites one):
+  // no calendar key is a feature this server lacks (501); a password it cannot open is its own fault (500).
+  calendar_key_missing: 501,
+  calendar_password_unavailable: 500,
   database_unavailable: 503,
   internal_error: 500,
 };

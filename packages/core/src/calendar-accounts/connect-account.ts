@@ -1,6 +1,6 @@
 import type { CalDavAccount, RemoteCalendar } from '../caldav/caldav-account.js';
 import { CalDavFailure } from '../caldav/caldav-failure.js';
-import { findCalendar } from '../caldav/calendar-names.js';
+import { findCalendar, pickCalendars } from '../caldav/calendar-names.js';
 import type { ErrorCode } from '../errors.js';
 import { ScheduleError } from '../errors.js';
 import type { CalDavCalendar } from '../event-types/calendar.js';
@@ -27,7 +27,8 @@ export async function connectAccount(deps: CalendarAccountDeps | undefined, cale
   if (calendar.password_sealed !== undefined && deps.sealer === undefined) throw calendarKeyMissing();
   let account: CalDavAccount;
   try {
-    account = await deps.connector.connect(calendar);
+    // Discovered without the configuration's picks, so a name the account lacks is answered below with the list it has.
+    account = await deps.connector.connect({ ...calendar, busy_calendars: undefined, book_into: null });
   } catch (error) {
     if (error instanceof CalDavFailure) throw refusalOf(error);
     throw error;
@@ -43,7 +44,7 @@ export async function connectAccount(deps: CalendarAccountDeps | undefined, cale
   };
   for (const name of calendar.busy_calendars ?? []) check('busy_calendars', name);
   if (typeof calendar.book_into === 'string') check('book_into', calendar.book_into);
-  return account;
+  return { ...account, ...pickCalendars(account.calendars, calendar) };
 }
 
 /** The API's code for each way talking to the server failed. */
