@@ -3,7 +3,6 @@ import {
   type Clock,
   calDavBusyReader,
   calDavConnector,
-  calDavPasswords,
   conferenceLinksAt,
   createCalendarReader,
   type ExecuteDeps,
@@ -13,6 +12,7 @@ import {
   type Store,
 } from '@schedule/core';
 import { CliError } from './backend/backend.js';
+import { calDavPasswordsFromEnv, calendarAccountsFromEnv, calendarSealerFromEnv } from './calendar-key.js';
 
 /** Core's deps on an open store, configured from the environment (README, "Running the server"). */
 export function coreDepsFromEnv(
@@ -27,7 +27,7 @@ export function coreDepsFromEnv(
   } = {},
 ): ExecuteDeps {
   const { onSkippedEvents, env = process.env } = options;
-  const connector = options.calDav ?? calDavConnector({ clock, passwordOf: calDavPasswords({ env }) });
+  const connector = options.calDav ?? calDavConnector({ clock, passwordOf: calDavPasswordsFromEnv(env, calendarSealerFromEnv(env)) });
   return {
     store,
     clock,
@@ -40,6 +40,7 @@ export function coreDepsFromEnv(
     conferenceLinks: conferenceLinksAt(env.CONFERENCE_BASE_URL ?? 'https://meet.schedule.invalid'),
     // For development and tests only: a receiver on this machine or the local network (README, "Webhooks").
     allowPrivateWebhookTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+    calendarAccounts: calendarAccountsFromEnv(env, clock),
   };
 }
 

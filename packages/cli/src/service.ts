@@ -3,7 +3,6 @@ import {
   type CalendarSyncLoop,
   type Clock,
   calDavConnector,
-  calDavPasswords,
   countBacklog,
   createAuthenticator,
   createCalendarSyncer,
@@ -38,6 +37,7 @@ import {
 import { type AppMetrics, createAppMetrics } from '@schedule/http';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { CliError } from './backend/backend.js';
+import { calDavPasswordsFromEnv, calendarSealerFromEnv } from './calendar-key.js';
 import { coreDepsFromEnv } from './core-deps.js';
 import { resolveDatabase } from './default-db.js';
 import { openRuntime } from './open-runtime.js';
@@ -94,6 +94,7 @@ export async function startService(
   const { clock, env } = host;
   // Checked before the database opens: a mail setting that cannot work refuses the start, not the first mail.
   const smtp = smtpSettingsFromEnv(env);
+  const calendarSealer = calendarSealerFromEnv(env);
   const ids = randomIds;
   const { store } = await openRuntime({
     db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db, env),
@@ -116,7 +117,7 @@ export async function startService(
     logger.warn({ redis: true }, 'Redis is not reachable; rate limits are counted per process until it is');
   }
   // One connector for reading busy time and writing bookings back: one discovery per account.
-  const calDav = calDavConnector({ clock, passwordOf: calDavPasswords({ env }) });
+  const calDav = calDavConnector({ clock, passwordOf: calDavPasswordsFromEnv(env, calendarSealer) });
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
   const core = coreDepsFromEnv(store, clock, ids, {
     env,

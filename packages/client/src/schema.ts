@@ -442,6 +442,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calendar accounts
+         * @description The CalDAV accounts of the caller, or of `user` (one the caller acts for; anyone else gives an empty list): the workspace file’s first, then those added through the API in the order they were added. One page. Passwords are never shown.
+         *
+         *     Needs the scope `calendars:read`. MCP tool: `list_calendars`.
+         */
+        get: operations["list_calendars"];
+        put?: never;
+        /**
+         * Add a CalDAV account
+         * @description Discovers the account from `url` (principal, calendar home, calendars) with the credentials given, checks the calendars `busy_calendars` and `book_into` name, and only then stores it, the password sealed with the server’s calendar key. Nothing is stored when the server is unreachable, is not CalDAV, refuses the credentials or lacks a named calendar. Unknown body fields are ignored.
+         *
+         *     Needs the scope `calendars:write`. MCP tool: `add_calendar`.
+         */
+        post: operations["add_calendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calendars/{calendar_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a calendar account
+         * @description One CalDAV account of someone the caller acts for. Its password is never shown.
+         *
+         *     Needs the scope `calendars:read`. MCP tool: `get_calendar`.
+         */
+        get: operations["get_calendar"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a calendar account
+         * @description Removes an account added through the API and answers it as it was; events already written to it stay there. The workspace file’s own accounts are refused: the file would bring them back.
+         *
+         *     Needs the scope `calendars:write`. MCP tool: `remove_calendar`.
+         */
+        delete: operations["remove_calendar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calendars/{calendar_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a calendar account
+         * @description No body. Reads the account now, as availability and calendar sync will, and lists its event calendars with which block time and which takes bookings. Changes nothing. A failure is the refusal adding it would give.
+         *
+         *     Needs the scope `calendars:read`. MCP tool: `test_calendar`.
+         */
+        post: operations["test_calendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1051,6 +1129,24 @@ export interface components {
              */
             status?: "active" | "paused";
         };
+        AddCalendarBody: {
+            /**
+             * Format: uri
+             * @description The CalDAV server, a principal or a calendar URL (http or https); the calendars are discovered from it.
+             * @example https://cloud.example.com/remote.php/dav
+             */
+            url: string;
+            /** @description The account’s username on that server. */
+            username: string;
+            /** @description The password or app password. Sealed with the server’s calendar key before it is stored; never shown again. */
+            password: string;
+            /** @description Calendars (display names or URLs) whose events block time; every event calendar when left out. */
+            busy_calendars?: string[];
+            /** @description The calendar new bookings are written to; the first event calendar when left out; null: none (read only). */
+            book_into?: string | null;
+            /** @description Whose accounts: a user_id or username you may act for; yourself when left out. */
+            user?: string;
+        };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
             occurrences: {
@@ -1269,6 +1365,51 @@ export interface components {
             /** @description When a 2xx came back. */
             delivered_at: string | null;
         };
+        /** @description A CalDAV account of a user: where busy times are read and bookings written. Its password is never shown. */
+        CalendarAccount: {
+            /**
+             * @description The account’s id, `cal_…`.
+             * @example cal_3f2a9c0e8b7d4e61a5c2f0d9b8e7a6c5
+             */
+            id: string;
+            /**
+             * @description The kind of account; `caldav` for now.
+             * @enum {string}
+             */
+            kind: "caldav";
+            /** @description Whose calendars these are. */
+            user_id: string;
+            /** @description The URL it was added with (server, principal or calendar), without credentials. */
+            url: string;
+            username: string;
+            /** @description The calendars whose events block time; null: every event calendar of the account. */
+            busy_calendars: string[] | null;
+            /** @description The calendar new bookings are written to; null with `receives_bookings` true: the first event calendar the server lists. */
+            book_into: string | null;
+            /** @description Whether bookings are written to this account at all (`book_into: null` was given: no). */
+            receives_bookings: boolean;
+            /**
+             * @description `api`: added through the API or CLI, its password sealed; `workspace`: from the workspace file, its password in an environment variable.
+             * @enum {string}
+             */
+            source: "api" | "workspace";
+            /** @description When it was added through the API; null for the workspace file’s own. */
+            created_at: string | null;
+        };
+        /** @description What reading a CalDAV account now found. */
+        CalendarAccountTest: {
+            id: string;
+            /** @description Every event calendar the server lists for the account now. */
+            calendars: {
+                /** @description The calendar’s display name, or its URL when it has none. */
+                name: string;
+                url: string;
+                /** @description Its events block time. */
+                busy: boolean;
+                /** @description New bookings are written to it. */
+                book_into: boolean;
+            }[];
+        };
         Caller: {
             user_id: string;
             username: string;
@@ -1279,7 +1420,7 @@ export interface components {
             role: "user" | "manager" | "admin" | "owner";
             /** @enum {string} */
             credential: "pat" | "oauth";
-            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write")[];
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write")[];
             acts_for: "organization" | string[];
         };
         Person: {
@@ -1805,6 +1946,96 @@ export interface components {
             };
         };
         /**
+         * @description Internal Server Error.
+         *
+         *     - `calendar_password_unavailable`: The account’s password cannot be had: its environment variable is unset, or the calendar key does not open the stored one.
+         *     - `internal_error`: An unexpected fault, logged under the request id; the answer carries no internals.
+         */
+        CalendarPasswordUnavailableOrInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "calendar_password_unavailable" | "internal_error";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Implemented.
+         *
+         *     - `calendar_key_missing`: The server has no calendar key (`CALENDAR_KEY`), so it cannot keep or open CalDAV passwords. Its operator must set one.
+         */
+        CalendarKeyMissing: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "calendar_key_missing";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Bad Gateway.
+         *
+         *     - `calendar_unreachable`: The CalDAV server could not be reached, gave no answer in time, answered too much or with an error; `details.reason` says which.
+         */
+        CalendarUnreachable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "calendar_unreachable";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `calendar_not_found`: The calendar account id is unknown, or its user is outside the caller’s set (they answer alike).
+         */
+        NotFoundOrCalendarNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "calendar_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Bad Request.
          *
          *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
@@ -1837,6 +2068,8 @@ export interface components {
         WebhookId: string;
         /** @description The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it. */
         DeliveryId: string;
+        /** @description The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike. */
+        CalendarId: string;
     };
     requestBodies: never;
     headers: {
@@ -4103,6 +4336,376 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    list_calendars: {
+        parameters: {
+            query?: {
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarAccount"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    add_calendar: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCalendarBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarAccount"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `calendar_credentials_refused`: The CalDAV server refused the username and password (HTTP 401 or 403); `details.status` is its answer.
+             *     - `calendar_not_caldav`: The URL answered, but not as a CalDAV server: no principal or calendar home was found.
+             *     - `calendar_name_unknown`: A calendar named in `busy_calendars` or `book_into` is not among the account’s; `details.calendars` lists the ones it has.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "calendar_credentials_refused" | "calendar_not_caldav" | "calendar_name_unknown";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["CalendarPasswordUnavailableOrInternalError"];
+            501: components["responses"]["CalendarKeyMissing"];
+            502: components["responses"]["CalendarUnreachable"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_calendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike. */
+                calendar_id: components["parameters"]["CalendarId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarAccount"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrCalendarNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    remove_calendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike. */
+                calendar_id: components["parameters"]["CalendarId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarAccount"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrCalendarNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `calendar_from_workspace`: The account comes from the workspace file, which would bring it back on its next load; remove it there.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "calendar_from_workspace" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    test_calendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike. */
+                calendar_id: components["parameters"]["CalendarId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarAccountTest"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrCalendarNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `calendar_credentials_refused`: The CalDAV server refused the username and password (HTTP 401 or 403); `details.status` is its answer.
+             *     - `calendar_not_caldav`: The URL answered, but not as a CalDAV server: no principal or calendar home was found.
+             *     - `calendar_name_unknown`: A calendar named in `busy_calendars` or `book_into` is not among the account’s; `details.calendars` lists the ones it has.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "calendar_credentials_refused" | "calendar_not_caldav" | "calendar_name_unknown";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["CalendarPasswordUnavailableOrInternalError"];
+            501: components["responses"]["CalendarKeyMissing"];
+            502: components["responses"]["CalendarUnreachable"];
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };

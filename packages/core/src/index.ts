@@ -29,6 +29,16 @@ export type { CalDavAccount, CalDavConnector, CalDavDeps, CalendarObjectText, Re
 export { CalDavFailure, type CalDavFailureReason } from './caldav/caldav-failure.js';
 export { calDavConnector } from './caldav/caldav-lazy.js';
 export { type CalDavPasswordSources, calDavPasswords } from './caldav/caldav-passwords.js';
+export type { CalendarAccountDeps } from './calendar-accounts/calendar-account-deps.js';
+export { addCalendarAccountBodySchema } from './calendar-accounts/calendar-account-input.js';
+export { type CalendarAccount, type CalendarAccountTest, calendarAccountSchema } from './calendar-accounts/calendar-account-view.js';
+export {
+  CalendarKeyError,
+  type PasswordSealer,
+  parseCalendarKey,
+  passwordSealer,
+  SealedPasswordError,
+} from './calendar-accounts/password-seal.js';
 export {
   CALENDAR_SYNC_LEASE_MS,
   type CalendarSyncDeps,
@@ -62,6 +72,7 @@ export {
   ScheduleError,
   type ShownError,
 } from './errors.js';
+export type { CalDavCalendar } from './event-types/calendar.js';
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // underneath. The order, top first (folders on one line do not import each other):
 const LAYERS: readonly (readonly string[])[] = [
   ['operations'],
-  ['calendar-sync'],
+  ['calendar-sync', 'calendar-accounts'],
   ['workspace', 'notifications'],
   ['series', 'health'],
   ['bookings', 'slots', 'directory'],

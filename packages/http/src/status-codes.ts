@@ -19,6 +19,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   event_type_not_found: 404,
   webhook_not_found: 404,
   delivery_not_found: 404,
+  calendar_not_found: 404,
   method_not_allowed: 405,
   recurring_disabled: 409,
   no_dates_free: 409,
@@ -32,6 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   booking_already_cancelled: 409,
   reschedule_not_allowed: 409,
   webhook_inactive: 409,
+  calendar_from_workspace: 409,
   idempotency_key_conflict: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
@@ -43,10 +45,19 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   count_out_of_range: 422,
   field_immutable: 422,
   invalid_change: 422,
+  calendar_credentials_refused: 422,
+  calendar_not_caldav: 422,
+  calendar_name_unknown: 422,
   missing_if_match: 428,
   rate_limited: 429,
   availability_unavailable: 503,
   slot_lock_timeout: 503,
+  // The CalDAV server, not this one, failed: a gateway's answer.
+  calendar_unreachable: 502,
+  // The server's own configuration is wanting, which no retry mends, so not 503 (whose Retry-After invites one):
+  // no calendar key is a feature this server lacks (501); a password it cannot open is its own fault (500).
+  calendar_key_missing: 501,
+  calendar_password_unavailable: 500,
   database_unavailable: 503,
   internal_error: 500,
 };

@@ -15,7 +15,7 @@
 //   objects is typed, not spelled out. A model learns what a field means
 //   from the input descriptions and the tool's text; the output schema lets
 //   clients check results, and every byte of it is spent from a model's
-//   context on every `tools/list` (issue 11 budgets the whole list; 48 KB since issue 16 added webhooks).
+//   context on every `tools/list` (issue 11 budgets the whole list; 48 KB since issue 16 added webhooks, 56 KB since issue 17 added calendar accounts).
 
 export type JsonSchema = { [key: string]: unknown };
 

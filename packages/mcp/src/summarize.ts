@@ -22,6 +22,8 @@ const LINES: Record<string, (item: Item) => string> = {
     `${w.id} ${w.status}${w.paused_reason ? `(${w.paused_reason})` : ''} ${w.url} events=${w.events?.join(',')} failures=${w.consecutive_failures} v${w.version}`,
   list_webhook_deliveries: (d) =>
     `${d.id} ${d.created_at} ${d.event_type} ${d.status} attempts=${d.attempts} last=${d.last_status_code ?? d.last_error ?? '-'}`,
+  list_calendars: (c) =>
+    `${c.id} ${c.source} ${c.url} user=${c.username} busy=${c.busy_calendars?.join(',') ?? 'all'} book_into=${c.receives_bookings ? (c.book_into ?? 'first') : 'none'}`,
   list_people: (p) => `${p.user_id} ${p.username} "${p.name}" ${p.email} ${p.timezone} ${p.role}`,
   list_event_types: (e) =>
     `${e.id} ${e.owner?.username}/${e.slug} "${e.name}" ${e.duration_minutes}min recurring=${e.recurring} status=${e.status}${questionsText(e.questions)}`,

@@ -26,6 +26,8 @@ const write = { readOnlyHint: false, destructiveHint: false, idempotentHint: tru
 const create = { ...write, idempotentHint: false } as const;
 const destroy = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 const send = { ...create, openWorldHint: true } as const;
+/** Reads a CalDAV server elsewhere: adding an account discovers it, a test reads it. */
+const probe = { readOnlyHint: true, openWorldHint: true } as const;
 
 // The arguments' own descriptions (derived from core's schemas) say what each
 // argument takes, idempotency_key and if_match included, and the server's
@@ -180,6 +182,33 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description:
       'Queue a webhook.test event to this webhook only, to check the receiver; see it in list_webhook_deliveries. Webhook must be active.',
     annotations: send,
+  },
+  list_calendars: {
+    title: 'List calendar accounts',
+    description:
+      "Your CalDAV accounts (or user's): server, username, busy calendars, book_into, source (api or workspace). Never passwords.",
+    annotations: read,
+  },
+  get_calendar: {
+    title: 'Get a calendar account',
+    description: 'One CalDAV account by id (cal_…). Never its password.',
+    annotations: read,
+  },
+  add_calendar: {
+    title: 'Add a CalDAV account',
+    description:
+      'Connect a CalDAV server by URL, username and (app) password; calendars are discovered and checked first, nothing stored on failure.',
+    annotations: send,
+  },
+  remove_calendar: {
+    title: 'Remove a calendar account',
+    description: 'Remove an account added through the API; workspace-file accounts are refused (calendar_from_workspace).',
+    annotations: destroy,
+  },
+  test_calendar: {
+    title: 'Test a calendar account',
+    description: 'Read the account now: its event calendars, which block time and which gets bookings, or why it cannot be read.',
+    annotations: probe,
   },
 };
 

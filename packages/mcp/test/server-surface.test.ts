@@ -37,6 +37,11 @@ const API_TOOLS = [
   'list_webhook_deliveries',
   'redeliver_webhook_delivery',
   'test_webhook',
+  'list_calendars',
+  'get_calendar',
+  'add_calendar',
+  'remove_calendar',
+  'test_calendar',
 ];
 /** The tools of a /:id endpoint, which take the webhook's id as `id` (and a delivery's as `delivery_id`). */
 const WEBHOOK_ID_TOOLS = [
@@ -59,9 +64,12 @@ const READ_ONLY = new Set([
   'list_webhooks',
   'get_webhook',
   'list_webhook_deliveries',
+  'list_calendars',
+  'get_calendar',
+  'test_calendar',
   ...DIRECTORY_TOOLS,
 ]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook']);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar']);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
@@ -73,9 +81,10 @@ const NOT_IDEMPOTENT = new Set([
   'rotate_webhook_secret',
   'redeliver_webhook_delivery',
   'test_webhook',
+  'add_calendar',
 ]);
-/** A test or a redelivery POSTs to the webhook's URL, outside this service (tool-docs.ts). */
-const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook']);
+/** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
+const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
 const UID_TOOLS = [
   'get_booking',
   'cancel_booking',
@@ -106,6 +115,8 @@ const TAKES_KEY = new Set([
   'rotate_webhook_secret',
   'redeliver_webhook_delivery',
   'test_webhook',
+  'add_calendar',
+  'remove_calendar',
 ]);
 
 interface ListedTool {
@@ -151,13 +162,13 @@ describe('the server surface', () => {
     }
   });
 
-  it('hints read-only on list/get/check/directory tools, destructive only on cancel_booking, end_series and delete_webhook, idempotent except the creates, rotations and sends, closed world but for the sends', () => {
+  it('hints read-only on list/get/check/directory tools and test_calendar, destructive only on cancel_booking, end_series, delete_webhook and remove_calendar, idempotent except the creates, rotations and sends, closed world but for the sends', () => {
     // The spec gives destructiveHint and idempotentHint meaning only beside readOnlyHint false, and the title is the tool's own (issue 11 budget).
     for (const t of tools) {
       expect({ name: t.name, annotations: t.annotations }).toEqual({
         name: t.name,
         annotations: READ_ONLY.has(t.name)
-          ? { readOnlyHint: true, openWorldHint: false }
+          ? { readOnlyHint: true, openWorldHint: OPEN_WORLD.has(t.name) }
           : {
               readOnlyHint: false,
               destructiveHint: DESTRUCTIVE.has(t.name),

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
-import { reportError } from '../command-context.js';
+import { reportError, runCommand, withCommonOptions } from '../command-context.js';
 import { EXIT_CODES } from '../output/exit-codes.js';
 import { readWorkspace } from '../workspace-file.js';
+import { registerCalendarAccounts, testCalendarAccount } from './calendar-accounts.js';
 
 const DAY_MS = 86_400_000;
 
@@ -86,20 +87,24 @@ export function calendarChecksText(checks: readonly CalendarCheck[], days: numbe
 
 /** `schedule calendars test`: reads each conflict calendar of a workspace file the way availability will, and says what it found. */
 export function registerCalendars(program: Command): void {
-  const calendars = program.command('calendars').description("Check hosts' conflict calendars.");
-  calendars
+  const calendars = program.command('calendars').description("Hosts' conflict calendars: check them, and connect CalDAV accounts.");
+  const test = calendars
     .command('test')
-    .description('Read every conflict calendar in a workspace file now: busy times found, events skipped as unreadable.')
-    .requiredOption('--workspace <file>', 'the workspace file whose calendars to read')
+    .description('Read every conflict calendar in a workspace file now, or one CalDAV account (--id): busy times found, events skipped.')
+    .option('--id <id>', 'test this CalDAV account (cal_…) through the API or the database instead of a workspace file')
     .option('--user <name>', "only this user's calendars")
-    .option('--days <n>', 'how far ahead to read', '7')
-    .option('--json', 'print the result as JSON')
+    .option('--days <n>', 'how far ahead to read', '7');
+  // The common options (--workspace among them: the file to read, or to load first with --id) come after the command's own.
+  withCommonOptions(test)
     .addHelpText(
       'after',
-      '\nExits 0 when every calendar was read (events may still have been skipped), 6 when one could not be read.\nExample:\n  schedule calendars test --workspace workspace.json --user alice',
+      '\nExits 0 when every calendar was read (events may still have been skipped), 6 when one could not be read.\nExamples:\n  schedule calendars test --workspace workspace.json --user alice\n  schedule calendars test --id cal_3f2a9c0e8b7d4e61a5c2f0d9b8e7a6c5',
     )
-    .action(async (options: { workspace: string; user?: string; days: string; json?: boolean }) => {
+    .action(async (options: { workspace?: string; id?: string; user?: string; days: string; json?: boolean }, command: Command) => {
+      if (options.id !== undefined) return runCommand(command, (ctx) => testCalendarAccount(ctx, String(options.id)));
       try {
+        if (options.workspace === undefined)
+          throw new CliError('usage', 'Give --workspace <file> to read its calendars, or --id <id> to test one account.');
         const days = Number(options.days);
         if (!Number.isInteger(days) || days < 1 || days > 366)
           throw new CliError('usage', `--days ${options.days}: give a whole number of days from 1 to 366.`);
@@ -110,4 +115,5 @@ export function registerCalendars(program: Command): void {
         reportError(error, false);
       }
     });
+  registerCalendarAccounts(calendars);
 }

@@ -97,3 +97,12 @@ export const DELIVERY_COLUMNS: readonly Column[] = [
   // What the last attempt got: its HTTP status, else why none came.
   { title: 'LAST', value: (d) => d.last_status_code ?? d.last_error },
 ];
+
+export const CALENDAR_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (c) => c.id },
+  { title: 'SOURCE', value: (c) => c.source },
+  { title: 'URL', value: (c) => c.url },
+  { title: 'USERNAME', value: (c) => c.username },
+  { title: 'BUSY', value: (c) => c.busy_calendars ?? 'all' },
+  { title: 'BOOK INTO', value: (c) => (c.receives_bookings ? (c.book_into ?? 'first') : 'none') },
+];

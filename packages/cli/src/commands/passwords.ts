@@ -19,7 +19,7 @@ async function core() {
 }
 
 /** The first line of stdin; an empty stdin is a mistake worth naming, not a short password. */
-async function passwordFromStdin(): Promise<string> {
+export async function passwordFromStdin(): Promise<string> {
   const line = await readFirstLine(process.stdin);
   // The rest is not ours to read; a writer that keeps the pipe open must not keep the command waiting.
   process.stdin.destroy();

@@ -180,3 +180,17 @@ export function webhookRotatedText(w: WebhookFacts & { secret: string }): string
 export function deliveryQueuedText(d: { id: string; webhook_id: string; event_type: string }): string {
   return `Queued ${d.event_type} to webhook ${d.webhook_id} · delivery ${d.id} (see schedule webhooks deliveries ${d.webhook_id})`;
 }
+
+interface CalendarAccountFacts {
+  id: string;
+  url: string;
+  username: string;
+}
+
+export function calendarAddedText(c: CalendarAccountFacts): string {
+  return `Added CalDAV account ${c.username} at ${c.url} · id ${c.id} (its password is stored sealed, never shown)`;
+}
+
+export function calendarRemovedText(c: CalendarAccountFacts): string {
+  return `Removed CalDAV account ${c.username} at ${c.url} · id ${c.id}`;
+}

@@ -32,6 +32,10 @@ const BY_CODE: Record<CliCode, number> = {
   count_out_of_range: EXIT_CODES.usage,
   field_immutable: EXIT_CODES.usage,
   invalid_change: EXIT_CODES.usage,
+  /** The account's URL, credentials or calendar names are to be fixed. */
+  calendar_credentials_refused: EXIT_CODES.usage,
+  calendar_not_caldav: EXIT_CODES.usage,
+  calendar_name_unknown: EXIT_CODES.usage,
   payload_too_large: EXIT_CODES.usage,
   unsupported_media_type: EXIT_CODES.usage,
   bad_request: EXIT_CODES.usage,
@@ -43,6 +47,7 @@ const BY_CODE: Record<CliCode, number> = {
   event_type_not_found: EXIT_CODES.notFound,
   webhook_not_found: EXIT_CODES.notFound,
   delivery_not_found: EXIT_CODES.notFound,
+  calendar_not_found: EXIT_CODES.notFound,
   unauthorized: EXIT_CODES.denied,
   insufficient_scope: EXIT_CODES.denied,
   host_not_allowed: EXIT_CODES.denied,
@@ -58,6 +63,7 @@ const BY_CODE: Record<CliCode, number> = {
   booking_already_cancelled: EXIT_CODES.conflict,
   reschedule_not_allowed: EXIT_CODES.conflict,
   webhook_inactive: EXIT_CODES.conflict,
+  calendar_from_workspace: EXIT_CODES.conflict,
   idempotency_key_conflict: EXIT_CODES.conflict,
   /** `schedule tokens create` with a name a token has: names pick tokens for revoke, so they stay unique. */
   token_name_taken: EXIT_CODES.conflict,
@@ -66,10 +72,14 @@ const BY_CODE: Record<CliCode, number> = {
   availability_unavailable: EXIT_CODES.retry,
   slot_lock_timeout: EXIT_CODES.retry,
   database_unavailable: EXIT_CODES.retry,
+  calendar_unreachable: EXIT_CODES.retry,
   request_timeout: EXIT_CODES.retry,
   /** The CLI called a route the wrong way: its own fault, not the user's input. */
   method_not_allowed: EXIT_CODES.failure,
   internal_error: EXIT_CODES.failure,
+  /** The server's configuration, not the call, is to be fixed: CALENDAR_KEY, or an account's environment variable. */
+  calendar_key_missing: EXIT_CODES.failure,
+  calendar_password_unavailable: EXIT_CODES.failure,
   connection_failed: EXIT_CODES.failure,
   /** The user left an interactive command: nothing was done, and a script must not read it as success. */
   canceled: EXIT_CODES.failure,

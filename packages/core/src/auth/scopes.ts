@@ -10,6 +10,8 @@ export const SCOPES = [
   'slots:read',
   'webhooks:read',
   'webhooks:write',
+  'calendars:read',
+  'calendars:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

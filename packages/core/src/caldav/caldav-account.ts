@@ -13,6 +13,7 @@ import type { CalDavCalendar } from '../event-types/calendar.js';
 import { urlShown } from '../url-shown.js';
 import { boundedFetch, type Fetch } from './bounded-fetch.js';
 import { CalDavFailure } from './caldav-failure.js';
+import { pickCalendars } from './calendar-names.js';
 
 /** One calendar of an account, as its server lists it. */
 export interface RemoteCalendar {
@@ -159,30 +160,8 @@ export function calDavConnector(deps: CalDavDeps): CalDavConnector {
   /** The account with the configuration's choice of busy calendars and booking calendar. */
   async function pick(discovered: Promise<CalDavAccount>, calendar: CalDavCalendar): Promise<CalDavAccount> {
     const account = await discovered;
-    const named = (name: string, what: string) => {
-      const match = findCalendar(account.calendars, name);
-      if (match) return match;
-      const known = account.calendars.map((c) => c.displayName || c.url).join(', ') || 'none';
-      throw new CalDavFailure(
-        'no_calendar',
-        `CalDAV account ${calendar.username} at ${urlShown(calendar.url)} has no calendar "${name}" (${what}); it has: ${known}`,
-      );
-    };
-    const busy = calendar.busy_calendars?.map((name) => named(name, 'busy_calendars')) ?? account.calendars;
-    let bookInto: RemoteCalendar | null = null;
-    if (calendar.book_into !== null) {
-      bookInto = calendar.book_into === undefined ? (account.calendars[0] ?? null) : named(calendar.book_into, 'book_into');
-    }
-    return { ...account, busy, bookInto };
+    return { ...account, ...pickCalendars(account.calendars, calendar) };
   }
-}
-
-/** A calendar named by its display name or by its URL (absolute or a path, trailing slash optional). */
-export function findCalendar(calendars: readonly RemoteCalendar[], name: string): RemoteCalendar | undefined {
-  const byName = calendars.find((c) => c.displayName === name);
-  if (byName) return byName;
-  const path = (url: string) => new URL(url, 'http://x').pathname.replace(/\/?$/, '/');
-  return calendars.find((c) => path(c.url) === path(name) || c.url === name);
 }
 
 /** PUT, DELETE and GET of single calendar objects, and the query for a range, through tsdav where it has the call. */

@@ -7,7 +7,7 @@ import { fileInstant } from '../validation/fields.js';
 // carries them (resolve-event-type.ts), the lowest layer that holds one.
 
 /** A calendar on a CalDAV server, or one of them: names of calendars there are their display names or their URLs. */
-const calendarName = z.string().trim().min(1).max(500);
+export const calendarName = z.string().trim().min(1).max(500);
 
 /**
  * A CalDAV account (RFC 4791): busy times are read from some of its
@@ -37,6 +37,8 @@ export const caldavCalendarSchema = z
     busy_calendars: z.array(calendarName).min(1).max(50).optional(),
     /** The calendar new bookings are written to: its first event calendar when absent, none (read only) when null. */
     book_into: calendarName.nullable().optional(),
+    /** When an account added through the API was added; absent for the workspace file's own. */
+    created_at: z.string().max(40).optional(),
   })
   .refine((c) => (c.password_env === undefined) !== (c.password_sealed === undefined), {
     message: 'give the password as password_env (the name of an environment variable that holds it)',

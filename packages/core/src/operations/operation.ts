@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
+import type { CalendarAccountDeps } from '../calendar-accounts/calendar-account-deps.js';
 import type { ErrorCode } from '../errors.js';
 import type { Page } from '../pagination/cursor.js';
 import type { SeriesDeps } from '../series/series-deps.js';
@@ -19,6 +20,8 @@ export interface CoreDeps extends SeriesDeps {
    * means false: such targets are refused.
    */
   readonly allowPrivateWebhookTargets?: boolean | undefined;
+  /** Connecting users' CalDAV accounts through the API; absent, none can be added or tested. */
+  readonly calendarAccounts?: CalendarAccountDeps | undefined;
 }
 
 /**

@@ -6,6 +6,13 @@ import {
   rescheduleBookingOperation,
   updateBookingOperation,
 } from './booking-operations.js';
+import {
+  addCalendarOperation,
+  getCalendarOperation,
+  listCalendarsOperation,
+  removeCalendarOperation,
+  testCalendarOperation,
+} from './calendar-operations.js';
 import { listEventTypesOperation, listPeopleOperation, whoamiOperation } from './directory-operations.js';
 import type { Operation } from './operation.js';
 import {
@@ -33,7 +40,8 @@ import {
 
 /**
  * Every operation of the API, in the order docs/api lists them (webhooks as
- * docs/webhooks.md does), then the directory (not in docs/api). `Operation<any>`: each takes its own input,
+ * docs/webhooks.md does, calendar accounts as docs/calendars.md), then the
+ * directory (not in docs/api). `Operation<any>`: each takes its own input,
  * which no one type covers; `as const` keeps each name a literal.
  */
 export const operations = [
@@ -62,6 +70,11 @@ export const operations = [
   listWebhookDeliveriesOperation,
   redeliverWebhookDeliveryOperation,
   testWebhookOperation,
+  listCalendarsOperation,
+  getCalendarOperation,
+  addCalendarOperation,
+  removeCalendarOperation,
+  testCalendarOperation,
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,

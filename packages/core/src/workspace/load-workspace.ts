@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-secret.js';
 import { insertBookingRow } from '../bookings/insert-booking-row.js';
 import type { Clock } from '../clock.js';
+import type { Calendar } from '../event-types/calendar.js';
 import type { IdGenerator } from '../ids.js';
 import type { BookingsTable } from '../storage/schema.js';
-import type { Executor, Store } from '../storage/store.js';
+import type { Dialect, Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { WorkspaceError } from './parse-workspace.js';
 import { oauthClientProblems, writeOAuthClient } from './workspace-oauth-clients.js';
@@ -59,7 +60,8 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
     const stored = await trx.selectFrom('organization').select('limits_json').where('id', '=', 1).executeTakeFirst();
     await upsertChanged(trx, 'organization', 1, organizationRow(workspace, stored?.limits_json), now);
     for (const user of workspace.users) {
-      await upsertChanged(trx, 'users', users.get(user.username)!.id, userRow(user, users), now);
+      const id = users.get(user.username)!.id;
+      await upsertChanged(trx, 'users', id, userRow(user, users, await storedCalendars(trx, deps.store.dialect, id)), now);
     }
     for (const eventType of workspace.event_types) {
       const ownerId = users.get(eventType.owner)!.id;
@@ -83,6 +85,18 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
       oauthClients: workspace.oauth_clients.length,
     };
   });
+}
+
+/**
+ * The calendars a user has stored, locked on PostgreSQL until this load
+ * commits: an account added through the API meanwhile then waits for the
+ * load and is kept, rather than written over by it (user-calendars.ts).
+ */
+async function storedCalendars(trx: Executor, dialect: Dialect, userId: string): Promise<Calendar[]> {
+  let query = trx.selectFrom('users').select('calendars_json').where('id', '=', userId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row ? (JSON.parse(row.calendars_json) as Calendar[]) : [];
 }
 
 type Stamped = 'organization' | 'users' | 'event_types';

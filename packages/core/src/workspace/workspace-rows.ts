@@ -1,5 +1,6 @@
 import { newBookingRow } from '../bookings/new-booking.js';
 import { fingerprintOf } from '../canonical-json.js';
+import type { Calendar } from '../event-types/calendar.js';
 import { isUuid, stableUuid } from '../ids.js';
 import { DEFAULT_LIMITS } from '../rate-limit/limits.js';
 import type { BookingsTable } from '../storage/schema.js';
@@ -19,7 +20,16 @@ export function organizationRow(workspace: Workspace, storedLimitsJson: string |
   };
 }
 
-export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>) {
+/**
+ * A user's row. `storedCalendars` are the calendars stored before this load:
+ * the accounts added through the API among them (their passwords sealed)
+ * are kept after the file's own, since the file does not hold them and
+ * reloading it must not remove them (docs/calendars.md). One the file names
+ * by the same id is the file's.
+ */
+export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>, storedCalendars: readonly Calendar[] = []) {
+  const fileIds = new Set(user.calendars.map((c) => (c.kind === 'caldav' ? c.id : undefined)));
+  const added = storedCalendars.filter((c) => c.kind === 'caldav' && c.password_sealed !== undefined && !fileIds.has(c.id));
   return {
     username: user.username,
     email: user.email,
@@ -28,7 +38,7 @@ export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>
     role: user.role,
     manages_json: JSON.stringify(user.manages.map((m) => users.get(m)!.id)),
     schedule_json: user.schedule ? JSON.stringify(user.schedule) : null,
-    calendars_json: JSON.stringify(user.calendars),
+    calendars_json: JSON.stringify([...user.calendars, ...added]),
   };
 }
 

@@ -21,6 +21,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   event_type_not_found: 'The event type is unknown, or its owner is outside the caller’s set.',
   webhook_not_found: 'The webhook id is not a UUID, is unknown, or belongs to another account (they answer alike).',
   delivery_not_found: 'The webhook has no delivery with this id.',
+  calendar_not_found: 'The calendar account id is unknown, or its user is outside the caller’s set (they answer alike).',
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it takes.',
   recurring_disabled: 'The event type does not allow recurring series.',
   no_dates_free: 'The host is free on none of the pattern’s dates; nothing was created and `details.skipped` lists them all.',
@@ -35,6 +36,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   booking_already_cancelled: 'Only a confirmed booking can be rescheduled.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
   webhook_inactive: 'The webhook is paused or disabled, so nothing can be sent to it; `details.status` says which. Resume it first.',
+  calendar_from_workspace: 'The account comes from the workspace file, which would bring it back on its next load; remove it there.',
   idempotency_key_conflict: 'This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.',
   idempotency_in_progress: 'A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.',
   payload_too_large: 'The body is over 1 MiB.',
@@ -46,10 +48,20 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   count_out_of_range: '`count` is an integer outside 1–42.',
   field_immutable: 'The body names fields a booking PATCH cannot change; `details.fields` lists them.',
   invalid_change: 'The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.',
+  calendar_credentials_refused: 'The CalDAV server refused the username and password (HTTP 401 or 403); `details.status` is its answer.',
+  calendar_not_caldav: 'The URL answered, but not as a CalDAV server: no principal or calendar home was found.',
+  calendar_name_unknown:
+    'A calendar named in `busy_calendars` or `book_into` is not among the account’s; `details.calendars` lists the ones it has.',
   missing_if_match: 'This endpoint needs an If-Match header with the version you read.',
   rate_limited: 'The bucket of this token (or address) is spent for this minute; wait `Retry-After` seconds.',
   availability_unavailable: 'A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.',
   slot_lock_timeout: 'The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.',
+  calendar_unreachable:
+    'The CalDAV server could not be reached, gave no answer in time, answered too much or with an error; `details.reason` says which.',
+  calendar_key_missing:
+    'The server has no calendar key (`CALENDAR_KEY`), so it cannot keep or open CalDAV passwords. Its operator must set one.',
+  calendar_password_unavailable:
+    'The account’s password cannot be had: its environment variable is unset, or the calendar key does not open the stored one.',
   database_unavailable: 'The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.',
   internal_error: 'An unexpected fault, logged under the request id; the answer carries no internals.',
 };

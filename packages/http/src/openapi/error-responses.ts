@@ -43,6 +43,8 @@ const REASONS: Readonly<Record<number, string>> = {
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

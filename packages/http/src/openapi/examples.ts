@@ -1,5 +1,7 @@
 import type {
   Booking,
+  CalendarAccount,
+  CalendarAccountTest,
   Caller,
   Delivery,
   EventTypeSummary,
@@ -266,3 +268,33 @@ export const CREATE_WEBHOOK_BODY = {
   description: 'CRM sync',
 };
 export const UPDATE_WEBHOOK_BODY = { status: 'paused' };
+
+export const CALENDAR_ACCOUNT: CalendarAccount = {
+  id: 'cal_3f2a9c0e8b7d4e61a5c2f0d9b8e7a6c5',
+  kind: 'caldav',
+  user_id: ALICE.user_id,
+  url: 'https://cloud.example.com/remote.php/dav',
+  username: 'alice',
+  busy_calendars: ['Work', 'Family'],
+  book_into: 'Work',
+  receives_bookings: true,
+  source: 'api',
+  created_at: '2026-11-25T01:30:00.000Z',
+};
+
+export const ADD_CALENDAR_BODY = {
+  url: 'https://cloud.example.com/remote.php/dav',
+  username: 'alice',
+  password: 'app-password-from-the-server',
+  busy_calendars: ['Work', 'Family'],
+  book_into: 'Work',
+};
+
+export const CALENDAR_TEST: CalendarAccountTest = {
+  id: CALENDAR_ACCOUNT.id,
+  calendars: [
+    { name: 'Work', url: 'https://cloud.example.com/remote.php/dav/calendars/alice/work/', busy: true, book_into: true },
+    { name: 'Family', url: 'https://cloud.example.com/remote.php/dav/calendars/alice/family/', busy: true, book_into: false },
+    { name: 'Birthdays', url: 'https://cloud.example.com/remote.php/dav/calendars/alice/birthdays/', busy: false, book_into: false },
+  ],
+};

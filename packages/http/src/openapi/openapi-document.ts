@@ -115,6 +115,8 @@ const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
   'slots:read': 'List and check slots',
   'webhooks:read': 'List and read your webhooks and their deliveries',
   'webhooks:write': 'Create, change, pause, delete and test your webhooks, rotate their secrets, redeliver events',
+  'calendars:read': 'List, read and test the CalDAV accounts of the people you act for',
+  'calendars:write': 'Add and remove CalDAV accounts of the people you act for',
 };
 
 /** The OpenAPI 3.1 document of an HTTP app that serves `operations`. Deterministic: the same operations give the same document. */

@@ -8,6 +8,8 @@ export const TAGS = {
   Slots: 'Start times at which an event type can be booked, computed on request and never stored.',
   Webhooks:
     'Subscriptions of the caller’s own account to events, delivered as signed POSTs (docs/webhooks.md); their secrets and deliveries.',
+  Calendars:
+    'CalDAV accounts of the people the caller acts for: where busy times are read and bookings written (docs/calendars.md). Passwords are sealed and never shown.',
   Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
   Meta: 'This document, and the probes an orchestrator calls. No token, no rate limit.',
   OAuth:
@@ -319,6 +321,57 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     resource: 'Delivery',
     accepted: true,
     responseExample: example.QUEUED_DELIVERY,
+  },
+  list_calendars: {
+    tag: 'Calendars',
+    summary: 'List calendar accounts',
+    description: [
+      'The CalDAV accounts of the caller, or of `user` (one the caller acts for; anyone else gives an empty list):',
+      'the workspace file’s first, then those added through the API in the order they were added. One page. Passwords are never shown.',
+    ].join(' '),
+    resource: 'CalendarAccount',
+    responseExample: example.CALENDAR_ACCOUNT,
+  },
+  get_calendar: {
+    tag: 'Calendars',
+    summary: 'Get a calendar account',
+    description: 'One CalDAV account of someone the caller acts for. Its password is never shown.',
+    resource: 'CalendarAccount',
+    responseExample: example.CALENDAR_ACCOUNT,
+  },
+  add_calendar: {
+    tag: 'Calendars',
+    summary: 'Add a CalDAV account',
+    description: [
+      'Discovers the account from `url` (principal, calendar home, calendars) with the credentials given, checks the calendars',
+      '`busy_calendars` and `book_into` name, and only then stores it, the password sealed with the server’s calendar key.',
+      'Nothing is stored when the server is unreachable, is not CalDAV, refuses the credentials or lacks a named calendar.',
+      'Unknown body fields are ignored.',
+    ].join(' '),
+    resource: 'CalendarAccount',
+    created: true,
+    requestExample: example.ADD_CALENDAR_BODY,
+    responseExample: example.CALENDAR_ACCOUNT,
+  },
+  remove_calendar: {
+    tag: 'Calendars',
+    summary: 'Remove a calendar account',
+    description: [
+      'Removes an account added through the API and answers it as it was; events already written to it stay there.',
+      'The workspace file’s own accounts are refused: the file would bring them back.',
+    ].join(' '),
+    resource: 'CalendarAccount',
+    responseExample: example.CALENDAR_ACCOUNT,
+  },
+  test_calendar: {
+    tag: 'Calendars',
+    summary: 'Test a calendar account',
+    description: [
+      'No body. Reads the account now, as availability and calendar sync will, and lists its event calendars with which block',
+      'time and which takes bookings. Changes nothing. A failure is the refusal adding it would give.',
+    ].join(' '),
+    resource: 'CalendarAccountTest',
+    responseExample: example.CALENDAR_TEST,
   },
   whoami: {
     tag: 'Directory',

@@ -59,8 +59,14 @@ const deliveryId = z.string().meta({
   examples: ['0d4c2b8e-1f3a-4e5b-8c7d-9a0b1c2d3e4f'],
 });
 
+const calendarId = z.string().meta({
+  param: { id: 'CalendarId' },
+  description: 'The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike.',
+  examples: ['cal_3f2a9c0e8b7d4e61a5c2f0d9b8e7a6c5'],
+});
+
 /** Each path parameter's schema by its name: one component each, shared by every path that takes it. */
-const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = { uid, id: webhookId, delivery_id: deliveryId };
+const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = { uid, id: webhookId, delivery_id: deliveryId, calendar_id: calendarId };
 
 /** The schema of a path parameter; one no operation of the registry takes (a test's own) reads like a uid. */
 function pathParamOf(name: string): z.ZodType {

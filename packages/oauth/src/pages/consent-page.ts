@@ -14,6 +14,9 @@ const SCOPE_WORDS: Record<Scope, string> = {
   'webhooks:read': 'See your webhooks and what they were sent',
   // Said plainly: a webhook sends your bookings and series to an address the app chooses.
   'webhooks:write': 'Send your booking and series changes to web addresses it chooses (webhooks)',
+  'calendars:read': 'See which calendar accounts (CalDAV) you connected, never their passwords',
+  // Said plainly: the app hands over a calendar password, and the account receives your bookings.
+  'calendars:write': 'Connect and disconnect calendar accounts (CalDAV) with passwords it gives',
 };
 
 export interface ConsentView {
