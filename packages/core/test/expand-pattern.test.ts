@@ -269,6 +269,35 @@ describe('patternInstants', () => {
   });
 });
 
+describe('guards behind validation (a caller past validation never reaches them; a direct caller does)', () => {
+  it.each([
+    ['0', 0],
+    ['1.5', 1.5],
+    ['-1', -1],
+  ])('refuses intervalWeeks %s instead of repeating week 0', (_, intervalWeeks) => {
+    expect(() => patternInstants({ ...weekly('2026-01-05', ['mon'], '09:00', 'UTC'), intervalWeeks }).next()).toThrow(
+      new RangeError(`intervalWeeks must be a positive integer, got ${intervalWeeks}`),
+    );
+  });
+
+  it.each(['x2026-01-05', '2026-01-05x', '2026-1-05'])('refuses startsOn %s', (startsOn) => {
+    expect(() => patternInstants(weekly(startsOn, ['mon'], '09:00', 'UTC')).next()).toThrow(
+      new RangeError(`startsOn must be YYYY-MM-DD, got ${startsOn}`),
+    );
+  });
+
+  it.each(['9:00', 'x09:00', '09:00x'])('refuses time %s', (time) => {
+    expect(() => patternInstants(weekly('2026-01-05', ['mon'], time, 'UTC')).next()).toThrow(
+      new RangeError(`time must be HH:MM, got ${time}`),
+    );
+  });
+
+  it('passes over a weekday name it does not know', () => {
+    const odd = weekly('2026-01-05', ['wed', 'funday' as PatternWeekday], '09:00', 'UTC');
+    expect(expand(odd, 2)).toEqual(['2026-01-07 2026-01-07T09:00:00.000Z', '2026-01-14 2026-01-14T09:00:00.000Z']);
+  });
+});
+
 describe('expansion properties', () => {
   const ZONES = [
     'UTC',
