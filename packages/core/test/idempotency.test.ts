@@ -83,6 +83,7 @@ describe('checkKeyShape', () => {
   ])('refuses a key that is %s', async (_, key) => {
     expect(await scheduleErrorOf(() => checkKeyShape(key))).toEqual({
       code: 'validation_error',
+      message: 'Idempotency-Key must be 1 to 255 characters.',
       details: { fields: ['Idempotency-Key'] },
       retryAfterSeconds: undefined,
     });
@@ -109,12 +110,18 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
 
   it('answers idempotency_in_progress, retry after 1 second, to the same request while the first is in flight', async () => {
     await reserved(deps);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
   });
 
   it('answers idempotency_key_conflict to a different request while the first is in flight', async () => {
     await reserved(deps);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('replays the stored response exactly once the first request completed', async () => {
@@ -125,7 +132,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
 
   it('answers idempotency_key_conflict to a different request after the first completed', async () => {
     await complete(await reserved(deps));
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('lets the same key be reserved again after a release', async () => {
@@ -143,7 +153,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
   it('keeps an in-flight reservation until the instant its lease runs out', async () => {
     await reserved(deps);
     clock.advance(LEASE_MS - 1);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
   });
 
   it('lets the same request take over an abandoned reservation, and fences the old holder out', async () => {
@@ -152,9 +165,15 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
     const takeover = await reserved(deps);
     expect(takeover).toEqual({ ...KEY, lease: lease(2) });
 
-    expect(await scheduleErrorOf(complete(abandoned, { ...RESPONSE, requestId: 'req-old' }))).toEqual(inProgress);
+    expect(await scheduleErrorOf(complete(abandoned, { ...RESPONSE, requestId: 'req-old' }))).toEqual({
+      ...inProgress,
+      message: 'Another request took over this Idempotency-Key.',
+    });
     await releaseKey(deps, abandoned);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
 
     await complete(takeover, { ...RESPONSE, requestId: 'req-new' });
     expect(await reserveKey(deps, KEY, FP)).toEqual({ kind: 'replay', response: { ...RESPONSE, requestId: 'req-new' } });
@@ -163,7 +182,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
   it('does not let a different request take over an abandoned reservation', async () => {
     await reserved(deps);
     clock.advance(LEASE_MS);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('still replays a completed key one millisecond before its 24 hours are up', async () => {
@@ -242,7 +264,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
       },
       afterLostClaim: () => releaseKey(deps, other!),
     });
-    expect(await scheduleErrorOf(reserveKey({ ...deps, store: raced.store }, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey({ ...deps, store: raced.store }, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
     expect(raced.claims()).toBe(5);
   });
 });
@@ -268,7 +293,10 @@ describe.each(sharedDatabases())('idempotency keys across two stores on one $nam
     const abandoned = await reserved({ store: first, clock, ids: randomIds, leaseMs: LEASE_MS });
     clock.advance(LEASE_MS);
     await reserved({ store: second, clock, ids: randomIds, leaseMs: LEASE_MS });
-    expect(await scheduleErrorOf(first.db.transaction().execute((trx) => completeKey(trx, abandoned, RESPONSE)))).toEqual(inProgress);
+    expect(await scheduleErrorOf(first.db.transaction().execute((trx) => completeKey(trx, abandoned, RESPONSE)))).toEqual({
+      ...inProgress,
+      message: 'Another request took over this Idempotency-Key.',
+    });
   });
 
   it('gives exactly one of 20 simultaneous takeovers of an abandoned key, split over both stores, the key', async () => {
