@@ -44,6 +44,7 @@ describe('answerProblem', () => {
   it('a required question left empty is named before any misfit', async () => {
     expect(await scheduleErrorOf(() => checkAnswers(FORM, { agenda: '', seats: 'x' }))).toEqual({
       code: 'validation_error',
+      message: 'Required questions are unanswered: responses.agenda.',
       details: { fields: ['responses.agenda'] },
       retryAfterSeconds: undefined,
     });
@@ -75,6 +76,7 @@ describe.each(storeFixtures())('a booking answers the form on $name', (fixture) 
     const refused = await scheduleErrorOf(createBooking(deps, hana, body({ agenda: 'Plans', seats: '4', room: 'east' }), 'misfit'));
     expect(refused).toEqual({
       code: 'validation_error',
+      message: 'responses.seats: must be a number; responses.room: must be one of north, south',
       details: { fields: ['responses.seats', 'responses.room'] },
       retryAfterSeconds: undefined,
     });

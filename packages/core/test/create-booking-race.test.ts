@@ -29,6 +29,7 @@ async function race(depsList: readonly ExecuteDeps[], store: Store) {
 
 const NINE_LOSERS = Array.from({ length: 9 }, () => ({
   code: 'slot_unavailable',
+  message: 'The host is not free at this time.',
   details: { reason: 'slot_busy' },
   retryAfterSeconds: undefined,
 }));

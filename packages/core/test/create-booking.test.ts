@@ -7,7 +7,7 @@ import type { Store } from '../src/storage/store.js';
 import { bookingRowsOf, createBooking, getBooking, outboxOf } from './support/booking-calls.js';
 import { ET, HOST_VIEW, loadBookingWorkspace, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
-import { scheduleErrorOf } from './support/errors.js';
+import { anyMessage, scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -253,7 +253,7 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['an event_type_id that is not a UUID', { event_type_id: 'meet' }, ['event_type_id']],
       ['two bad fields at once', { start: 'soon', utm_source: 'u'.repeat(256) }, ['start', 'utm_source']],
     ])('refuses %s, naming the field', async (_, changes, fields) => {
-      expect(await refusal(body(changes))).toEqual(invalidFields(...fields));
+      expect(await refusal(body(changes))).toEqual(anyMessage(invalidFields(...fields)));
       expect(await bookingCount()).toBe(1);
     });
 
@@ -262,7 +262,10 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['a username without event_slug', { event_type_id: undefined, username: 'hana' }],
       ['an event_slug without username', { event_type_id: undefined, event_slug: 'meet' }],
     ])('refuses %s as validation_error naming event_type_id', async (_, changes) => {
-      expect(await refusal(body(changes))).toEqual(invalidFields('event_type_id'));
+      expect(await refusal(body(changes))).toEqual({
+        ...invalidFields('event_type_id'),
+        message: 'Name the event type: event_type_id, or both username and event_slug.',
+      });
     });
 
     it.each([
@@ -270,7 +273,10 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['an empty answer', { responses: { agenda: '' } }],
       ['a null answer', { responses: { agenda: null } }],
     ])('refuses a required question left unanswered (%s) as validation_error naming responses.<id>', async (_, changes) => {
-      expect(await refusal(body({ event_type_id: ET.form, ...changes }))).toEqual(invalidFields('responses.agenda'));
+      expect(await refusal(body({ event_type_id: ET.form, ...changes }))).toEqual({
+        ...invalidFields('responses.agenda'),
+        message: 'Required questions are unanswered: responses.agenda.',
+      });
     });
 
     it('books once the required question is answered', async () => {
@@ -279,7 +285,7 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
     });
 
     it('refuses a body that is not an object', async () => {
-      expect(await refusal([body()])).toEqual(invalidFields());
+      expect(await refusal([body()])).toEqual({ ...invalidFields(), message: 'The body must be a JSON object.' });
     });
   });
 
@@ -288,7 +294,10 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['a bad format', 'not-an-email'],
       ['255 characters', `${'e'.repeat(243)}@example.com`],
     ])('refuses an attendee email with %s', async (_, email) => {
-      expect(await refusal(body({ attendee: { email } }))).toEqual(error('attendee_email_invalid', { fields: ['attendee.email'] }));
+      expect(await refusal(body({ attendee: { email } }))).toEqual({
+        ...error('attendee_email_invalid', { fields: ['attendee.email'] }),
+        message: 'attendee.email must be an email address of at most 254 characters.',
+      });
       expect(await bookingCount()).toBe(1);
     });
   });
@@ -300,17 +309,23 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['a username nobody has', { event_type_id: undefined, username: 'nobody', event_slug: 'meet' }],
       ['a slug the user does not have', { event_type_id: undefined, username: 'hana', event_slug: 'nope' }],
     ])('answers %s', async (_, changes) => {
-      expect(await refusal(body(changes))).toEqual(error('event_type_not_found'));
+      expect(await refusal(body(changes))).toEqual({ ...error('event_type_not_found'), message: 'No such event type.' });
     });
   });
 
   it('refuses an inactive event type as event_type_inactive', async () => {
-    expect(await refusal(body({ event_type_id: ET.paused }))).toEqual(error('event_type_inactive'));
+    expect(await refusal(body({ event_type_id: ET.paused }))).toEqual({
+      ...error('event_type_inactive'),
+      message: 'This event type is not taking bookings.',
+    });
     expect(await bookingCount()).toBe(1);
   });
 
   it('refuses a start in the past as slot_in_past', async () => {
-    expect(await refusal(body({ start: '2026-03-02T08:00:00Z' }))).toEqual(error('slot_in_past'));
+    expect(await refusal(body({ start: '2026-03-02T08:00:00Z' }))).toEqual({
+      ...error('slot_in_past'),
+      message: 'The start is in the past.',
+    });
   });
 
   describe('slot_unavailable names the reason', () => {
@@ -324,7 +339,7 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       ['overlapping a booking by its buffer', body({ event_type_id: ET.buffered, start: '2026-03-02T14:30:00Z' }), 'slot_busy'],
       ['inside a static calendar busy time', body({ event_type_id: ET.carlMeet, start: '2026-03-02T10:30:00Z' }), 'slot_busy'],
     ])('refuses a start %s', async (_, b, reason) => {
-      expect(await refusal(b, admin)).toEqual(unavailable(reason));
+      expect(await refusal(b, admin)).toEqual({ ...unavailable(reason), message: 'The host is not free at this time.' });
       expect(await bookingCount()).toBe(1);
     });
 
@@ -343,6 +358,7 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
     });
     expect(await scheduleErrorOf(createBooking(unreadable, admin, body({ event_type_id: ET.fennMeet })))).toEqual({
       code: 'availability_unavailable',
+      message: "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
       details: {},
       retryAfterSeconds: 30,
     });

@@ -80,7 +80,10 @@ describe('PostgreSQL: a session lost or slow under a request', () => {
       await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
       await sql`select 1`.execute(trx);
     });
-    expect(await scheduleErrorOf(inside)).toEqual(unavailable);
+    expect(await scheduleErrorOf(inside)).toEqual({
+      ...unavailable,
+      message: 'The database is unavailable or too slow to answer; retry shortly.',
+    });
     const { rows } = await sql<{ one: number }>`select 1 as one`.execute(store.db);
     expect(rows).toEqual([{ one: 1 }]);
   });
@@ -96,7 +99,10 @@ describe('PostgreSQL: a session lost or slow under a request', () => {
   it('a statement over statement_timeout answers 503 in about that time, and the connection stays usable', async () => {
     const store = open({ maxConnections: 1, timeouts: { statementMs: 200, queryMs: 2000 } });
     const started = performance.now();
-    expect(await scheduleErrorOf(sql`select pg_sleep(3)`.execute(store.db))).toEqual(unavailable);
+    expect(await scheduleErrorOf(sql`select pg_sleep(3)`.execute(store.db))).toEqual({
+      ...unavailable,
+      message: 'The database is unavailable or too slow to answer; retry shortly.',
+    });
     expect(performance.now() - started).toBeLessThan(1500);
     expect((await sql<{ one: number }>`select 1 as one`.execute(store.db)).rows).toEqual([{ one: 1 }]);
   });
@@ -112,7 +118,10 @@ describe('PostgreSQL: a session lost or slow under a request', () => {
     });
     await expect.poll(() => release).toBeTypeOf('function');
     const started = performance.now();
-    expect(await scheduleErrorOf(sql`select 1`.execute(store.db))).toEqual(unavailable);
+    expect(await scheduleErrorOf(sql`select 1`.execute(store.db))).toEqual({
+      ...unavailable,
+      message: 'The database is unavailable or too slow to answer; retry shortly.',
+    });
     expect(performance.now() - started).toBeLessThan(1500);
     release();
     await held;
@@ -124,7 +133,10 @@ describe('PostgreSQL: a session lost or slow under a request', () => {
     const store = open({ timeouts: { acquireMs: 500 } });
     const nowhere = openPostgres('postgres://postgres@127.0.0.1:1/test', { timeouts: { acquireMs: 500 } });
     stores.push(nowhere);
-    expect(await scheduleErrorOf(sql`select 1`.execute(nowhere.db))).toEqual(unavailable);
+    expect(await scheduleErrorOf(sql`select 1`.execute(nowhere.db))).toEqual({
+      ...unavailable,
+      message: 'The database is unavailable or too slow to answer; retry shortly.',
+    });
     expect((await sql<{ one: number }>`select 1 as one`.execute(store.db)).rows).toEqual([{ one: 1 }]);
   });
 });
@@ -167,7 +179,12 @@ describe('SQLite: a file another process holds', () => {
       ),
     );
     clearInterval(ticker);
-    expect(refused).toEqual({ code: 'slot_lock_timeout', details: {}, retryAfterSeconds: 1 });
+    expect(refused).toEqual({
+      code: 'slot_lock_timeout',
+      message: 'The database is locked by another writer; retry shortly.',
+      details: {},
+      retryAfterSeconds: 1,
+    });
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(250);
     expect(waited).toBeLessThan(1500);

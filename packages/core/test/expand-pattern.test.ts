@@ -193,6 +193,15 @@ describe('expandPattern', () => {
       ]);
     });
 
+    it('west of UTC, an instant whose UTC date is the day after its local Sunday is kept (the walk skips from two days before now)', () => {
+      // Sunday 20:00 PST is Monday 04:00Z; now (Monday 03:00Z) is in the week after that Sunday's in UTC.
+      const sundayEvening = weekly('2026-01-04', ['sun'], '20:00', 'America/Los_Angeles');
+      expect(expand(sundayEvening, 2, Date.parse('2026-03-02T03:00:00Z'))).toEqual([
+        '2026-03-01 2026-03-02T04:00:00.000Z',
+        '2026-03-08 2026-03-09T03:00:00.000Z',
+      ]);
+    });
+
     it('count 0 gives nothing', () => {
       expect(expandPattern(pattern, 0, LONG_AGO)).toEqual([]);
     });
@@ -260,6 +269,35 @@ describe('patternInstants', () => {
   });
 });
 
+describe('guards behind validation (a caller past validation never reaches them; a direct caller does)', () => {
+  it.each([
+    ['0', 0],
+    ['1.5', 1.5],
+    ['-1', -1],
+  ])('refuses intervalWeeks %s instead of repeating week 0', (_, intervalWeeks) => {
+    expect(() => patternInstants({ ...weekly('2026-01-05', ['mon'], '09:00', 'UTC'), intervalWeeks }).next()).toThrow(
+      new RangeError(`intervalWeeks must be a positive integer, got ${intervalWeeks}`),
+    );
+  });
+
+  it.each(['x2026-01-05', '2026-01-05x', '2026-1-05'])('refuses startsOn %s', (startsOn) => {
+    expect(() => patternInstants(weekly(startsOn, ['mon'], '09:00', 'UTC')).next()).toThrow(
+      new RangeError(`startsOn must be YYYY-MM-DD, got ${startsOn}`),
+    );
+  });
+
+  it.each(['9:00', 'x09:00', '09:00x'])('refuses time %s', (time) => {
+    expect(() => patternInstants(weekly('2026-01-05', ['mon'], time, 'UTC')).next()).toThrow(
+      new RangeError(`time must be HH:MM, got ${time}`),
+    );
+  });
+
+  it('passes over a weekday name it does not know', () => {
+    const odd = weekly('2026-01-05', ['wed', 'funday' as PatternWeekday], '09:00', 'UTC');
+    expect(expand(odd, 2)).toEqual(['2026-01-07 2026-01-07T09:00:00.000Z', '2026-01-14 2026-01-14T09:00:00.000Z']);
+  });
+});
+
 describe('expansion properties', () => {
   const ZONES = [
     'UTC',
@@ -270,6 +308,9 @@ describe('expansion properties', () => {
     'Asia/Kathmandu',
     'Australia/Adelaide',
     'Australia/Lord_Howe', // a 30-minute DST shift
+    // Far west: an evening instant falls on the next UTC date, the case the walk's two-day margin is for.
+    'America/Los_Angeles',
+    'Pacific/Honolulu',
   ];
   const DAY_NAMES: PatternWeekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
   const DAY_MS = 86_400_000;
@@ -281,7 +322,8 @@ describe('expansion properties', () => {
 
   const patterns: fc.Arbitrary<Pattern> = fc.record({
     frequency: fc.constantFrom('weekly' as const, 'monthly_same_day' as const),
-    intervalWeeks: fc.integer({ min: 1, max: 8 }),
+    // Every week half the time: with a longer interval the walk's weeks rarely meet the edge cases.
+    intervalWeeks: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 8 })),
     weekdays: fc.shuffledSubarray(DAY_NAMES, { minLength: 1 }),
     time: fc
       .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
@@ -347,19 +389,48 @@ describe('expansion properties', () => {
     );
   });
 
-  it('a walk that skips periods before now gives the same instants as the walk from starts_on', () => {
+  /** The walk from starts_on, up to `extra` instants after `afterMs`. */
+  const fullWalk = (pattern: Pattern, afterMs: number, extra: number): PatternInstant[] => {
+    const walked: PatternInstant[] = [];
+    let after = 0;
+    for (const instant of patternInstants(pattern)) {
+      walked.push(instant);
+      if (instant.instantMs > afterMs && ++after === extra) return walked;
+    }
+    return walked;
+  };
+  const firstAfter = (walked: PatternInstant[], nowMs: number, count: number) => walked.filter((i) => i.instantMs > nowMs).slice(0, count);
+  const PERIOD_DAYS = (pattern: Pattern) => (pattern.frequency === 'weekly' ? 7 * pattern.intervalWeeks : 31);
+
+  it('a walk that skips periods before now gives the same instants as the walk from starts_on, for now anywhere near an instant', () => {
     fc.assert(
       fc.property(patterns, fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 42 }), (pattern, nowDay, count) => {
-        const nowMs = (epochDay(pattern.startsOn) + nowDay) * DAY_MS + 3_600_000 * (nowDay % 24);
-        const fromStart: PatternInstant[] = [];
-        for (const instant of patternInstants(pattern)) {
-          if (instant.instantMs <= nowMs) continue;
-          fromStart.push(instant);
-          if (fromStart.length === count) break;
+        const baseMs = (epochDay(pattern.startsOn) + nowDay) * DAY_MS + 3_600_000 * (nowDay % 24);
+        const walked = fullWalk(pattern, baseMs, 6 + count);
+        // Now at that time, and just before each of the next instants and at the start of their UTC date:
+        // west of UTC an evening instant's UTC date is the next day, and may begin the next UTC week.
+        const nows = [
+          baseMs,
+          ...firstAfter(walked, baseMs, 6).flatMap(({ instantMs }) => [instantMs - 1, instantMs - (instantMs % DAY_MS)]),
+        ];
+        for (const nowMs of nows) {
+          expect(expandPattern(pattern, count, nowMs)).toEqual(firstAfter(walked, nowMs, count));
         }
-        expect(expandPattern(pattern, count, nowMs)).toEqual(fromStart);
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
+    );
+  });
+
+  it('skips ahead: the first instant walked is on or after starts_on and less than one period (plus two days) before notBefore', () => {
+    fc.assert(
+      fc.property(patterns, fc.integer({ min: -400, max: 3000 }), fc.integer({ min: 0, max: DAY_MS - 1 }), (pattern, nowDay, ms) => {
+        const notBeforeMs = (epochDay(pattern.startsOn) + nowDay) * DAY_MS + ms;
+        const first = patternInstants(pattern, notBeforeMs).next().value as PatternInstant;
+        expect(first.date >= pattern.startsOn).toBe(true);
+        // Two days of margin, and one more for the widest zone offset.
+        expect(notBeforeMs - first.instantMs).toBeLessThan((PERIOD_DAYS(pattern) + 3) * DAY_MS);
+      }),
+      { numRuns: 300 },
     );
   });
 });

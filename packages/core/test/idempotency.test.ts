@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import {
@@ -39,6 +40,37 @@ async function reserved(deps: IdempotencyDeps, ref = KEY, fingerprint = FP): Pro
   return result.reservation;
 }
 
+/** What a store does around each claim (the insert) of a key, to stage a lost race. */
+interface ClaimRace {
+  /** Before the claim runs: another request may take the key first. */
+  beforeClaim?: () => Promise<void>;
+  /** After a claim that found the key taken, before reserveKey reads the key. */
+  afterLostClaim?: () => Promise<void>;
+}
+
+/** The store, with `race` run around every claim of a key, and a count of the claims made. */
+function racedStore(store: Store, race: ClaimRace): { store: Store; claims: () => number } {
+  let claims = 0;
+  const isClaim = (query: CompiledQuery) => query.sql.startsWith('insert into "idempotency_keys"');
+  const db = new Proxy(store.db, {
+    get(target, name) {
+      if (name === 'executeQuery') {
+        return async (query: CompiledQuery) => {
+          if (!isClaim(query)) return target.executeQuery(query);
+          claims += 1;
+          await race.beforeClaim?.();
+          const result = await target.executeQuery(query);
+          if (Number(result.numAffectedRows ?? 0n) === 0) await race.afterLostClaim?.();
+          return result;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: { db, dialect: store.dialect, close: () => store.close() }, claims: () => claims };
+}
+
 describe('checkKeyShape', () => {
   it('accepts keys of 1 to 255 characters', () => {
     expect(() => checkKeyShape('k')).not.toThrow();
@@ -51,6 +83,7 @@ describe('checkKeyShape', () => {
   ])('refuses a key that is %s', async (_, key) => {
     expect(await scheduleErrorOf(() => checkKeyShape(key))).toEqual({
       code: 'validation_error',
+      message: 'Idempotency-Key must be 1 to 255 characters.',
       details: { fields: ['Idempotency-Key'] },
       retryAfterSeconds: undefined,
     });
@@ -77,12 +110,18 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
 
   it('answers idempotency_in_progress, retry after 1 second, to the same request while the first is in flight', async () => {
     await reserved(deps);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
   });
 
   it('answers idempotency_key_conflict to a different request while the first is in flight', async () => {
     await reserved(deps);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('replays the stored response exactly once the first request completed', async () => {
@@ -93,7 +132,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
 
   it('answers idempotency_key_conflict to a different request after the first completed', async () => {
     await complete(await reserved(deps));
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('lets the same key be reserved again after a release', async () => {
@@ -111,7 +153,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
   it('keeps an in-flight reservation until the instant its lease runs out', async () => {
     await reserved(deps);
     clock.advance(LEASE_MS - 1);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
   });
 
   it('lets the same request take over an abandoned reservation, and fences the old holder out', async () => {
@@ -120,9 +165,15 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
     const takeover = await reserved(deps);
     expect(takeover).toEqual({ ...KEY, lease: lease(2) });
 
-    expect(await scheduleErrorOf(complete(abandoned, { ...RESPONSE, requestId: 'req-old' }))).toEqual(inProgress);
+    expect(await scheduleErrorOf(complete(abandoned, { ...RESPONSE, requestId: 'req-old' }))).toEqual({
+      ...inProgress,
+      message: 'Another request took over this Idempotency-Key.',
+    });
     await releaseKey(deps, abandoned);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual(inProgress);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
 
     await complete(takeover, { ...RESPONSE, requestId: 'req-new' });
     expect(await reserveKey(deps, KEY, FP)).toEqual({ kind: 'replay', response: { ...RESPONSE, requestId: 'req-new' } });
@@ -131,7 +182,10 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
   it('does not let a different request take over an abandoned reservation', async () => {
     await reserved(deps);
     clock.advance(LEASE_MS);
-    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual(conflict);
+    expect(await scheduleErrorOf(reserveKey(deps, KEY, OTHER_FP))).toEqual({
+      ...conflict,
+      message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+    });
   });
 
   it('still replays a completed key one millisecond before its 24 hours are up', async () => {
@@ -173,6 +227,49 @@ describe.each(storeFixtures())('idempotency keys on $name', (fixture) => {
     expect(winners).toHaveLength(1);
     expect(losers).toEqual(Array(19).fill('idempotency_in_progress'));
   });
+
+  it('gives exactly one of 20 simultaneous takeovers of an abandoned key the key', async () => {
+    await reserved(deps);
+    clock.advance(LEASE_MS);
+    const concurrent = { ...deps, ids: randomIds };
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => reserveKey(concurrent, KEY, FP)));
+    const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.kind : (r.reason as { code: string }).code));
+    expect(outcomes.filter((o) => o === 'reserved')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== 'reserved')).toEqual(Array(19).fill('idempotency_in_progress'));
+  });
+
+  it('claims again when the key it lost to is released before it reads the key, and then holds it', async () => {
+    const holder = await reserved(deps);
+    let released = false;
+    const raced = racedStore(store, {
+      afterLostClaim: async () => {
+        if (released) return;
+        released = true;
+        await releaseKey(deps, holder);
+      },
+    });
+    expect(await reserveKey({ ...deps, store: raced.store }, KEY, FP)).toEqual({
+      kind: 'reserved',
+      reservation: { ...KEY, lease: lease(3) },
+    });
+    expect(raced.claims()).toBe(2);
+  });
+
+  it('gives up with idempotency_in_progress after losing five races in a row, each to a request that was gone by the read', async () => {
+    let other: Reservation | undefined;
+    const otherDeps = { ...deps, ids: randomIds };
+    const raced = racedStore(store, {
+      beforeClaim: async () => {
+        other = await reserved(otherDeps, KEY, OTHER_FP);
+      },
+      afterLostClaim: () => releaseKey(deps, other!),
+    });
+    expect(await scheduleErrorOf(reserveKey({ ...deps, store: raced.store }, KEY, FP))).toEqual({
+      ...inProgress,
+      message: 'A request with this Idempotency-Key is still in progress.',
+    });
+    expect(raced.claims()).toBe(5);
+  });
 });
 
 describe.each(sharedDatabases())('idempotency keys across two stores on one $name database', (shared) => {
@@ -196,6 +293,23 @@ describe.each(sharedDatabases())('idempotency keys across two stores on one $nam
     const abandoned = await reserved({ store: first, clock, ids: randomIds, leaseMs: LEASE_MS });
     clock.advance(LEASE_MS);
     await reserved({ store: second, clock, ids: randomIds, leaseMs: LEASE_MS });
-    expect(await scheduleErrorOf(first.db.transaction().execute((trx) => completeKey(trx, abandoned, RESPONSE)))).toEqual(inProgress);
+    expect(await scheduleErrorOf(first.db.transaction().execute((trx) => completeKey(trx, abandoned, RESPONSE)))).toEqual({
+      ...inProgress,
+      message: 'Another request took over this Idempotency-Key.',
+    });
+  });
+
+  it('gives exactly one of 20 simultaneous takeovers of an abandoned key, split over both stores, the key', async () => {
+    const [first, second] = await shared.open();
+    const clock = manualClock('2026-02-01T12:00:00.000Z');
+    const depsOf = (store: Store): IdempotencyDeps => ({ store, clock, ids: randomIds, leaseMs: LEASE_MS });
+    await reserved(depsOf(first));
+    clock.advance(LEASE_MS);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => reserveKey(depsOf(i % 2 === 0 ? first : second), KEY, FP)),
+    );
+    const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.kind : (r.reason as { code: string }).code));
+    expect(outcomes.filter((o) => o === 'reserved')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== 'reserved')).toEqual(Array(19).fill('idempotency_in_progress'));
   });
 });

@@ -7,7 +7,7 @@ import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
-import { scheduleErrorOf } from './support/errors.js';
+import { anyMessage, scheduleErrorOf } from './support/errors.js';
 import {
   ALICE,
   type BookingEntry,
@@ -197,17 +197,23 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
       ['another host filter', { host_user_id: ALICE }],
     ])('refuses a cursor reused with %s', async (_, change) => {
       const first = await list(alice, { limit: 5 });
-      expect(await scheduleErrorOf(list(alice, { limit: 5, cursor: first.nextCursor, ...change }))).toEqual(invalid('cursor'));
+      expect(await scheduleErrorOf(list(alice, { limit: 5, cursor: first.nextCursor, ...change }))).toEqual({
+        ...invalid('cursor'),
+        message: 'The cursor is not valid for this query.',
+      });
     });
 
     it('refuses a cursor that does not parse', async () => {
-      expect(await scheduleErrorOf(list(alice, { cursor: 'bm90LWEtY3Vyc29y' }))).toEqual(invalid('cursor'));
+      expect(await scheduleErrorOf(list(alice, { cursor: 'bm90LWEtY3Vyc29y' }))).toEqual({
+        ...invalid('cursor'),
+        message: 'The cursor is not valid for this query.',
+      });
     });
   });
 
   describe('malformed queries', () => {
     it.each([['0'], ['101'], ['abc'], ['-1'], ['1.5'], [0], [101]])('refuses limit %j', async (limit) => {
-      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual(invalid('limit'));
+      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual(anyMessage(invalid('limit')));
     });
 
     it.each([
@@ -224,7 +230,7 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
       ['status', ['confirmed', 'bogus']],
       ['status', [1]],
     ])('refuses %s=%j naming the parameter', async (param, value) => {
-      expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual(invalid(param));
+      expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual(anyMessage(invalid(param)));
     });
   });
 

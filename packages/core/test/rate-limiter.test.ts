@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { manualClock } from '../src/clock.js';
 import { DEFAULT_LIMITS } from '../src/rate-limit/limits.js';
 import type { RateLimitStore } from '../src/rate-limit/rate-limit-store.js';
-import { bucketFor, createRateLimiter } from '../src/rate-limit/rate-limiter.js';
+import { bucketFor, createRateLimiter, rateLimitedError } from '../src/rate-limit/rate-limiter.js';
 
 const NOON = '2026-01-05T12:00:00.000Z';
 const NOON_S = Date.parse(NOON) / 1000;
@@ -63,7 +63,28 @@ describe('bucketFor', () => {
   });
 });
 
+describe('rateLimitedError', () => {
+  it('states the limit, the window and the wait, and names the bucket in details', async () => {
+    const limiter = createRateLimiter({ clock: manualClock('2026-01-05T12:00:42.500Z') });
+    for (let i = 0; i < 3; i++) await limiter.consume(BUCKET);
+    const error = rateLimitedError(await limiter.consume(BUCKET));
+    expect({ code: error.code, message: error.message, details: error.details, retryAfterSeconds: error.retryAfterSeconds }).toEqual({
+      code: 'rate_limited',
+      message: 'Rate limit of 3 requests per 60 seconds exceeded; retry in 18 seconds.',
+      details: { bucket: 'pat:token-1', limit: 3, window_seconds: 60 },
+      retryAfterSeconds: 18,
+    });
+  });
+});
+
 describe('createRateLimiter in memory', () => {
+  it('is ready at once and closes cleanly: there is no store to wait for or close', async () => {
+    const limiter = createRateLimiter({ clock: manualClock(NOON) });
+    expect(await limiter.ready(1)).toBe(true);
+    expect(limiter.shared()).toBe(true);
+    await expect(limiter.close()).resolves.toBeUndefined();
+  });
+
   it('counts requests against the limit and refuses the one after it', async () => {
     const limiter = createRateLimiter({ clock: manualClock('2026-01-05T12:00:42.500Z') });
     const decisions = [];
@@ -171,6 +192,69 @@ describe('createRateLimiter with a shared store', () => {
     await limiter.consume(BUCKET);
     expect(causes).toEqual(['error', 'error', 'timeout']);
     expect(limiter.shared()).toBe(false);
+  });
+
+  describe('the fail-open bound, on fake timers', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Starts a consume against a store that never answers; `settled()` says whether it has ended yet. */
+    function stalledConsume(failOpenAfterMs?: number) {
+      vi.useFakeTimers();
+      const { store } = scriptedStore(() => new Promise<number>(() => {}));
+      const limiter = createRateLimiter({ store, clock: manualClock(NOON), ...(failOpenAfterMs === undefined ? {} : { failOpenAfterMs }) });
+      let ended = false;
+      const decision = limiter.consume(BUCKET).finally(() => {
+        ended = true;
+      });
+      return { decision, settled: () => ended, limiter };
+    }
+
+    it('waits 150 ms for the store by default, and not one millisecond less', async () => {
+      const { decision, settled, limiter } = stalledConsume();
+      await vi.advanceTimersByTimeAsync(149);
+      expect(settled()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled()).toBe(true);
+      expect((await decision).remaining).toBe(2);
+      expect(limiter.shared()).toBe(false);
+    });
+
+    it('waits exactly failOpenAfterMs when given', async () => {
+      const { decision, settled } = stalledConsume(40);
+      await vi.advanceTimersByTimeAsync(39);
+      expect(settled()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled()).toBe(true);
+      expect((await decision).allowed).toBe(true);
+    });
+
+    it('leaves no timer behind once the store has answered', async () => {
+      vi.useFakeTimers();
+      const { store } = scriptedStore(async () => 1);
+      const limiter = createRateLimiter({ store, clock: manualClock(NOON) });
+      await limiter.consume(BUCKET);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(limiter.shared()).toBe(true);
+    });
+  });
+
+  it("asks the store whether it is ready, with the caller's timeout", async () => {
+    const timeouts: number[] = [];
+    const { store } = scriptedStore(async () => 1);
+    const limiter = createRateLimiter({
+      store: {
+        ...store,
+        ready: async (timeoutMs) => {
+          timeouts.push(timeoutMs);
+          return false;
+        },
+      },
+      clock: manualClock(NOON),
+    });
+    expect(await limiter.ready(250)).toBe(false);
+    expect(timeouts).toEqual([250]);
   });
 
   it('never calls onFailOpen without a shared store: counting in memory is then the design, not a failure', async () => {

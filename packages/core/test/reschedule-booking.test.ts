@@ -14,7 +14,7 @@ import {
   TOKEN,
 } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
-import { scheduleErrorOf } from './support/errors.js';
+import { anyMessage, scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -156,16 +156,17 @@ describe.each(storeFixtures())('POST /v1/bookings/:uid/reschedule on $name', (fi
       ['a start within the minimum notice', B1, '2026-03-02T09:30:00Z', error('slot_unavailable', { reason: 'outside_minimum_notice' })],
       ['a start beyond the future limit', B1, '2026-03-17T09:30:00Z', error('slot_unavailable', { reason: 'outside_future_limit' })],
     ])('refuses %s', async (_, booking, start, expected) => {
-      expect(await refusal(booking.uid, { start })).toEqual(expected);
+      expect(await refusal(booking.uid, { start })).toEqual(anyMessage(expected));
       expect(await getBooking(deps, hana, booking.uid)).toEqual({ status: 200, data: importedBookingView(booking), version: 1 });
       expect(await outboxOf(store)).toEqual([]);
     });
 
     it('counts a booking as started when the clock is exactly at its start', async () => {
       clock.set('2026-03-02T14:00:00.000Z');
-      expect(await refusal(B1.uid, { start: '2026-03-04T09:30:00Z' })).toEqual(
-        error('booking_in_past', { start_at: '2026-03-02T14:00:00.000Z' }),
-      );
+      expect(await refusal(B1.uid, { start: '2026-03-04T09:30:00Z' })).toEqual({
+        ...error('booking_in_past', { start_at: '2026-03-02T14:00:00.000Z' }),
+        message: 'The booking has already started or finished.',
+      });
     });
 
     it.each([
@@ -174,7 +175,7 @@ describe.each(storeFixtures())('POST /v1/bookings/:uid/reschedule on $name', (fi
       ['a timezone that is not IANA', { start: '2026-03-04T09:30:00Z', timezone: 'Nowhere/Land' }, ['timezone']],
       ['a reason of 1025 characters', { start: '2026-03-04T09:30:00Z', reason: 'r'.repeat(1025) }, ['reason']],
     ])('refuses %s as validation_error', async (_, body, fields) => {
-      expect(await refusal(B1.uid, body)).toEqual(error('validation_error', { fields }));
+      expect(await refusal(B1.uid, body)).toEqual(anyMessage(error('validation_error', { fields })));
     });
 
     it.each([
@@ -182,7 +183,10 @@ describe.each(storeFixtures())('POST /v1/bookings/:uid/reschedule on $name', (fi
       ['a uid that is not a UUID', 'b1'],
       ["a booking the caller cannot see (another user's)", B_IVAN.uid],
     ])('answers %s with booking_not_found', async (_, booking) => {
-      expect(await refusal(booking, { start: '2026-03-04T09:30:00Z' })).toEqual(error('booking_not_found', { uid: booking }));
+      expect(await refusal(booking, { start: '2026-03-04T09:30:00Z' })).toEqual({
+        ...error('booking_not_found', { uid: booking }),
+        message: 'No booking with this uid.',
+      });
     });
   });
 });

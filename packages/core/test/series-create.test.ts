@@ -9,7 +9,7 @@ import type { CreateSeriesResult } from '../src/series/series-view.js';
 import type { Store } from '../src/storage/store.js';
 import { outboxOf } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
-import { scheduleErrorOf } from './support/errors.js';
+import { anyMessage, scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { type CallOptions, createSeries, notificationsOf, occurrenceRowsOf } from './support/series-calls.js';
 import {
@@ -333,11 +333,15 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['a body that is not an object', 'not an object'],
       ['an array body', [seriesBody()]],
     ])('refuses %s with validation_error', async (_, body) => {
-      expect(await refusal(body)).toEqual(invalidFields());
+      expect(await refusal(body)).toEqual({ ...invalidFields(), message: 'The body must be a JSON object.' });
     });
 
     it('refuses a body missing every required field, naming each (the host last: host_user_id or host_username names it)', async () => {
-      expect(await refusal({})).toEqual(invalidFields('attendee', 'frequency', 'time', 'starts_on', 'count', 'host_user_id'));
+      expect(await refusal({})).toEqual({
+        ...invalidFields('attendee', 'frequency', 'time', 'starts_on', 'count', 'host_user_id'),
+        message:
+          'attendee: Invalid input: expected object, received undefined; frequency: Invalid option: expected one of "weekly"|"monthly_same_day"; time: Invalid input: expected string, received undefined; starts_on: Invalid input: expected string, received undefined; count: Invalid input: expected number, received undefined; host_user_id: name the host: host_user_id or host_username',
+      });
     });
 
     it.each([
@@ -395,7 +399,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
         noDatesFree(['2026-03-02', '2026-03-02T16:45Z']),
       ],
     ])('refuses %s', async (_, changes, expected) => {
-      expect(await refusal(seriesBody(changes))).toEqual(expected);
+      expect(await refusal(seriesBody(changes))).toEqual(anyMessage(expected));
     });
 
     it.each([
@@ -403,7 +407,10 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['mona, for an unknown user', 'mona', NOBODY],
       ['the admin, for an unknown user', 'ada', NOBODY],
     ] as const)('refuses with 403 host_not_allowed: %s', async (_, caller, host) => {
-      expect(await refusal(seriesBody({ host_user_id: host }), who[caller])).toEqual(HOST_NOT_ALLOWED);
+      expect(await refusal(seriesBody({ host_user_id: host }), who[caller])).toEqual({
+        ...HOST_NOT_ALLOWED,
+        message: 'host_user_id is not someone this caller may act for.',
+      });
     });
 
     it.each([
@@ -413,7 +420,10 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['hana, for her own username in capitals (usernames match exactly)', 'hana', 'HANA'],
     ] as const)('refuses a host by username with 403 host_not_allowed naming host_username: %s', async (_, caller, username) => {
       const body = seriesBody({ host_user_id: undefined, host_username: username });
-      expect(await refusal(body, who[caller])).toEqual(HOST_BY_NAME_NOT_ALLOWED);
+      expect(await refusal(body, who[caller])).toEqual({
+        ...HOST_BY_NAME_NOT_ALLOWED,
+        message: 'host_username is not someone this caller may act for.',
+      });
     });
 
     it.each([
@@ -427,34 +437,42 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ['count before the host', { count: 0, host_user_id: USER.ivan }, COUNT_OUT_OF_RANGE],
       ['the host before the event type', { host_user_id: USER.ivan, event_type_id: NOBODY }, HOST_NOT_ALLOWED],
     ])('checks %s', async (_, changes, expected) => {
-      expect(await refusal(seriesBody(changes))).toEqual(expected);
+      expect(await refusal(seriesBody(changes))).toEqual(anyMessage(expected));
     });
 
     it('checks the event type before reading the calendar (rick, whose feed cannot be read)', async () => {
-      expect(await refusal(seriesBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.inactive }), who.ada)).toEqual(
-        error('event_type_inactive'),
-      );
+      expect(await refusal(seriesBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.inactive }), who.ada)).toEqual({
+        ...error('event_type_inactive'),
+        message: 'This event type is not taking bookings.',
+      });
     });
 
     it.each([
       ['hanaRead', { required_scope: 'series:write' }],
       ['hanaBookings', { required_scope: 'series:write' }],
     ] as const)('refuses a token without series:write (%s) with insufficient_scope', async (token, details) => {
-      expect(await refusal(seriesBody(), who[token])).toEqual(error('insufficient_scope', details));
+      expect(await refusal(seriesBody(), who[token])).toEqual({
+        ...error('insufficient_scope', details),
+        message: 'This token lacks the scope series:write.',
+      });
     });
 
     it('refuses a create without an Idempotency-Key with 400 missing_idempotency_key', async () => {
       const call = { params: {}, query: {}, body: seriesBody() };
-      expect(await scheduleErrorOf(execute(deps, createSeriesOperation, who.hana, call, 'req-no-key'))).toEqual(
-        error('missing_idempotency_key'),
-      );
+      expect(await scheduleErrorOf(execute(deps, createSeriesOperation, who.hana, call, 'req-no-key'))).toEqual({
+        ...error('missing_idempotency_key'),
+        message: 'This operation requires an Idempotency-Key.',
+      });
       expect(await writesOf(store)).toEqual(NOTHING_WRITTEN);
     });
 
     it("answers 503 availability_unavailable (Retry-After 30) when rick's feed cannot be read, then the same key books once it can", async () => {
       const body = seriesBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.rickWeekly });
       const first = await scheduleErrorOf(createSeries(deps, who.ada, body, { key: 'k-rick' }));
-      expect(first).toEqual(error('availability_unavailable', {}, 30));
+      expect(first).toEqual({
+        ...error('availability_unavailable', {}, 30),
+        message: "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
+      });
       expect(await writesOf(store)).toEqual(NOTHING_WRITTEN);
 
       const readable = testDeps(store, clock, { calendars: createCalendarReader(async () => []) });
@@ -483,7 +501,10 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
     it('refuses the same key with another body: 409 idempotency_key_conflict, nothing more written', async () => {
       await createSeries(deps, who.hana, seriesBody(), { key: 'k-conflict' });
       const seen = await scheduleErrorOf(createSeries(deps, who.hana, seriesBody({ count: 3 }), { key: 'k-conflict' }));
-      expect(seen).toEqual(error('idempotency_key_conflict'));
+      expect(seen).toEqual({
+        ...error('idempotency_key_conflict'),
+        message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
+      });
       expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 1, outbox: 5, idempotencyKeys: 1 });
     });
   });

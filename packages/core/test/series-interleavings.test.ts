@@ -33,7 +33,13 @@ import { storeFixtures } from './support/stores.js';
 /** Mondays at 10:00 UTC from the week of S0 (Monday 2026-03-02, 08:00). */
 const MON = (day: number, time = '10:00') => `2026-03-${String(day).padStart(2, '0')}T${time}:00.000Z`;
 
-const BUSY = { code: 'series_busy', details: {}, retryAfterSeconds: undefined };
+const BUSY = {
+  code: 'series_busy',
+  message:
+    'Something holds the series (another action is starting, or a mail about it is being sent); nothing changed. Read the series and retry.',
+  details: {},
+  retryAfterSeconds: undefined,
+};
 const ENDED = { code: 'series_ended', details: {}, retryAfterSeconds: undefined };
 
 const at = (action: SeriesStep['action'], phase: SeriesStep['phase'], index?: number) => (step: SeriesStep) =>
@@ -219,7 +225,11 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const held = gate.holdAt(at('mail', 'sending'));
     const dispatching = dispatchNotifications({ store, clock, ids: randomIds, mailer, steps: gate.hook });
     await reach(held, dispatching);
-    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual(BUSY);
+    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual({
+      ...BUSY,
+      message:
+        'Something holds the series (another action is starting, or a mail about it is being sent); nothing changed. Read the series and retry.',
+    });
     expect(await seriesStateOf(store, uid)).toMatchObject({ version: 1, status: 'active' });
     held.release();
     expect(await dispatching).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
@@ -238,12 +248,15 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const ending = endSeries(deps, mona, uid);
     await reach(held, ending);
     // Ended from its first write on: only end itself may run again, to finish what is unfinished.
-    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual(ENDED);
+    expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual({
+      ...ENDED,
+      message: 'The series is ended; nothing can change it.',
+    });
     expect((await endSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 2, superseded: false } });
     held.release();
     expect((await ending).outcome).toEqual({ status: 200, data: { canceled: 1, superseded: true } });
 
-    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual(ENDED);
+    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual({ ...ENDED, message: 'The series is ended; nothing can change it.' });
     expect(await occurrencesOf(store, uid)).toEqual([
       [MON(2), 'canceled', 'end', USER.hana],
       [MON(9), 'canceled', 'end', USER.hana],
@@ -261,7 +274,11 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const pausing = pauseSeries(deps, mona, uid);
     await reach(held, pausing);
     clock.advance(HOLD_LEASE_MS - 1);
-    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual(BUSY);
+    expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual({
+      ...BUSY,
+      message:
+        'Something holds the series (another action is starting, or a mail about it is being sent); nothing changed. Read the series and retry.',
+    });
     clock.advance(1);
     expect((await changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan })).outcome.data).toEqual({
       moved: 2,
@@ -270,7 +287,11 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
       superseded: false,
     });
     held.release();
-    expect(await scheduleErrorOf(pausing)).toEqual(BUSY);
+    expect(await scheduleErrorOf(pausing)).toEqual({
+      ...BUSY,
+      message:
+        'Something holds the series (another action is starting, or a mail about it is being sent); nothing changed. Read the series and retry.',
+    });
 
     expect((await occurrenceRowsOf(store, uid)).map((o) => [o.status, o.host_user_id])).toEqual([
       ['confirmed', USER.ivan],

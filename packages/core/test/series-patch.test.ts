@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HELD_REASON } from '../src/series/hold-occurrence.js';
 import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
-import { scheduleErrorOf } from './support/errors.js';
+import { anyMessage, scheduleErrorOf } from './support/errors.js';
 import { occurrenceRowsOf, owedRowsOf, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import {
   at,
@@ -73,25 +73,35 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
 
     it('a PATCH without If-Match is 428 missing_if_match', async () => {
       // Passed explicitly: the helpers' default If-Match would stand in for a missing argument.
-      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: undefined }))).toEqual(
-        seen('missing_if_match'),
-      );
+      expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: undefined }))).toEqual({
+        ...seen('missing_if_match'),
+        message: 'This operation requires an If-Match with the current version.',
+      });
       await unchangedSeries();
     });
 
     it.each(['"0"', '2', '"2"'])('a stale If-Match (%s) is 409 version_conflict with the current version', async (ifMatch) => {
-      expect(await refusal({ time: '11:00' }, ifMatch)).toEqual(seen('version_conflict', { current_version: 1 }));
+      expect(await refusal({ time: '11:00' }, ifMatch)).toEqual({
+        ...seen('version_conflict', { current_version: 1 }),
+        message: 'The series changed since it was read; read it again and retry.',
+      });
       await unchangedSeries();
     });
 
     it.each(['garbage', 'W/"1"', ''])('an If-Match that is no version (%j) cannot match: 409 version_conflict', async (ifMatch) => {
-      expect(await refusal({ time: '11:00' }, ifMatch)).toEqual(seen('version_conflict', { current_version: 1 }));
+      expect(await refusal({ time: '11:00' }, ifMatch)).toEqual({
+        ...seen('version_conflict', { current_version: 1 }),
+        message: 'The series changed since it was read; read it again and retry.',
+      });
       await unchangedSeries();
     });
 
     it('an If-Match read before another action is stale', async () => {
       await pauseSeries(s.deps, s.as.hana, uid);
-      expect(await refusal({ notify_invitee: false }, '"1"')).toEqual(seen('version_conflict', { current_version: 2 }));
+      expect(await refusal({ notify_invitee: false }, '"1"')).toEqual({
+        ...seen('version_conflict', { current_version: 2 }),
+        message: 'The series changed since it was read; read it again and retry.',
+      });
       expect((await patch({ notify_invitee: false }, '"2"')).outcome.version).toBe(3);
     });
 
@@ -113,18 +123,29 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
         event_type_id: SERIES_ET.short,
         color: 'red',
       };
-      expect(await refusal(body)).toEqual(seen('invalid_change', { fields: ['starts_on', 'count', 'attendee', 'event_type_id', 'color'] }));
+      expect(await refusal(body)).toEqual({
+        ...seen('invalid_change', { fields: ['starts_on', 'count', 'attendee', 'event_type_id', 'color'] }),
+        message:
+          'These fields cannot be changed this way: starts_on, count, attendee, event_type_id, color. Only frequency, interval_weeks, weekdays, time, location_url, notify_invitee can be patched, and location_url cannot be cleared.',
+      });
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
 
     it('a null location_url is 422 invalid_change', async () => {
-      expect(await refusal({ location_url: null })).toEqual(seen('invalid_change', { fields: ['location_url'] }));
+      expect(await refusal({ location_url: null })).toEqual({
+        ...seen('invalid_change', { fields: ['location_url'] }),
+        message:
+          'These fields cannot be changed this way: location_url. Only frequency, interval_weeks, weekdays, time, location_url, notify_invitee can be patched, and location_url cannot be cleared.',
+      });
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
 
     it('a series created without a location_url cannot gain one: 422 invalid_change', async () => {
       await start();
-      expect(await refusal({ location_url: NEW_LINK })).toEqual(seen('invalid_change', { fields: ['location_url'] }));
+      expect(await refusal({ location_url: NEW_LINK })).toEqual({
+        ...seen('invalid_change', { fields: ['location_url'] }),
+        message: 'A series created without a location_url cannot gain one.',
+      });
       await unchangedSeries();
     });
 
@@ -138,24 +159,36 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
       [{ location_url: 'ftp://files.example/x' }, ['location_url']],
       [{ notify_invitee: 'no' }, ['notify_invitee']],
     ])('a malformed value %j is 400 validation_error', async (body, fields) => {
-      expect(await refusal(body)).toEqual(seen('validation_error', { fields }));
+      expect(await refusal(body)).toEqual(anyMessage(seen('validation_error', { fields })));
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
 
     it('a weekly series cannot have its weekdays emptied: 400 validation_error', async () => {
-      expect(await refusal({ weekdays: [] })).toEqual(seen('validation_error', { fields: ['weekdays'] }));
+      expect(await refusal({ weekdays: [] })).toEqual({
+        ...seen('validation_error', { fields: ['weekdays'] }),
+        message: 'weekdays: a weekly series needs at least one weekday.',
+      });
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
 
     it('a monthly series switched to weekly needs weekdays: 400 validation_error', async () => {
       await start({ frequency: 'monthly_same_day', weekdays: undefined, count: 2 });
-      expect(await refusal({ frequency: 'weekly' })).toEqual(seen('validation_error', { fields: ['weekdays'] }));
-      expect(await refusal({ frequency: 'weekly', weekdays: [] })).toEqual(seen('validation_error', { fields: ['weekdays'] }));
+      expect(await refusal({ frequency: 'weekly' })).toEqual({
+        ...seen('validation_error', { fields: ['weekdays'] }),
+        message: 'weekdays: a weekly series needs at least one weekday.',
+      });
+      expect(await refusal({ frequency: 'weekly', weekdays: [] })).toEqual({
+        ...seen('validation_error', { fields: ['weekdays'] }),
+        message: 'weekdays: a weekly series needs at least one weekday.',
+      });
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
 
     it('an empty body is 400 validation_error', async () => {
-      expect(await refusal({})).toEqual(seen('validation_error', { fields: [] }));
+      expect(await refusal({})).toEqual({
+        ...seen('validation_error', { fields: [] }),
+        message: 'Send at least one of frequency, interval_weeks, weekdays, time, location_url, notify_invitee.',
+      });
       expect(await seriesNow(s, uid)).toEqual(created.series);
     });
   });

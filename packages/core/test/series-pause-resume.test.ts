@@ -267,8 +267,14 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
     it('a stale If-Match is refused with 409 version_conflict naming the current version, and nothing changes', async () => {
       await pause();
 
-      expect(await scheduleErrorOf(resume({ ifMatch: '"1"' }))).toEqual(seen('version_conflict', { current_version: 2 }));
-      expect(await scheduleErrorOf(resume({ ifMatch: '3' }))).toEqual(seen('version_conflict', { current_version: 2 }));
+      expect(await scheduleErrorOf(resume({ ifMatch: '"1"' }))).toEqual({
+        ...seen('version_conflict', { current_version: 2 }),
+        message: 'The series changed since it was read; read it again and retry.',
+      });
+      expect(await scheduleErrorOf(resume({ ifMatch: '3' }))).toEqual({
+        ...seen('version_conflict', { current_version: 2 }),
+        message: 'The series changed since it was read; read it again and retry.',
+      });
       expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', version: 2 });
       expect(await owedRowsOf(s.store, uid)).toHaveLength(6);
     });
@@ -276,7 +282,10 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
     it.each(['abc', 'W/"2"', '"2', ''])('an If-Match that does not parse as a revision (%j) is 400 invalid_if_match', async (ifMatch) => {
       await pause();
 
-      expect(await scheduleErrorOf(resume({ ifMatch }))).toEqual(seen('invalid_if_match', { if_match: ifMatch }));
+      expect(await scheduleErrorOf(resume({ ifMatch }))).toEqual({
+        ...seen('invalid_if_match', { if_match: ifMatch }),
+        message: 'If-Match must be a version, such as "3", 3 or *.',
+      });
       expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', version: 2 });
     });
 
@@ -284,9 +293,10 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
       await pause();
       const call = { params: { uid }, query: {}, body: undefined, idempotencyKey: undefined };
 
-      expect(await scheduleErrorOf(execute(s.deps, resumeSeriesOperation, s.as.hana, call, 'req-resume'))).toEqual(
-        seen('missing_idempotency_key'),
-      );
+      expect(await scheduleErrorOf(execute(s.deps, resumeSeriesOperation, s.as.hana, call, 'req-resume'))).toEqual({
+        ...seen('missing_idempotency_key'),
+        message: 'This operation requires an Idempotency-Key.',
+      });
       expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', version: 2 });
     });
   });

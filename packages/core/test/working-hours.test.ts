@@ -90,6 +90,21 @@ describe('workingIntervals', () => {
     ]);
   });
 
+  it('merges written intervals that touch into one stretch, so the grid runs on across the seam (docs/workspace.md)', () => {
+    const s = schedule({
+      mon: [
+        ['12:00', '17:00'],
+        ['09:00', '12:00'],
+      ],
+    });
+    expect(hours(s, '2026-03-02T00:00:00Z', '2026-03-03T00:00:00Z')).toEqual([['2026-03-02T08:00:00.000Z', '2026-03-02T16:00:00.000Z']]);
+  });
+
+  it('merges a day ending 24:00 with the next day starting 00:00 into one stretch across local midnight', () => {
+    const s = schedule({ mon: [['20:00', '24:00']], tue: [['00:00', '03:00']] });
+    expect(hours(s, '2026-03-02T00:00:00Z', '2026-03-04T00:00:00Z')).toEqual([['2026-03-02T19:00:00.000Z', '2026-03-03T02:00:00.000Z']]);
+  });
+
   it('returns an interval that began before the range whole, so the grid keeps its anchor', () => {
     expect(hours(NINE_TO_FIVE, '2026-01-14T10:10:00Z', '2026-01-14T10:20:00Z')).toEqual([
       ['2026-01-14T08:00:00.000Z', '2026-01-14T16:00:00.000Z'],

@@ -152,7 +152,8 @@ export async function reserveKey(deps: IdempotencyDeps, ref: KeyRef, fingerprint
         (w) => `This ${w.name.idempotency_key} was used within the last 24 hours with a different request.`,
       );
     }
-    if (existing.state === 'completed' && existing.response_json !== null) {
+    // Completing sets the state and the response in one update: a stored response is a completed key.
+    if (existing.response_json !== null) {
       return { kind: 'replay', response: JSON.parse(existing.response_json) as StoredResponse };
     }
     throw stillInProgress();

@@ -42,8 +42,9 @@ export function* patternInstants(pattern: Pattern, notBeforeMs?: number): Genera
   if (pattern.frequency === 'monthly_same_day') {
     // A month without starts_on's day has no occurrence and is not counted
     // (RFC 5545 drops invalid dates, 3.3.10); never clamped to the month's end.
-    // Each turn advances one month, so even day 31 keeps yielding.
-    const skip = floor === undefined ? 0 : Math.max(0, (floor.year - start.year) * 12 + (floor.month - start.month) - 1);
+    // Each turn advances one month, so even day 31 keeps yielding. The walk
+    // starts in floor's month: every month before it ends before floor.
+    const skip = floor === undefined ? 0 : Math.max(0, (floor.year - start.year) * 12 + (floor.month - start.month));
     for (let months = skip; ; months++) {
       const monthIndex = start.month - 1 + months;
       const date = { year: start.year + Math.floor(monthIndex / 12), month: (monthIndex % 12) + 1, day: start.day };

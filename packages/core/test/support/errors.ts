@@ -1,8 +1,11 @@
+import { expect } from 'vitest';
 import { ScheduleError } from '../../src/errors.js';
 
 /** What a caller sees of a ScheduleError; tests compare all of it exactly. */
 export interface SeenError {
   readonly code: string;
+  /** In core's words (CORE_WORDS); a changed message is a changed answer. */
+  readonly message: string;
   readonly details: Record<string, unknown>;
   readonly retryAfterSeconds: number | undefined;
 }
@@ -17,9 +20,17 @@ export async function scheduleErrorOf(work: Promise<unknown> | (() => unknown)):
     await (typeof work === 'function' ? work() : work);
   } catch (error) {
     if (error instanceof ScheduleError) {
-      return { code: error.code, details: error.details, retryAfterSeconds: error.retryAfterSeconds };
+      return { code: error.code, message: error.message, details: error.details, retryAfterSeconds: error.retryAfterSeconds };
     }
     throw error;
   }
   throw new Error('expected a ScheduleError, but the call succeeded');
+}
+
+/**
+ * An expected error whose message a table-driven test does not pin: its rows
+ * are about codes and details, and each message is pinned by a test of its own.
+ */
+export function anyMessage<T extends object>(expected: T): T & { message: unknown } {
+  return { ...expected, message: expect.any(String) };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/storage/open-store.js';
 import { dropPostgresSchema } from '../../src/storage/postgres/open-postgres.js';
 import type { Store } from '../../src/storage/store.js';
-import { createTestSchema, TEST_DATABASE_URL } from './stores.js';
+import { createTestSchema, selectedStores, TEST_DATABASE_URL } from './stores.js';
 
 /** Two Store objects on one database, as two server processes would hold them. */
 export interface SharedDatabase {
@@ -59,5 +59,5 @@ function sharedSqlite(): SharedDatabase {
 
 /** Every backend, each as one database shared by two Store objects. */
 export function sharedDatabases(): SharedDatabase[] {
-  return [sharedSqlite(), sharedPostgres()];
+  return selectedStores([sharedSqlite(), sharedPostgres()]);
 }

@@ -56,7 +56,18 @@ function postgresFixture(): StoreFixture {
   };
 }
 
+/**
+ * The backends named in `TEST_STORES` (comma-separated, e.g. `sqlite`), or
+ * all of them. Mutation testing sets `sqlite`: the rules it mutates are the
+ * same on both, and each mutant reruns the tests that cover it, so PostgreSQL
+ * would only multiply the time. CI never sets it.
+ */
+export function selectedStores<T extends { readonly name: 'sqlite' | 'postgres' }>(all: readonly T[]): T[] {
+  const wanted = process.env.TEST_STORES?.split(',').map((name) => name.trim());
+  return wanted === undefined ? [...all] : all.filter((backend) => wanted.includes(backend.name));
+}
+
 /** Every backend the storage suite must pass on (style.md: one suite, both dialects). */
 export function storeFixtures(): StoreFixture[] {
-  return [sqliteFixture(), postgresFixture()];
+  return selectedStores([sqliteFixture(), postgresFixture()]);
 }

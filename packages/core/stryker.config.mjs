@@ -1,0 +1,43 @@
+// Mutation testing of core's rule files: `npm run mutation` (README, "Mutation testing").
+// Not part of `npm test` or CI: a full run takes about half an hour on two cores.
+
+// The rules mutated here run the same on both backends, and every mutant
+// reruns its tests: SQLite only (test/support/stores.ts reads TEST_STORES).
+process.env.TEST_STORES ??= 'sqlite';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  // Each mutant reruns only the tests that executed it.
+  coverageAnalysis: 'perTest',
+  // A rerun tests only mutants whose code or covering tests changed since the
+  // recorded run (reports/stryker-incremental.json); `--force` tests them all.
+  incremental: true,
+  // Workspace loading in the suites' beforeAll runs much of this code outside
+  // any test, which makes those mutants "static": each would rerun every test
+  // after a full reload (hours). Such a mutant that tests also execute still
+  // runs, against those tests; one only executed while modules load (a table
+  // of constants) is reported as ignored.
+  ignoreStatic: true,
+  incrementalFile: 'reports/stryker-incremental.json',
+  // The rules whose every change a test must notice.
+  mutate: [
+    'src/series/expand-pattern.ts',
+    'src/series/owed.ts',
+    'src/availability/*.ts',
+    'src/idempotency/idempotency.ts',
+    'src/rate-limit/rate-limiter.ts',
+    'src/wall-clock.ts',
+  ],
+  // Below 95% killed (equivalent mutants marked with a reason), the run fails.
+  thresholds: { high: 97, low: 95, break: 95 },
+  concurrency: 2,
+  // A shared two-core machine is slow; an infinite loop still ends.
+  timeoutMS: 10_000,
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

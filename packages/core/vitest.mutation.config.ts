@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests mutation testing runs (stryker.config.mjs): those that exercise
+ * the rule files it mutates. Each mutant reruns only the tests that covered
+ * it, but the first, instrumented run and every static mutant run all of
+ * these, so tests of unrelated code (mail, webhooks, CalDAV, Redis) stay out.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/expand-pattern.test.ts',
+      'test/wall-clock.test.ts',
+      'test/time.test.ts',
+      'test/working-hours.test.ts',
+      'test/slot-rules.test.ts',
+      'test/availability-truth*.test.ts',
+      'test/slots.test.ts',
+      'test/ics-feed.test.ts',
+      'test/idempotency.test.ts',
+      'test/execute.test.ts',
+      'test/rate-limiter.test.ts',
+      'test/admit.test.ts',
+      'test/series-*.test.ts',
+      'test/create-booking*.test.ts',
+      'test/reschedule-booking.test.ts',
+      'test/cancel-booking.test.ts',
+      'test/booking-model.property.test.ts',
+    ],
+    exclude: ['test/series-notifications.test.ts'],
+    testTimeout: 20_000,
+  },
+});
