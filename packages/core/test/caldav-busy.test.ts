@@ -383,6 +383,7 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('CalDAV busy time 
         clock.advance(61_000);
         expect(await scheduleErrorOf(listSlots(deps, host, window))).toEqual({
           code: 'availability_unavailable',
+          message: "The host's conflict calendar could not be read; nothing was booked. Retry with the same Idempotency-Key.",
           details: {},
           retryAfterSeconds: 30,
         });

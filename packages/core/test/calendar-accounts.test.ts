@@ -96,7 +96,14 @@ function fakeConnector(passwordOf: (c: CalDavCalendar) => string) {
   return { connector, server };
 }
 
-const refusal = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
+const refusal = (code: string, details: Record<string, unknown>, message: string) => ({
+  code,
+  message,
+  details,
+  retryAfterSeconds: undefined,
+});
+const NO_ACCOUNT = 'No calendar account with this id.';
+const NO_KEY = 'This server has no calendar key (CALENDAR_KEY), so it cannot keep or open CalDAV passwords; its operator must set one.';
 
 describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
   let store: Store;
@@ -188,7 +195,7 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
     ])('refuses when discovery fails with %s: %s, nothing stored', async (failure, code, details) => {
       fake.server.failure = failure;
       const before = await storedText(USERS.ann);
-      expect(await scheduleErrorOf(add('ann'))).toEqual(refusal(code, details));
+      expect(await scheduleErrorOf(add('ann'))).toEqual(refusal(code, details, `CalDAV server ${URL_} failed (${failure}).`));
       expect(await storedText(USERS.ann)).toBe(before);
     });
 
@@ -201,10 +208,18 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
 
     it('refuses a calendar name the account lacks, listing the ones it has', async () => {
       expect(await scheduleErrorOf(add('ann', { busy_calendars: ['Work', 'Gym'] }))).toEqual(
-        refusal('calendar_name_unknown', { field: 'busy_calendars', name: 'Gym', calendars: ['Work', 'Family'] }),
+        refusal(
+          'calendar_name_unknown',
+          { field: 'busy_calendars', name: 'Gym', calendars: ['Work', 'Family'] },
+          'The account has no calendar "Gym" (busy_calendars); it has: Work, Family.',
+        ),
       );
       expect(await scheduleErrorOf(add('ann', { book_into: 'Holidays' }))).toEqual(
-        refusal('calendar_name_unknown', { field: 'book_into', name: 'Holidays', calendars: ['Work', 'Family'] }),
+        refusal(
+          'calendar_name_unknown',
+          { field: 'book_into', name: 'Holidays', calendars: ['Work', 'Family'] },
+          'The account has no calendar "Holidays" (book_into); it has: Work, Family.',
+        ),
       );
     });
 
@@ -212,17 +227,17 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
       const calls = fake.server.calls;
       const keyless = { ...deps, calendarAccounts: { connector: fake.connector } };
       expect(await scheduleErrorOf(run('ann', 'add_calendar', { body: { url: URL_, username: 'a', password: 'p' } }, keyless))).toEqual(
-        refusal('calendar_key_missing'),
+        refusal('calendar_key_missing', {}, NO_KEY),
       );
       expect(fake.server.calls).toBe(calls);
     });
 
     it('refuses credentials in the URL, and a body without a password', async () => {
       expect(await scheduleErrorOf(add('ann', { url: 'https://ann:secret@dav.example.com/' }))).toEqual(
-        refusal('validation_error', { fields: ['url'] }),
+        refusal('validation_error', { fields: ['url'] }, 'url: give the username and password as their own fields, not in the URL'),
       );
       expect(await scheduleErrorOf(run('ann', 'add_calendar', { body: { url: URL_, username: 'ann' } }))).toEqual(
-        refusal('validation_error', { fields: ['password'] }),
+        refusal('validation_error', { fields: ['password'] }, 'password: Invalid input: expected string, received undefined'),
       );
     });
 
@@ -230,12 +245,16 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
       expect(((await add('ada', { user: 'ben' })).data as CalendarAccount).user_id).toBe(USERS.ben);
       expect(((await add('max', { user: USERS.ann })).data as CalendarAccount).user_id).toBe(USERS.ann);
       for (const user of ['ann', USERS.ada, 'nobody']) {
-        expect(await scheduleErrorOf(add('ben', { user }))).toEqual(refusal('host_not_allowed', { fields: ['user'] }));
+        expect(await scheduleErrorOf(add('ben', { user }))).toEqual(
+          refusal('host_not_allowed', { fields: ['user'] }, 'user is not someone this caller may act for.'),
+        );
       }
     });
 
     it('needs calendars:write', async () => {
-      expect(await scheduleErrorOf(add('annRead'))).toEqual(refusal('insufficient_scope', { required_scope: 'calendars:write' }));
+      expect(await scheduleErrorOf(add('annRead'))).toEqual(
+        refusal('insufficient_scope', { required_scope: 'calendars:write' }, 'This token lacks the scope calendars:write.'),
+      );
     });
   });
 
@@ -278,7 +297,7 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
       const added = (await add('ann')).data as CalendarAccount;
       for (const id of ['cal_unknown000', 'not-an-id', added.id]) {
         expect(await scheduleErrorOf(run('ben', 'get_calendar', { params: { calendar_id: id } }))).toEqual(
-          refusal('calendar_not_found', { id }),
+          refusal('calendar_not_found', { id }, NO_ACCOUNT),
         );
       }
     });
@@ -291,7 +310,7 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
       expect(first.outcome).toEqual({ status: 200, data: added });
       expect((await run('ann', 'remove_calendar', { params: { calendar_id: added.id }, key: 'rm-1' })).outcome).toEqual(first.outcome);
       expect(await scheduleErrorOf(run('ann', 'remove_calendar', { params: { calendar_id: added.id } }))).toEqual(
-        refusal('calendar_not_found', { id: added.id }),
+        refusal('calendar_not_found', { id: added.id }, NO_ACCOUNT),
       );
       expect(JSON.parse(await storedText(USERS.ann))).toEqual([FILE_ACCOUNT]);
     });
@@ -299,14 +318,18 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
     it("refuses the workspace file's own account with 409 calendar_from_workspace", async () => {
       const [fileAccount] = (await run('ann', 'list_calendars')).outcome.data as CalendarAccount[];
       expect(await scheduleErrorOf(run('ann', 'remove_calendar', { params: { calendar_id: fileAccount!.id } }))).toEqual(
-        refusal('calendar_from_workspace', { id: fileAccount!.id }),
+        refusal(
+          'calendar_from_workspace',
+          { id: fileAccount!.id },
+          'This account comes from the workspace file, which would bring it back on its next load; remove it from the file instead.',
+        ),
       );
     });
 
     it("answers 404 for someone else's account and leaves it", async () => {
       const added = (await add('ann')).data as CalendarAccount;
       expect(await scheduleErrorOf(run('ben', 'remove_calendar', { params: { calendar_id: added.id } }))).toEqual(
-        refusal('calendar_not_found', { id: added.id }),
+        refusal('calendar_not_found', { id: added.id }, NO_ACCOUNT),
       );
       expect(await storedText(USERS.ann)).toContain(added.id);
     });
@@ -346,16 +369,22 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
       const [fileAccount] = (await run('ann', 'list_calendars')).outcome.data as CalendarAccount[];
       const keyless = { ...deps, calendarAccounts: { connector: fakeConnector(calDavPasswords({ env })).connector } };
       expect(await scheduleErrorOf(run('ann', 'test_calendar', { params: { calendar_id: added.id } }, keyless))).toEqual(
-        refusal('calendar_key_missing'),
+        refusal('calendar_key_missing', {}, NO_KEY),
       );
       const otherKey = passwordSealer(randomBytes(32));
       const rekeyed = {
         ...deps,
         calendarAccounts: { connector: fakeConnector(calDavPasswords({ env: {}, unseal: otherKey.unseal })).connector, sealer: otherKey },
       };
-      for (const id of [added.id, fileAccount!.id]) {
+      for (const [id, message] of [
+        [added.id, `CalDAV account ann at ${URL_} has a stored password that this server's calendar key does not open.`],
+        [
+          fileAccount!.id,
+          'CalDAV account ann at https://file.example.com/ has no password: the environment variable ANN_CALDAV is not set.',
+        ],
+      ] as const) {
         expect(await scheduleErrorOf(run('ann', 'test_calendar', { params: { calendar_id: id } }, rekeyed))).toEqual(
-          refusal('calendar_password_unavailable', { reason: 'no_password' }),
+          refusal('calendar_password_unavailable', { reason: 'no_password' }, message),
         );
       }
     });
