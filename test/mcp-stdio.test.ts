@@ -72,15 +72,17 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
     }
   });
 
-  it('annotations: list/get/check and directory tools read-only, cancel_booking, end_series and delete_webhook destructive, only the webhook sends open-world', async () => {
+  it('annotations: list/get/check, test_calendar and directory tools read-only; cancel_booking, end_series, delete_webhook and remove_calendar destructive; only webhook sends and calendar servers open-world', async () => {
     const { tools } = await s.client.listTools();
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name);
-    expect(readOnly.sort()).toEqual(TOOL_NAMES.filter((n) => /^(list|get|check)_/.test(n) || n === 'whoami').sort());
+    expect(readOnly.sort()).toEqual(
+      TOOL_NAMES.filter((n) => /^(list|get|check)_/.test(n) || n === 'whoami' || n === 'test_calendar').sort(),
+    );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
-    expect(destructive.sort()).toEqual(['cancel_booking', 'delete_webhook', 'end_series']);
-    // A test event or a redelivery POSTs to the webhook's own URL.
+    expect(destructive.sort()).toEqual(['cancel_booking', 'delete_webhook', 'end_series', 'remove_calendar']);
+    // A test event or a redelivery POSTs to the webhook's own URL; adding or testing a calendar account reads its server.
     const openWorld = tools.filter((t) => t.annotations?.openWorldHint !== false).map((t) => t.name);
-    expect(openWorld.sort()).toEqual(['redeliver_webhook_delivery', 'test_webhook']);
+    expect(openWorld.sort()).toEqual(['add_calendar', 'redeliver_webhook_delivery', 'test_calendar', 'test_webhook']);
   });
 
   it('whoami answers the token user, its scopes and who it may act for', async () => {

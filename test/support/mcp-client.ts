@@ -129,8 +129,9 @@ export function expectToolError(
   return found;
 }
 
-/** The API tools of docs/workspace.md (bookings, series, slots, webhooks) and the three directory tools, sorted. */
+/** The API tools of docs/workspace.md (bookings, series, slots, webhooks, calendar accounts) and the three directory tools, sorted. */
 export const TOOL_NAMES = [
+  'add_calendar',
   'cancel_booking',
   'change_series_host',
   'check_slot',
@@ -140,9 +141,11 @@ export const TOOL_NAMES = [
   'delete_webhook',
   'end_series',
   'get_booking',
+  'get_calendar',
   'get_series',
   'get_webhook',
   'list_bookings',
+  'list_calendars',
   'list_event_types',
   'list_people',
   'list_series',
@@ -151,9 +154,11 @@ export const TOOL_NAMES = [
   'list_webhooks',
   'pause_series',
   'redeliver_webhook_delivery',
+  'remove_calendar',
   'reschedule_booking',
   'resume_series',
   'rotate_webhook_secret',
+  'test_calendar',
   'test_webhook',
   'update_booking',
   'update_series',

@@ -17,6 +17,8 @@ export const ALL_SCOPES = [
   'slots:read',
   'webhooks:read',
   'webhooks:write',
+  'calendars:read',
+  'calendars:write',
 ] as const;
 
 export const USER_IDS = {

@@ -46,6 +46,8 @@ export function starterWorkspace(options: { username: string; timezone: string; 
           'slots:read',
           'webhooks:read',
           'webhooks:write',
+          'calendars:read',
+          'calendars:write',
         ],
       },
     ],
