@@ -2,48 +2,25 @@
 // authentication and rate limiting on (limits raised by the workspace),
 // against a bare node:http server doing the same point read through pg
 // (postgres-floor-server.mjs), in the same run on the same schema.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSchema, closeQueries, postgresReachable, postgresUrl, startServe } from './postgres-support.mjs';
-import { load, startProcess } from './support.mjs';
+import { load, startProcess, writeOneBookingWorkspace } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // BENCH_SCHEDULE_BIN runs another build (an older commit's) under the same load, for before/after.
 const bin = process.env.BENCH_SCHEDULE_BIN ?? resolve(here, '../../cli/dist/bin.js');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const TARGET_RATIO = 0.5;
-const secret = 'pat_bench_secret_0123456789';
-const uid = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c5d';
 
 if (!(await postgresReachable())) {
   process.stdout.write('get-booking-postgres: no PostgreSQL reachable (BENCH_POSTGRES_URL); skipped\n');
   process.exit(0);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
-const workspacePath = join(dir, 'workspace.json');
-writeFileSync(
-  workspacePath,
-  JSON.stringify({
-    organization: { name: 'Bench' },
-    limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
-    users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'Europe/Berlin', role: 'owner' }],
-    event_types: [{ owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30 }],
-    tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:read'] }],
-    bookings: [
-      {
-        uid,
-        event_type: 'call',
-        start: '2030-01-07T09:00:00Z',
-        attendee: { email: 'guest@example.com', name: 'Guest', timezone: 'UTC' },
-        responses: { topic: 'Benchmarks' },
-        metadata: { utm_source: 'bench' },
-      },
-    ],
-  }),
-);
+const { dir, workspacePath, secret, uid } = writeOneBookingWorkspace();
 
 const schema = benchSchema('get');
 let floorResult;
