@@ -13,7 +13,8 @@ const read = `select bookings.*, host.username as host_username, host.email as h
    where bookings.uid = $1`;
 
 const server = createServer(async (_req, res) => {
-  const { rows } = await pool.query(read, [uid]);
+  // Prepared once per connection, as the service's own driver does: a floor must not pay what the service does not.
+  const { rows } = await pool.query({ name: 'read-booking', text: read, values: [uid] });
   const body = JSON.stringify({ data: rows[0] });
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
