@@ -34,6 +34,19 @@ const NINE_LOSERS = Array.from({ length: 9 }, () => ({
   retryAfterSeconds: undefined,
 }));
 
+// The losers' mail is written with their bookings or not at all: only the winner's two are queued.
+const WINNERS_MAIL = [
+  { kind: 'booking_created', role: 'attendee' },
+  { kind: 'booking_created', role: 'host' },
+];
+
+async function mailOf(store: Store) {
+  const rows = await store.db.selectFrom('notifications').select(['kind', 'payload_json']).execute();
+  return rows
+    .map((r) => ({ kind: r.kind, role: (JSON.parse(r.payload_json) as { role: string }).role }))
+    .sort((a, b) => a.role.localeCompare(b.role));
+}
+
 describe.each(storeFixtures())('simultaneous creates on one Store, $name', (fixture) => {
   afterAll(() => fixture.cleanup());
 
@@ -44,6 +57,7 @@ describe.each(storeFixtures())('simultaneous creates on one Store, $name', (fixt
     expect(await race([testDeps(store, clock)], store)).toEqual({ won: 1, lost: NINE_LOSERS });
     expect((await bookingRowsOf(store)).map((r) => [r.start_at, r.status])).toEqual([['2026-03-02T10:00:00.000Z', 'confirmed']]);
     expect((await outboxOf(store)).map((e) => e.event_type)).toEqual(['booking.created']);
+    expect(await mailOf(store)).toEqual(WINNERS_MAIL);
   });
 });
 
@@ -64,5 +78,6 @@ describe.each(twoPostgresStores)('simultaneous creates on two Stores sharing one
     expect(await race([testDeps(first, clock), testDeps(second, clock)], first)).toEqual({ won: 1, lost: NINE_LOSERS });
     expect((await bookingRowsOf(second)).map((r) => [r.start_at, r.status])).toEqual([['2026-03-02T10:00:00.000Z', 'confirmed']]);
     expect((await outboxOf(first)).map((e) => e.event_type)).toEqual(['booking.created']);
+    expect(await mailOf(first)).toEqual(WINNERS_MAIL);
   });
 });

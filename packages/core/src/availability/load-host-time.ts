@@ -29,7 +29,8 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
  */
 export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
 
-const overlapping = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
+/** The host's confirmed bookings overlapping a window given by overlapBounds. */
+export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
   db
     .selectFrom('bookings')
     .select(['start_at', 'end_at', 'uid'])
@@ -40,14 +41,14 @@ const overlapping = (db: Executor, hostId: string, lowest: string, before: strin
     .where('start_at', '<', before)
     .where('end_at', '>', after);
 
+/** overlappingBookings' bounds for a window: the earliest start to look from, then the window's end and start. */
+export function overlapBounds(window: Interval): [lowest: string, before: string, after: string] {
+  return [toTimestamp(window.startMs - MAX_BOOKING_MS), toTimestamp(window.endMs), toTimestamp(window.startMs)];
+}
+
 /** The host's confirmed bookings that overlap `window`, except one being moved. */
 export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
-  const rows = await runPrepared(db, overlapping, [
-    hostId,
-    toTimestamp(window.startMs - MAX_BOOKING_MS),
-    toTimestamp(window.endMs),
-    toTimestamp(window.startMs),
-  ]);
+  const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window)]);
   const out: Interval[] = [];
   for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
   return out;

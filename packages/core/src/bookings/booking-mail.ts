@@ -26,6 +26,8 @@ export interface BookingChange {
   /** Known already (a create has them): saves reading them again. */
   readonly eventTypeName?: string;
   readonly host?: MailHost;
+  /** Whether the attendee may be mailed (attendeeMailOn), when the caller read it already. */
+  readonly attendeeMail?: boolean;
 }
 
 /**
@@ -43,6 +45,16 @@ export async function recordBookingMail(
   booking: Booking,
   change: BookingChange = {},
 ): Promise<void> {
+  await recordNotifications(trx, deps, await bookingMail(trx, kind, booking, change));
+}
+
+/** The mails recordBookingMail queues, for a caller that writes them itself (a create, with its booking). */
+export async function bookingMail(
+  trx: Executor,
+  kind: BookingNotificationKind,
+  booking: Booking,
+  change: BookingChange = {},
+): Promise<NewNotification[]> {
   const host = change.host ?? (await hostOf(trx, booking.host.user_id));
   const eventTypeName =
     change.eventTypeName ??
@@ -68,19 +80,18 @@ export async function recordBookingMail(
     bookingUid: booking.uid,
     payload: { ...common, role: 'host', timezone: host.timezone },
   };
-  // Both mails in one insert: this runs inside every booking write's transaction.
-  const toAttendee: NewNotification[] =
-    attendee && (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null))
-      ? [
-          {
-            kind,
-            recipient: attendee.email,
-            bookingUid: booking.uid,
-            payload: { ...common, role: 'attendee', timezone: attendee.timezone },
-          },
-        ]
-      : [];
-  await recordNotifications(trx, deps, [toHost, ...toAttendee]);
+  const mailAttendee =
+    attendee !== undefined && (change.attendeeMail ?? (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null)));
+  if (!mailAttendee) return [toHost];
+  return [
+    toHost,
+    {
+      kind,
+      recipient: attendee.email,
+      bookingUid: booking.uid,
+      payload: { ...common, role: 'attendee', timezone: attendee.timezone },
+    },
+  ];
 }
 
 async function hostOf(trx: Executor, userId: string): Promise<MailHost> {

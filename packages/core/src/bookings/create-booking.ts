@@ -8,16 +8,17 @@ import { ScheduleError } from '../errors.js';
 import { checkAnswers } from '../event-types/questions.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
-import { recordEvent } from '../outbox/record-event.js';
+import { outboxRow } from '../outbox/record-event.js';
+import { notificationRows } from '../outbox/record-notification.js';
 import { lockHost } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
-import { recordBookingMail } from './booking-mail.js';
+import { bookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
-import { insertBookingRow } from './insert-booking-row.js';
 import { newBookingRow } from './new-booking.js';
+import { writeNewBooking } from './write-new-booking.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -52,11 +53,18 @@ export async function isStillFree(
   exceptUid?: string,
 ): Promise<boolean> {
   await lockHost(trx, dialect, hostId);
-  const widened = {
+  return (await confirmedBookings(trx, hostId, widen(eventType, slot), exceptUid)).length === 0;
+}
+
+/** The time a booking of this event type keeps the host from other bookings: the slot and its buffers. */
+function widen(
+  eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
+  slot: { startMs: number; endMs: number },
+): { startMs: number; endMs: number } {
+  return {
     startMs: slot.startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
     endMs: slot.endMs + eventType.bufferAfterMinutes * MINUTE_MS,
   };
-  return (await confirmedBookings(trx, hostId, widened, exceptUid)).length === 0;
 }
 
 /** isStillFree, refusing with `409 slot_unavailable` when the slot was taken. */
@@ -83,7 +91,7 @@ export async function prepareBooking(
   return { eventType, startMs, endMs };
 }
 
-/** Inserts the booking, with its `booking.created` event, once the slot is confirmed free. */
+/** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
 export async function insertBooking(
   trx: Executor,
   deps: BookingWriteDeps,
@@ -91,7 +99,6 @@ export async function insertBooking(
   prepared: { eventType: EventTypeWithHost; startMs: number; endMs: number },
 ): Promise<Booking> {
   const { eventType, startMs, endMs } = prepared;
-  await assertStillFree(trx, deps.dialect, eventType.host.id, eventType, { startMs, endMs });
   const uid = deps.ids.uuid();
   const utm = Object.fromEntries(
     (['utm_source', 'utm_medium', 'utm_campaign'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]),
@@ -111,13 +118,23 @@ export async function insertBooking(
     },
     toTimestamp(deps.clock.now()),
   );
-  await insertBookingRow(trx, row);
-  // The view is built from what was written; reading the row back would only repeat it.
+  // The view is built from what is written; reading the row back would only repeat it.
   const booking = toBooking(
     { ...row, host_username: eventType.host.username, host_email: eventType.host.email, event_type_slug: eventType.slug },
     'single',
   );
-  await recordEvent(trx, deps, 'booking.created', uid, booking);
-  await recordBookingMail(trx, deps, 'booking_created', booking, { eventTypeName: eventType.name, host: eventType.host });
+  const mail = await bookingMail(trx, 'booking_created', booking, {
+    eventTypeName: eventType.name,
+    host: eventType.host,
+    attendeeMail: eventType.attendeeMail,
+  });
+  await lockHost(trx, deps.dialect, eventType.host.id);
+  const written = await writeNewBooking(
+    trx,
+    deps.dialect,
+    { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
+    widen(eventType, { startMs, endMs }),
+  );
+  if (!written) throw unavailable('slot_busy');
   return booking;
 }

@@ -3,7 +3,7 @@ import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 
-const BOOKING_COLUMNS = [
+export const BOOKING_COLUMNS = [
   'uid',
   'version',
   'event_type_id',

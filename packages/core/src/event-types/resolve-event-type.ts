@@ -25,6 +25,12 @@ export interface EventTypeWithHost {
   readonly bufferAfterMinutes: number;
   readonly slotIntervalMinutes: number;
   readonly questions: readonly Question[];
+  /**
+   * Whether mail may go to this event type's attendees: neither it nor the
+   * workspace turned attendee mail off (the rule of attendeeMailOn, read with
+   * the event type so a booking write need not read it again).
+   */
+  readonly attendeeMail: boolean;
   readonly host: HostRecord;
 }
 
@@ -54,7 +60,8 @@ function query(db: Executor) {
       'users.timezone as host_timezone',
       'users.schedule_json',
       'users.calendars_json',
-    ]);
+    ])
+    .select((eb) => eb.selectFrom('organization').select('attendee_mail').where('id', '=', 1).as('organization_attendee_mail'));
 }
 
 /** Loads a host by id. */
@@ -95,6 +102,8 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     bufferAfterMinutes: row.buffer_after_minutes,
     slotIntervalMinutes: row.slot_interval_minutes,
     questions: storedQuestions(row.questions_json),
+    // A missing organization row (no workspace loaded yet) has nothing turned off.
+    attendeeMail: row.attendee_mail !== 0 && row.organization_attendee_mail !== 0,
     host: {
       id: row.owner_user_id,
       username: row.username,

@@ -1,6 +1,8 @@
+import type { Insertable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { executePrepared } from '../storage/prepared-query.js';
+import type { OutboxTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -24,6 +26,26 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
+/** The columns an event is written with, in the order `outboxRow` gives its values. */
+export const OUTBOX_COLUMNS = ['id', 'event_type', 'subject_uid', 'payload_json', 'created_at', 'dispatched_at'] as const;
+
+/** A new, undispatched event as its outbox row. */
+export function outboxRow(
+  deps: { clock: Clock; ids: IdGenerator },
+  event: EventName,
+  subjectUid: string,
+  payload: unknown,
+): Pick<OutboxTable, (typeof OUTBOX_COLUMNS)[number]> {
+  return {
+    id: deps.ids.uuid(),
+    event_type: event,
+    subject_uid: subjectUid,
+    payload_json: JSON.stringify(payload),
+    created_at: toTimestamp(deps.clock.now()),
+    dispatched_at: null,
+  };
+}
+
 /**
  * Records an event in the outbox inside the caller's transaction: the event
  * exists exactly when the change it reports committed. A dispatcher delivers
@@ -36,10 +58,20 @@ export async function recordEvent(
   subjectUid: string,
   payload: unknown,
 ): Promise<void> {
-  await executePrepared(trx, insertEvent, [deps.ids.uuid(), event, subjectUid, JSON.stringify(payload), toTimestamp(deps.clock.now())]);
+  await insertOutboxRow(trx, outboxRow(deps, event, subjectUid, payload));
 }
 
-const insertEvent = (db: Executor, id: string, event: string, subjectUid: string, payloadJson: string, createdAt: string) =>
+/** Writes an event's row (outboxRow) in the caller's transaction. */
+export async function insertOutboxRow(trx: Executor, row: ReturnType<typeof outboxRow>): Promise<void> {
+  await executePrepared(
+    trx,
+    insertEvent,
+    OUTBOX_COLUMNS.map((column) => row[column]),
+  );
+}
+
+// Compiled once: every value is a parameter in OUTBOX_COLUMNS order.
+const insertEvent = (db: Executor, ...values: unknown[]) =>
   db
     .insertInto('outbox')
-    .values({ id, event_type: event, subject_uid: subjectUid, payload_json: payloadJson, created_at: createdAt, dispatched_at: null });
+    .values(Object.fromEntries(OUTBOX_COLUMNS.map((column, i) => [column, values[i]])) as unknown as Insertable<OutboxTable>);

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
+import type { NotificationsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -127,6 +128,43 @@ export async function recordNotification(
   await recordNotifications(trx, deps, [notification]);
 }
 
+/** The columns a queued mail is written with, in the order `notificationRows` gives its values. */
+export const NOTIFICATION_COLUMNS = [
+  'id',
+  'kind',
+  'series_uid',
+  'booking_uid',
+  'recipient',
+  'payload_json',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'created_at',
+  'sent_at',
+] as const;
+
+export type NotificationRow = Omit<Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]>, 'booking_uid'> & {
+  booking_uid: string | null;
+};
+
+/** Mails as the rows that queue them: pending, due now. */
+export function notificationRows(deps: { clock: Clock; ids: IdGenerator }, notifications: readonly NewNotification[]): NotificationRow[] {
+  const now = toTimestamp(deps.clock.now());
+  return notifications.map((notification) => ({
+    id: deps.ids.uuid(),
+    kind: notification.kind,
+    series_uid: notification.seriesUid ?? null,
+    booking_uid: notification.bookingUid ?? null,
+    recipient: notification.recipient,
+    payload_json: JSON.stringify(notification.payload),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    sent_at: null,
+  }));
+}
+
 /** Queues several mails about one change with one statement (a booking's host and attendee mail). */
 export async function recordNotifications(
   trx: Executor,
@@ -134,25 +172,7 @@ export async function recordNotifications(
   notifications: readonly NewNotification[],
 ): Promise<void> {
   if (notifications.length === 0) return;
-  const now = toTimestamp(deps.clock.now());
-  await trx
-    .insertInto('notifications')
-    .values(
-      notifications.map((notification) => ({
-        id: deps.ids.uuid(),
-        kind: notification.kind,
-        series_uid: notification.seriesUid ?? null,
-        booking_uid: notification.bookingUid ?? null,
-        recipient: notification.recipient,
-        payload_json: JSON.stringify(notification.payload),
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-        sent_at: null,
-      })),
-    )
-    .execute();
+  await trx.insertInto('notifications').values(notificationRows(deps, notifications)).execute();
 }
 
 /**

@@ -1,0 +1,99 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Interval } from '../availability/busy.js';
+import { confirmedBookings, overlapBounds, overlappingBookings } from '../availability/load-host-time.js';
+import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
+import { insertOutboxRow, OUTBOX_COLUMNS, type outboxRow } from '../outbox/record-event.js';
+import { NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
+import { executePrepared } from '../storage/prepared-query.js';
+import type { BookingsTable } from '../storage/schema.js';
+import type { Dialect, Executor } from '../storage/store.js';
+import { BOOKING_COLUMNS, insertBookingRow } from './insert-booking-row.js';
+
+/** A new booking and what its create records with it: the `booking.created` event and the mail. */
+export interface NewBookingWrite {
+  readonly row: BookingsTable;
+  readonly event: ReturnType<typeof outboxRow>;
+  readonly mail: readonly NotificationRow[];
+}
+
+/**
+ * Writes a new booking with its event and mail if the host has no confirmed
+ * booking overlapping `blocked` (the slot widened by its buffers); false when
+ * one does, and nothing is written. The caller holds the host's lock
+ * (lockHost), so the check sees every booking committed before it and no
+ * other write for this host can come between the check and the insert.
+ *
+ * On PostgreSQL this is one statement (the check and the three inserts as
+ * one data-modifying CTE): each statement is a round trip that costs both
+ * processes CPU, and a create is the service's most frequent write
+ * (README "Benchmarks"). SQLite runs in process, where a statement costs
+ * little, so it runs them one by one.
+ */
+export async function writeNewBooking(trx: Executor, dialect: Dialect, write: NewBookingWrite, blocked: Interval): Promise<boolean> {
+  const { row, event, mail } = write;
+  if (dialect === 'postgres') {
+    const build = insertIfFree[mail.length];
+    if (build === undefined) throw new Error(`writeNewBooking: at most ${insertIfFree.length - 1} mails per booking`);
+    const { rows } = await executePrepared(trx, build, [
+      row.host_user_id,
+      ...overlapBounds(blocked),
+      ...BOOKING_COLUMNS.map((column) => row[column]),
+      ...OUTBOX_COLUMNS.map((column) => event[column]),
+      ...mail.flatMap((m) => NOTIFICATION_COLUMNS.map((column) => m[column])),
+    ]);
+    if (rows.length === 0) return false;
+    if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
+    return true;
+  }
+  if ((await confirmedBookings(trx, row.host_user_id, blocked)).length > 0) return false;
+  await insertBookingRow(trx, row);
+  await insertOutboxRow(trx, event);
+  if (mail.length > 0)
+    await trx
+      .insertInto('notifications')
+      .values([...mail])
+      .execute();
+  return true;
+}
+
+const columnList = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
+const valueList = (values: readonly unknown[]) => sql.join(values.map((value) => sql.val(value)));
+
+/**
+ * The PostgreSQL statement of writeNewBooking for a create with `mails`
+ * mails, compiled once per count. Every value is a parameter in the order
+ * writeNewBooking passes them. In READ COMMITTED the statement's snapshot is
+ * taken when it starts, after the host's lock was granted by the statement
+ * before, so the `not exists` sees every booking committed for the host.
+ * Each insert after the first selects from it: no booking, nothing else.
+ */
+function insertIfFreeWith(mails: number) {
+  return (db: Executor, ...args: unknown[]) => {
+    const [hostId, lowest, before, after] = args;
+    let at = 4;
+    const take = (n: number) => {
+      const taken = args.slice(at, at + n);
+      at += n;
+      return taken;
+    };
+    const booking = take(BOOKING_COLUMNS.length);
+    const event = take(OUTBOX_COLUMNS.length);
+    const mailCtes: RawBuilder<unknown>[] = Array.from(
+      { length: mails },
+      (_, i) => sql`, ${sql.id(`mail_${i}`)} as (
+        insert into "notifications" (${columnList(NOTIFICATION_COLUMNS)}) select ${valueList(take(NOTIFICATION_COLUMNS.length))} from "booking")`,
+    );
+    const statement = sql<{ uid: string }>`with "booking" as (
+        insert into "bookings" (${columnList(BOOKING_COLUMNS)})
+        select ${valueList(booking)}
+        where not exists (${overlappingBookings(db, hostId as string, lowest as string, before as string, after as string)})
+        returning "uid"),
+      "event" as (insert into "outbox" (${columnList(OUTBOX_COLUMNS)}) select ${valueList(event)} from "booking")
+      ${sql.join(mailCtes, sql``)}
+      select "uid" from "booking"`;
+    return { compile: () => statement.compile(db) };
+  };
+}
+
+// A create queues one mail (the host's) or two (and the attendee's).
+const insertIfFree = [insertIfFreeWith(0), insertIfFreeWith(1), insertIfFreeWith(2)];
