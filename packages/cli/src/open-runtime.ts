@@ -1,4 +1,13 @@
-import { type Clock, type IdGenerator, type LoadReport, loadWorkspace, openStore, type Store, type StoreOptions } from '@schedule/core';
+import {
+  type Clock,
+  DatabaseUrlError,
+  type IdGenerator,
+  type LoadReport,
+  loadWorkspace,
+  openStore,
+  type Store,
+  type StoreOptions,
+} from '@schedule/core';
 import { CliError } from './backend/backend.js';
 import { asCliErrors } from './backend/core-refusals.js';
 import { giveDemoPasswords, revokePublicDemoTokens } from './demo-tokens.js';
@@ -31,7 +40,9 @@ export async function openRuntime(options: {
       `${options.workspace} is a demo workspace: its tokens are public. Run it with --demo, which serves it from a throw-away in-memory database.`,
     );
   }
-  const store = await openStore(options.db, options.store);
+  const store = await openStore(options.db, options.store).catch((error: unknown) => {
+    throw error instanceof DatabaseUrlError ? new CliError('usage', error.message) : error;
+  });
   try {
     const report = workspace
       ? await asCliErrors(() => loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace))

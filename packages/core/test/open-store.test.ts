@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/storage/open-store.js';
 import { dropPostgresSchema } from '../src/storage/postgres/open-postgres.js';
@@ -41,5 +42,24 @@ describe('openStore on a PostgreSQL schema', () => {
     const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}`);
     stores.push(store);
     expect(await store.db.selectFrom('bookings').selectAll().execute()).toEqual([]);
+  });
+
+  it('keeps at most pool_size connections, however many queries wait', async () => {
+    await fixture.open();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}&pool_size=2`);
+    stores.push(store);
+    // Six queries that each hold their connection a moment: a pool of 10 would open six.
+    const backends = await Promise.all(
+      Array.from({ length: 6 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(store.db)),
+    );
+    expect(new Set(backends.map((r) => r.rows[0]!.pid)).size).toBe(2);
+  });
+
+  it.each(['0', '101', '2.5', 'ten', ''])('refuses pool_size=%j before connecting', async (value) => {
+    await expect(openStore(`${TEST_DATABASE_URL}?schema=unused&pool_size=${value}`)).rejects.toThrow(
+      `pool_size in the database URL must be a whole number from 1 to 100, not ${JSON.stringify(value)}.`,
+    );
   });
 });

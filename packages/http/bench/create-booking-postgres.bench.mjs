@@ -155,7 +155,9 @@ const pgbench = await pgbenchSimpleUpdate({ clients: CONNECTIONS, seconds });
 // 2. One process, then 3. two processes on the same schema.
 const schema = benchSchema('create');
 const env = { LOG_LEVEL: 'warn' };
-const serveArgs = [bin, 'serve', '--workspace', workspacePath, '--db', schema.url, '--port', '0'];
+// BENCH_POOL_SIZE tries another pool size per process (the database URL's pool_size).
+const dbUrl = process.env.BENCH_POOL_SIZE ? `${schema.url}&pool_size=${process.env.BENCH_POOL_SIZE}` : schema.url;
+const serveArgs = [bin, 'serve', '--workspace', workspacePath, '--db', dbUrl, '--port', '0'];
 let first;
 let one;
 let two;
