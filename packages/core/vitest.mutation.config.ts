@@ -13,6 +13,7 @@ export default defineConfig({
       'test/wall-clock.test.ts',
       'test/time.test.ts',
       'test/working-hours.test.ts',
+      'test/busy.test.ts',
       'test/slot-rules.test.ts',
       'test/availability-truth*.test.ts',
       'test/slots.test.ts',
