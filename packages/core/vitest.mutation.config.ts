@@ -14,6 +14,7 @@ export default defineConfig({
       'test/time.test.ts',
       'test/working-hours.test.ts',
       'test/busy.test.ts',
+      'test/calendar-reader.test.ts',
       'test/slot-rules.test.ts',
       'test/availability-truth*.test.ts',
       'test/slots.test.ts',
