@@ -15,6 +15,7 @@ export default defineConfig({
       'test/working-hours.test.ts',
       'test/busy.test.ts',
       'test/calendar-reader.test.ts',
+      'test/load-host-time.test.ts',
       'test/slot-rules.test.ts',
       'test/availability-truth*.test.ts',
       'test/slots.test.ts',
