@@ -91,6 +91,17 @@ describe('civilDateOf', () => {
   });
 });
 
+describe('formatCivilDate', () => {
+  it.each([
+    [{ year: 2026, month: 3, day: 2 }, '2026-03-02'],
+    [{ year: 2026, month: 12, day: 31 }, '2026-12-31'],
+    // YYYY-MM-DD has four digits of year, whatever the year.
+    [{ year: 999, month: 1, day: 5 }, '0999-01-05'],
+  ])('writes %o as %s', (date, expected) => {
+    expect(formatCivilDate(date)).toBe(expected);
+  });
+});
+
 describe('weekdayOf', () => {
   it.each([
     ['1970-01-01', 'thu'],
