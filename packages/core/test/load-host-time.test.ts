@@ -4,6 +4,7 @@ import { type CalendarReader, CalendarUnreadable } from '../src/availability/cal
 import { calendarBusy, confirmedBookings, loadHostTime } from '../src/availability/load-host-time.js';
 import type { SlotPolicy } from '../src/availability/slot-rules.js';
 import { manualClock } from '../src/clock.js';
+import { ScheduleError } from '../src/errors.js';
 import type { HostRecord } from '../src/event-types/resolve-event-type.js';
 import type { Store } from '../src/storage/store.js';
 import { HANA, loadBookingWorkspace, T0 } from './support/booking-workspace.js';
@@ -98,9 +99,10 @@ describe.each(storeFixtures())('host time on $name', (fixture) => {
       expect(await calendarBusy({ db: store.db, calendars: readerOf(busy) }, HOST, WINDOW)).toEqual(busy.slice(2));
     });
 
-    it('finds the own bookings among more claimed events than one query asks about (500)', async () => {
-      const others = Array.from({ length: 700 }, (_, i) => span('2026-03-03T20:00:00Z', '2026-03-03T20:30:00Z', uid(1000 + i)));
-      const busy = [...others.slice(0, 600), span('2026-03-03T11:00:00Z', '2026-03-03T11:30:00Z', LATER), ...others.slice(600)];
+    it('finds the own bookings among more claimed events than one statement may name (40,000, read 500 at a time)', async () => {
+      // More parameters than SQLite allows in one statement (32,766), and a whole number of 500s.
+      const others = Array.from({ length: 39_999 }, (_, i) => span('2026-03-03T20:00:00Z', '2026-03-03T20:30:00Z', uid(1000 + i)));
+      const busy = [...others.slice(0, 20_000), span('2026-03-03T11:00:00Z', '2026-03-03T11:30:00Z', LATER), ...others.slice(20_000)];
       expect(await calendarBusy({ db: store.db, calendars: readerOf(busy) }, HOST, WINDOW)).toEqual(others);
     });
 
@@ -116,6 +118,18 @@ describe.each(storeFixtures())('host time on $name', (fixture) => {
         details: {},
         retryAfterSeconds: 30,
       });
+    });
+
+    it('keeps the unreadable calendar as the cause of the 503, for the log', async () => {
+      const unread = new CalendarUnreadable('feed down');
+      const reader: CalendarReader = {
+        busy: async () => {
+          throw unread;
+        },
+      };
+      const failure = await calendarBusy({ db: store.db, calendars: reader }, HOST, WINDOW).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ScheduleError);
+      expect((failure as ScheduleError).cause).toBe(unread);
     });
 
     it('lets any other failure of the reader through unchanged', async () => {
