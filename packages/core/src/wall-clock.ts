@@ -18,13 +18,16 @@ const offsets = new Map<string, number>();
  * afresh each time).
  */
 function offsetMinutesAt(epochMs: number, zone: string): number {
+  // Stryker disable next-line ArithmeticOperator: a quarter number multiplied instead of divided lies beyond any date, so its offset is NaN, never equal to itself, and every answer is asked afresh: the same offset, uncached.
   const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
   const key = `${zone}|${quarter}`;
   const known = offsets.get(key);
+  // Stryker disable next-line ConditionalExpression: never answering from the cache asks Intl afresh, which gives the offset that was cached (the line's other mutant, answering undefined, is killed).
   if (known !== undefined) return known;
   const tz = IANAZone.create(zone);
   const atStart = tz.offset(quarter * QUARTER_HOUR_MS);
   if (atStart !== tz.offset((quarter + 1) * QUARTER_HOUR_MS - 1)) return tz.offset(epochMs);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache is emptied only bounds its memory and speed; an emptied cache asks Intl afresh for the same offsets.
   if (offsets.size >= 50_000) offsets.clear();
   offsets.set(key, atStart);
   return atStart;

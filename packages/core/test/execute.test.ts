@@ -5,7 +5,7 @@ import { getBookingOperation, updateBookingOperation } from '../src/operations/b
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
-import { anyMessage, scheduleErrorOf } from './support/errors.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { ALICE, INTRO, loadOrganization, principalOf, SECRET } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -312,19 +312,18 @@ describe.each(storeFixtures())('execute on $name', (fixture) => {
     });
 
     it.each([
-      ['metadata that is an array', { metadata: [1] }, ['metadata']],
-      ['metadata that is a string', { metadata: 'x' }, ['metadata']],
-      ['responses that are null', { responses: null }, ['responses']],
-      ['an empty body', {}, []],
-      ['a body that is not an object', [], []],
-    ])('refuses %s as validation_error', async (_, body, fields) => {
-      expect(await scheduleErrorOf(patch(alice, B_ALICE, body))).toEqual(
-        anyMessage({
-          code: 'validation_error',
-          details: { fields },
-          retryAfterSeconds: undefined,
-        }),
-      );
+      ['metadata that is an array', { metadata: [1] }, ['metadata'], 'metadata: must be an object'],
+      ['metadata that is a string', { metadata: 'x' }, ['metadata'], 'metadata: must be an object'],
+      ['responses that are null', { responses: null }, ['responses'], 'responses: must be an object'],
+      ['an empty body', {}, [], 'Send at least one of metadata, responses, attendee_name.'],
+      ['a body that is not an object', [], [], 'The body must be a JSON object.'],
+    ])('refuses %s as validation_error', async (_, body, fields, message) => {
+      expect(await scheduleErrorOf(patch(alice, B_ALICE, body))).toEqual({
+        code: 'validation_error',
+        message,
+        details: { fields },
+        retryAfterSeconds: undefined,
+      });
     });
   });
 

@@ -7,7 +7,7 @@ import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
-import { anyMessage, scheduleErrorOf } from './support/errors.js';
+import { scheduleErrorOf } from './support/errors.js';
 import {
   ALICE,
   type BookingEntry,
@@ -212,25 +212,41 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
   });
 
   describe('malformed queries', () => {
-    it.each([['0'], ['101'], ['abc'], ['-1'], ['1.5'], [0], [101]])('refuses limit %j', async (limit) => {
-      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual(anyMessage(invalid('limit')));
+    // A string limit that is not a plain count of digits is not read as a number at all.
+    const NOT_A_NUMBER = 'Query parameter limit: Invalid input: expected number, received string.';
+    it.each([
+      ['0', 'Query parameter limit: Too small: expected number to be >=1.'],
+      ['101', 'Query parameter limit: Too big: expected number to be <=100.'],
+      ['abc', NOT_A_NUMBER],
+      ['-1', NOT_A_NUMBER],
+      ['1.5', NOT_A_NUMBER],
+      [0, 'Query parameter limit: Too small: expected number to be >=1.'],
+      [101, 'Query parameter limit: Too big: expected number to be <=100.'],
+    ])('refuses limit %j', async (limit, message) => {
+      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual({ ...invalid('limit'), message });
     });
 
+    const NOT_A_TIME = 'must be an ISO 8601 timestamp or date between 1900-01-01 and 9000-12-31.';
+    const STATUSES = 'Query parameter status: must be a comma-separated list of confirmed, canceled.';
     it.each([
-      ['sort', 'start_desc'],
-      ['status', 'pending'],
-      ['status', 'confirmed,bogus'],
-      ['event_type_id', 'not-a-uuid'],
-      ['host_user_id', '1234'],
-      ['start_date', 'yesterday'],
-      ['end_date', '2026-02-30'],
-      ['updated_since', 'soon'],
-      ['include_cancelled', 'maybe'],
-      ['status', []],
-      ['status', ['confirmed', 'bogus']],
-      ['status', [1]],
-    ])('refuses %s=%j naming the parameter', async (param, value) => {
-      expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual(anyMessage(invalid(param)));
+      [
+        'sort',
+        'start_desc',
+        'Query parameter sort: Invalid option: expected one of "start_at_desc"|"start_at_asc"|"created_at_desc"|"updated_at_asc"|"updated_at_desc".',
+      ],
+      ['status', 'pending', STATUSES],
+      ['status', 'confirmed,bogus', STATUSES],
+      ['event_type_id', 'not-a-uuid', 'Query parameter event_type_id: must be a UUID.'],
+      ['host_user_id', '1234', 'Query parameter host_user_id: must be a UUID.'],
+      ['start_date', 'yesterday', `Query parameter start_date: ${NOT_A_TIME}`],
+      ['end_date', '2026-02-30', `Query parameter end_date: ${NOT_A_TIME}`],
+      ['updated_since', 'soon', `Query parameter updated_since: ${NOT_A_TIME}`],
+      ['include_cancelled', 'maybe', 'Query parameter include_cancelled: Invalid input: expected boolean, received string.'],
+      ['status', [], STATUSES],
+      ['status', ['confirmed', 'bogus'], STATUSES],
+      ['status', [1], STATUSES],
+    ])('refuses %s=%j naming the parameter', async (param, value, message) => {
+      expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual({ ...invalid(param), message });
     });
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execute } from '../src/operations/execute.js';
 import { resumeSeriesOperation } from '../src/operations/series-operations.js';
 import { HELD_REASON } from '../src/series/hold-occurrence.js';
+import { countOwed, listOwed, settleOwed } from '../src/series/owed.js';
 import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { occurrenceRowsOf, owedRowsOf, pauseSeries, resumeSeries } from './support/series-calls.js';
@@ -116,6 +117,19 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
       // A fresh key is a new pause.
       expect((await pause('pause-key-2')).outcome.data).toEqual({ held: 0, superseded: false });
       expect((await seriesNow(s, uid)).version).toBe(3);
+    });
+  });
+
+  describe('owed entries', () => {
+    it('settles an owed entry once: the second settle finds it gone, which is how a replacement step books nothing for it', async () => {
+      s.clock.set(AFTER_SECOND);
+      await pause();
+      const [first, ...rest] = await listOwed(s.store.db, uid);
+
+      expect(await settleOwed(s.store.db, first!.id)).toBe(true);
+      expect(await settleOwed(s.store.db, first!.id)).toBe(false);
+      expect(await listOwed(s.store.db, uid)).toEqual(rest);
+      expect(await countOwed(s.store.db, uid)).toBe(rest.length);
     });
   });
 

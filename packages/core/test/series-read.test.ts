@@ -7,7 +7,7 @@ import type { ListOutcome } from '../src/operations/operation.js';
 import type { CreateSeriesResult, Series } from '../src/series/series-view.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
-import { anyMessage, scheduleErrorOf } from './support/errors.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { createSeries, endSeries, getSeries, listSeries, pauseSeries } from './support/series-calls.js';
 import { occurrenceBookingView, seriesBody } from './support/series-expect.js';
@@ -204,18 +204,19 @@ describe.each(storeFixtures())('reading series on $name', (fixture) => {
       expect(await listedUids(who[reader], query)).toEqual(newestFirst(...names));
     });
 
+    const STATUSES = 'Query parameter status: must be a comma-separated list of active, paused, ended.';
     it.each([
-      [{ status: 'active,bogus' }, 'status'],
-      [{ status: 'ACTIVE' }, 'status'],
-      [{ status: '' }, 'status'],
-      [{ host_user_id: 'ivan' }, 'host_user_id'],
-      [{ event_type_id: 'weekly' }, 'event_type_id'],
-      [{ limit: '0' }, 'limit'],
-      [{ limit: '101' }, 'limit'],
-      [{ limit: 'ten' }, 'limit'],
-      [{ cursor: 'not-a-cursor' }, 'cursor'],
-    ])('refuses %j with 400 invalid_query_param naming the parameter', async (query, param) => {
-      expect(await scheduleErrorOf(listSeries(deps, who.ada, query))).toEqual(anyMessage(badParam(param)));
+      [{ status: 'active,bogus' }, 'status', STATUSES],
+      [{ status: 'ACTIVE' }, 'status', STATUSES],
+      [{ status: '' }, 'status', STATUSES],
+      [{ host_user_id: 'ivan' }, 'host_user_id', 'Query parameter host_user_id: must be a UUID.'],
+      [{ event_type_id: 'weekly' }, 'event_type_id', 'Query parameter event_type_id: must be a UUID.'],
+      [{ limit: '0' }, 'limit', 'Query parameter limit: Too small: expected number to be >=1.'],
+      [{ limit: '101' }, 'limit', 'Query parameter limit: Too big: expected number to be <=100.'],
+      [{ limit: 'ten' }, 'limit', 'Query parameter limit: Invalid input: expected number, received string.'],
+      [{ cursor: 'not-a-cursor' }, 'cursor', 'The cursor is not valid for this query.'],
+    ])('refuses %j with 400 invalid_query_param naming the parameter', async (query, param, message) => {
+      expect(await scheduleErrorOf(listSeries(deps, who.ada, query))).toEqual({ ...badParam(param), message });
     });
 
     it('pages with limit and cursor across every page, without duplicates or gaps', async () => {

@@ -217,6 +217,13 @@ describe('checkStart', () => {
       expect(check(hostTime({ busy: [booking] }), '2026-03-02T10:30:00Z')).toEqual(FREE);
     });
 
+    it('refuses a slot whose buffer_after reaches a booking that starts after the slot ends', () => {
+      // 09:00–09:30 and 15 minutes after it: the booking at 10:00 is clear, one at 09:40 is not.
+      const later: [string, string] = ['2026-03-02T09:40:00Z', '2026-03-02T10:10:00Z'];
+      expect(check(hostTime({ busy: [later], policy: { bufferAfterMinutes: 15 } }), '2026-03-02T09:00:00Z')).toEqual(busy);
+      expect(check(hostTime({ busy: [booking], policy: { bufferAfterMinutes: 15 } }), '2026-03-02T09:00:00Z')).toEqual(FREE);
+    });
+
     it('allows a buffer that ends exactly where the booking starts', () => {
       expect(check(hostTime({ busy: [booking], policy: { bufferAfterMinutes: 30 } }), '2026-03-02T09:00:00Z')).toEqual(FREE);
     });

@@ -7,7 +7,7 @@ import type { Store } from '../src/storage/store.js';
 import { checkSlot, listSlots, type Query } from './support/booking-calls.js';
 import { ET, loadBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
-import { anyMessage, scheduleErrorOf } from './support/errors.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -22,6 +22,9 @@ function slotsAt(times: string[], minutes = 30) {
 }
 
 const invalid = (param: string) => ({ code: 'invalid_query_param', details: { param }, retryAfterSeconds: undefined });
+/** What a malformed time parameter is told, after its name. */
+const NOT_A_TIME = 'must be an ISO 8601 timestamp or date between 1900-01-01 and 9000-12-31.';
+const NAME_THE_EVENT_TYPE = 'Name the event type: event_type_id, or both username and event_slug.';
 const NOT_FOUND = { code: 'event_type_not_found', details: {}, retryAfterSeconds: undefined };
 const UNAVAILABLE = { code: 'availability_unavailable', details: {}, retryAfterSeconds: 30 };
 
@@ -139,24 +142,29 @@ describe.each(storeFixtures())('slots on $name', (fixture) => {
     });
 
     it.each([
-      ['start missing', { end: WINDOW.end }, 'start'],
-      ['start malformed', { start: 'tomorrow', end: WINDOW.end }, 'start'],
-      ['end missing', { start: WINDOW.start }, 'end'],
-      ['end malformed', { start: WINDOW.start, end: '2026-13-40' }, 'end'],
-      ['end equal to start', { start: WINDOW.start, end: WINDOW.start }, 'end'],
-      ['end before start', { start: WINDOW.end, end: WINDOW.start }, 'end'],
-      ['a window over 31 days', { start: '2026-03-02T00:00:00Z', end: '2026-04-02T00:00:00.001Z' }, 'end'],
-    ])('refuses %s as invalid_query_param', async (_, window, param) => {
-      expect(await scheduleErrorOf(list({ event_type_id: ET.meet, ...window }))).toEqual(anyMessage(invalid(param)));
+      ['start missing', { end: WINDOW.end }, 'start', 'Query parameter start: Invalid input: expected string, received undefined.'],
+      ['start malformed', { start: 'tomorrow', end: WINDOW.end }, 'start', `Query parameter start: ${NOT_A_TIME}`],
+      ['end missing', { start: WINDOW.start }, 'end', 'Query parameter end: Invalid input: expected string, received undefined.'],
+      ['end malformed', { start: WINDOW.start, end: '2026-13-40' }, 'end', `Query parameter end: ${NOT_A_TIME}`],
+      ['end equal to start', { start: WINDOW.start, end: WINDOW.start }, 'end', 'end must be after start.'],
+      ['end before start', { start: WINDOW.end, end: WINDOW.start }, 'end', 'end must be after start.'],
+      [
+        'a window over 31 days',
+        { start: '2026-03-02T00:00:00Z', end: '2026-04-02T00:00:00.001Z' },
+        'end',
+        'The window from start to end is at most 31 days.',
+      ],
+    ])('refuses %s as invalid_query_param', async (_, window, param, message) => {
+      expect(await scheduleErrorOf(list({ event_type_id: ET.meet, ...window }))).toEqual({ ...invalid(param), message });
     });
 
     it.each([
-      ['no event type at all', {}, 'event_type_id'],
-      ['a username without event_slug', { username: 'hana' }, 'event_type_id'],
-      ['an event_slug without username', { event_slug: 'meet' }, 'event_type_id'],
-      ['an event_type_id that is not a UUID', { event_type_id: 'meet' }, 'event_type_id'],
-    ])('refuses %s as invalid_query_param', async (_, ref, param) => {
-      expect(await scheduleErrorOf(list({ ...ref, ...WINDOW }))).toEqual(anyMessage(invalid(param)));
+      ['no event type at all', {}, 'event_type_id', NAME_THE_EVENT_TYPE],
+      ['a username without event_slug', { username: 'hana' }, 'event_type_id', NAME_THE_EVENT_TYPE],
+      ['an event_slug without username', { event_slug: 'meet' }, 'event_type_id', NAME_THE_EVENT_TYPE],
+      ['an event_type_id that is not a UUID', { event_type_id: 'meet' }, 'event_type_id', 'Query parameter event_type_id: must be a UUID.'],
+    ])('refuses %s as invalid_query_param', async (_, ref, param, message) => {
+      expect(await scheduleErrorOf(list({ ...ref, ...WINDOW }))).toEqual({ ...invalid(param), message });
     });
 
     it.each([
@@ -265,13 +273,13 @@ describe.each(storeFixtures())('slots on $name', (fixture) => {
     });
 
     it.each([
-      ['start missing', {}, 'start'],
-      ['start malformed', { start: 'now' }, 'start'],
-      ['end malformed', { start: '2026-03-02T13:00:00Z', end: 'later' }, 'end'],
-      ['end equal to start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T13:00:00Z' }, 'end'],
-      ['end before start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T12:30:00Z' }, 'end'],
-    ])('refuses %s as invalid_query_param', async (_, query, param) => {
-      expect(await scheduleErrorOf(checkSlot(deps, hana, { event_type_id: ET.meet, ...query }))).toEqual(anyMessage(invalid(param)));
+      ['start missing', {}, 'start', 'Query parameter start: Invalid input: expected string, received undefined.'],
+      ['start malformed', { start: 'now' }, 'start', `Query parameter start: ${NOT_A_TIME}`],
+      ['end malformed', { start: '2026-03-02T13:00:00Z', end: 'later' }, 'end', `Query parameter end: ${NOT_A_TIME}`],
+      ['end equal to start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T13:00:00Z' }, 'end', 'end must be after start.'],
+      ['end before start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T12:30:00Z' }, 'end', 'end must be after start.'],
+    ])('refuses %s as invalid_query_param', async (_, query, param, message) => {
+      expect(await scheduleErrorOf(checkSlot(deps, hana, { event_type_id: ET.meet, ...query }))).toEqual({ ...invalid(param), message });
     });
 
     it('refuses a check that names no event type as invalid_query_param', async () => {

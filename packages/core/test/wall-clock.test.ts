@@ -69,6 +69,13 @@ describe('wallClockToInstant', () => {
       expect(instant('2026-12-31', '23:59', 'UTC')).toBe('2026-12-31T23:59:00.000Z');
     });
 
+    it('reads a time just after a change that falls inside a quarter hour with the offset after it (Europe/Dublin 1916-05-21 03:01 is 02:26:21Z)', () => {
+      // Dublin went from -00:25:21 to +00:34:39 at 02:25:21Z: local 02:00 became
+      // 03:00. Offsets are remembered per quarter hour, but not for the quarter
+      // holding a change, whose start (02:15Z) still had the old offset.
+      expect(instant('1916-05-21', '03:01', 'Europe/Dublin')).toBe('1916-05-21T02:26:21.000Z');
+    });
+
     it('reads a local midnight that falls on the previous UTC day', () => {
       expect(instant('2026-01-01', '00:00', 'Pacific/Kiritimati')).toBe('2025-12-31T10:00:00.000Z');
     });
@@ -81,6 +88,17 @@ describe('civilDateOf', () => {
     expect(formatCivilDate(civilDateOf(instantMs, 'UTC'))).toBe('2026-03-01');
     expect(formatCivilDate(civilDateOf(instantMs, 'Europe/Berlin'))).toBe('2026-03-02');
     expect(formatCivilDate(civilDateOf(instantMs, 'America/New_York'))).toBe('2026-03-01');
+  });
+});
+
+describe('formatCivilDate', () => {
+  it.each([
+    [{ year: 2026, month: 3, day: 2 }, '2026-03-02'],
+    [{ year: 2026, month: 12, day: 31 }, '2026-12-31'],
+    // YYYY-MM-DD has four digits of year, whatever the year.
+    [{ year: 999, month: 1, day: 5 }, '0999-01-05'],
+  ])('writes %o as %s', (date, expected) => {
+    expect(formatCivilDate(date)).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workingIntervals } from '../src/availability/working-hours.js';
+import { gridAnchors, workingIntervals } from '../src/availability/working-hours.js';
 import type { Schedule } from '../src/event-types/schedule.js';
 
 type Weekly = Schedule['weekly'];
@@ -177,5 +177,40 @@ describe('workingIntervals', () => {
       startsBy: true,
       coveredTo: true,
     });
+  });
+});
+
+describe('gridAnchors', () => {
+  /** The anchors of the stretch [from, to) in `zone`, as ISO instants. */
+  const anchors = (from: string, to: string, zone: string) =>
+    gridAnchors({ startMs: Date.parse(from), endMs: Date.parse(to) }, zone).map((ms) => new Date(ms).toISOString());
+
+  it('anchors a stretch within one day at its start only', () => {
+    expect(anchors('2026-03-02T08:00:00Z', '2026-03-02T16:00:00Z', 'Europe/Berlin')).toEqual(['2026-03-02T08:00:00.000Z']);
+  });
+
+  it('adds no anchor at the local midnight that ends a stretch: no slot can start there', () => {
+    // Monday 20:00–24:00 Berlin: the stretch ends at Tuesday's midnight.
+    expect(anchors('2026-03-02T19:00:00Z', '2026-03-02T23:00:00Z', 'Europe/Berlin')).toEqual(['2026-03-02T19:00:00.000Z']);
+  });
+
+  it('anchors again at each local midnight inside a stretch', () => {
+    // Monday 20:00 to Wednesday 03:00 Berlin.
+    expect(anchors('2026-03-02T19:00:00Z', '2026-03-04T02:00:00Z', 'Europe/Berlin')).toEqual([
+      '2026-03-02T19:00:00.000Z',
+      '2026-03-02T23:00:00.000Z',
+      '2026-03-03T23:00:00.000Z',
+    ]);
+  });
+
+  it('anchors a skipped day once: Samoa left out 2011-12-30, so its midnight and the next are one instant', () => {
+    // Pacific/Apia went from -10:00 to +14:00: Thursday 29th 23:59 was followed by
+    // Saturday 31st 00:00. Friday's midnight lies in the gap and moves to the
+    // instant Saturday starts; the grid must not anchor there twice.
+    expect(anchors('2011-12-30T09:00:00Z', '2011-12-31T12:00:00Z', 'Pacific/Apia')).toEqual([
+      '2011-12-30T09:00:00.000Z',
+      '2011-12-30T10:00:00.000Z',
+      '2011-12-31T10:00:00.000Z',
+    ]);
   });
 });

@@ -124,6 +124,7 @@ export function checkStart(
   if (bookingWindow && !withinHorizon(time, startMs)) return { available: false, reason: 'outside_future_limit' };
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
+  // Stryker disable next-line ArithmeticOperator: without an end, Math.max takes startMs + duration whatever the first argument falls back to (the line's other ArithmeticOperator mutant, startMs - duration as the floor, is killed by slot-rules.test.ts "still checks the full duration").
   const end = Math.max(endMs ?? startMs + duration, startMs + duration);
   const { stretches, zone } = workingTime(time.schedule, time.zone, { startMs, endMs: end });
   const stretch = stretches.find((w) => startMs >= w.startMs && end <= w.endMs);

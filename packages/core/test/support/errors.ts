@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import { ScheduleError } from '../../src/errors.js';
 
 /** What a caller sees of a ScheduleError; tests compare all of it exactly. */
@@ -25,12 +24,4 @@ export async function scheduleErrorOf(work: Promise<unknown> | (() => unknown)):
     throw error;
   }
   throw new Error('expected a ScheduleError, but the call succeeded');
-}
-
-/**
- * An expected error whose message a table-driven test does not pin: its rows
- * are about codes and details, and each message is pinned by a test of its own.
- */
-export function anyMessage<T extends object>(expected: T): T & { message: unknown } {
-  return { ...expected, message: expect.any(String) };
 }
