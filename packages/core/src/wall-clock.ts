@@ -25,8 +25,12 @@ function offsetMinutesAt(epochMs: number, zone: string): number {
   // Stryker disable next-line ConditionalExpression: never answering from the cache asks Intl afresh, which gives the offset that was cached (the line's other mutant, answering undefined, is killed).
   if (known !== undefined) return known;
   const tz = IANAZone.create(zone);
-  const atStart = tz.offset(quarter * QUARTER_HOUR_MS);
-  if (atStart !== tz.offset((quarter + 1) * QUARTER_HOUR_MS - 1)) return tz.offset(epochMs);
+  // Both ends are read from one start, so a wrong start is caught: it would cache another quarter's offset for this one.
+  const start = quarter * QUARTER_HOUR_MS;
+  const atStart = tz.offset(start);
+  const next = start + QUARTER_HOUR_MS;
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: never caching, or looking a millisecond into the next quarter instead of at this one's last, only leaves more quarters uncached, asked afresh for the same offsets (always caching is killed).
+  if (atStart !== tz.offset(next - 1)) return tz.offset(epochMs);
   // Stryker disable next-line ConditionalExpression,EqualityOperator: when the cache is emptied only bounds its memory and speed; an emptied cache asks Intl afresh for the same offsets.
   if (offsets.size >= 50_000) offsets.clear();
   offsets.set(key, atStart);
