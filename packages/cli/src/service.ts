@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   type Authenticator,
   type CalendarSyncLoop,
@@ -101,7 +102,7 @@ export async function startService(
     workspace: options.workspace,
     clock,
     ids,
-    store: storeOptionsFromEnv(env),
+    store: { ...storeOptionsFromEnv(env), cores: availableParallelism() },
     demo: options.demo,
   });
   const logger = pino({ level: env.LOG_LEVEL ?? 'info', base: undefined }, host.logTo);

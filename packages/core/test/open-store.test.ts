@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/storage/open-store.js';
+import { defaultPoolSize, openStore } from '../src/storage/open-store.js';
 import { dropPostgresSchema } from '../src/storage/postgres/open-postgres.js';
 import type { Store } from '../src/storage/store.js';
 import { sharedDatabases } from './support/shared-database.js';
@@ -55,6 +55,32 @@ describe('openStore on a PostgreSQL schema', () => {
       Array.from({ length: 6 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(store.db)),
     );
     expect(new Set(backends.map((r) => r.rows[0]!.pid)).size).toBe(2);
+  });
+
+  it('without pool_size keeps two connections per core: 4 on 2 cores, however many queries wait', async () => {
+    await fixture.open();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const store = await openStore(`${TEST_DATABASE_URL}?schema=${schema}`, { cores: 2 });
+    stores.push(store);
+    const backends = await Promise.all(
+      Array.from({ length: 8 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(store.db)),
+    );
+    expect(new Set(backends.map((r) => r.rows[0]!.pid)).size).toBe(4);
+  });
+
+  it.each([
+    [undefined, 10],
+    [0, 10],
+    [Number.NaN, 10],
+    [1, 4],
+    [2, 4],
+    [3, 6],
+    [4.5, 8],
+    [5, 10],
+    [64, 10],
+  ])('the default pool for %s cores is %i', (cores, size) => {
+    expect(defaultPoolSize(cores)).toBe(size);
   });
 
   it.each(['0', '101', '2.5', 'ten', ''])('refuses pool_size=%j before connecting', async (value) => {

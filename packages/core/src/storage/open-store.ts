@@ -14,13 +14,20 @@ export interface StoreOptions {
   readonly postgresTimeouts?: Partial<PostgresTimeouts>;
   /** SQLite only: how long a write waits for another process's lock. */
   readonly sqliteBusyTimeoutMs?: number;
+  /**
+   * PostgreSQL only: the CPU cores of the machine this process runs on, which
+   * set the pool size when the URL names none (defaultPoolSize). Without it
+   * the pool is the largest default, MAX_DEFAULT_POOL_SIZE.
+   */
+  readonly cores?: number;
 }
 
 /**
  * Opens the store a `--db` value names: a `postgres://` (or `postgresql://`)
  * URL, `:memory:`, or a SQLite file path; then brings its schema up to date.
  * A `?schema=NAME` on a PostgreSQL URL works inside that schema, creating it;
- * `?pool_size=N` sets the connections this process keeps (default 10).
+ * `?pool_size=N` sets the connections this process keeps (default:
+ * defaultPoolSize of `options.cores`).
  */
 export async function openStore(location: string, options: StoreOptions = {}): Promise<Store> {
   let store: Store;
@@ -31,12 +38,12 @@ export async function openStore(location: string, options: StoreOptions = {}): P
     const url = new URL(location);
     schema = url.searchParams.get('schema') ?? undefined;
     url.searchParams.delete('schema');
-    const poolSize = poolSizeOf(url.searchParams.get('pool_size'));
+    const poolSize = poolSizeOf(url.searchParams.get('pool_size')) ?? defaultPoolSize(options.cores);
     url.searchParams.delete('pool_size');
     if (schema) await createPostgresSchema(url.toString(), schema);
     store = openPostgres(url.toString(), {
       ...(schema ? { schema } : {}),
-      ...(poolSize === undefined ? {} : { maxConnections: poolSize }),
+      maxConnections: poolSize,
       ...(options.postgresTimeouts ? { timeouts: options.postgresTimeouts } : {}),
     });
   } else {
@@ -53,6 +60,23 @@ export async function openStore(location: string, options: StoreOptions = {}): P
 
 /** The most connections one process may keep: PostgreSQL's default max_connections is 100, shared by every process. */
 const MAX_POOL_SIZE = 100;
+
+/** The default pool never goes below this, so a request and the background loops rarely wait for each other. */
+export const MIN_DEFAULT_POOL_SIZE = 4;
+/** ...nor above this: ten processes then fill PostgreSQL's default max_connections. */
+export const MAX_DEFAULT_POOL_SIZE = 10;
+
+/**
+ * The pool a process keeps when the URL names none: two connections per
+ * core, from 4 to 10. A backend beyond what the cores can run only adds
+ * contention: on 2 cores the create benchmark spent about a fifth more
+ * PostgreSQL CPU per create with 10 connections than with 4, at the same
+ * throughput (README "Benchmarks", "Pool size").
+ */
+export function defaultPoolSize(cores: number | undefined): number {
+  if (cores === undefined || !(cores >= 1)) return MAX_DEFAULT_POOL_SIZE;
+  return Math.min(MAX_DEFAULT_POOL_SIZE, Math.max(MIN_DEFAULT_POOL_SIZE, 2 * Math.floor(cores)));
+}
 
 function poolSizeOf(value: string | null): number | undefined {
   if (value === null) return undefined;

@@ -31,7 +31,7 @@ export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
 export interface PostgresOptions {
   /** A schema to work in instead of `public`; tests give each run its own. */
   schema?: string;
-  /** Pool size per process. */
+  /** Pool size per process (default 10; openStore picks it by cores). */
   maxConnections?: number;
   timeouts?: Partial<PostgresTimeouts>;
 }
@@ -52,6 +52,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Store 
     // Lets the kernel notice a peer that vanished without a FIN or RST.
     keepAlive: true,
     options: settings.join(' '),
+    pipeline: true,
   });
   // Every client, idle or checked out, has an error listener: a connection
   // lost under a request surfaces as that query's error (503), never as an
