@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interval } from '../src/availability/busy.js';
 import { type CalendarReader, CalendarUnreadable } from '../src/availability/calendar-reader.js';
 import { calendarBusy, confirmedBookings, loadHostTime } from '../src/availability/load-host-time.js';
-import type { SlotPolicy } from '../src/availability/slot-rules.js';
 import { manualClock } from '../src/clock.js';
 import { ScheduleError } from '../src/errors.js';
 import type { HostRecord } from '../src/event-types/resolve-event-type.js';
 import type { Store } from '../src/storage/store.js';
 import { HANA, loadBookingWorkspace, T0 } from './support/booking-workspace.js';
 import { scheduleErrorOf } from './support/errors.js';
+import { POLICY } from './support/slot-policy.js';
 import { storeFixtures } from './support/stores.js';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -33,16 +33,6 @@ const HOST: HostRecord = {
   timezone: 'UTC',
   schedule: null,
   calendars: [],
-};
-
-const POLICY: SlotPolicy = {
-  status: 'on',
-  durationMinutes: 30,
-  slotIntervalMinutes: 30,
-  minimumNoticeMinutes: 0,
-  futureLimitDays: 60,
-  bufferBeforeMinutes: 0,
-  bufferAfterMinutes: 0,
 };
 
 const readerOf = (busy: Interval[]): CalendarReader => ({ busy: async () => busy });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { busyOf, checkStart, freeSlots, type HostTime, type SlotPolicy } from '../src/availability/slot-rules.js';
 import type { Schedule } from '../src/event-types/schedule.js';
+import { POLICY } from './support/slot-policy.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
@@ -15,16 +16,6 @@ const SPLIT_DAY: Schedule = {
     ],
   },
   overrides: [],
-};
-
-const POLICY: SlotPolicy = {
-  status: 'on',
-  durationMinutes: 30,
-  slotIntervalMinutes: 30,
-  minimumNoticeMinutes: 0,
-  futureLimitDays: 60,
-  bufferBeforeMinutes: 0,
-  bufferAfterMinutes: 0,
 };
 
 interface TimeOptions {

@@ -7,46 +7,23 @@
 // The token is obtained as an app would, through the browser flow, here
 // played with plain fetch: register, authorize, sign in, consent, exchange.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, setPassword, systemClock } from '@schedule/core';
-import { load, startProcess } from './support.mjs';
+import { load, startProcess, writeOneBookingWorkspace } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(here, '../../cli/dist/bin.js');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const pat = 'pat_bench_secret_0123456789';
-const uid = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c5d';
 const host = { username: 'host', password: 'bench password, long enough' };
 const redirectUri = 'http://127.0.0.1:9/callback';
 /** The access token lives 15 minutes (packages/oauth TTL); the whole measurement must fit in it. */
 const ACCESS_TOKEN_SECONDS = 15 * 60;
 if (4 * seconds + 10 > ACCESS_TOKEN_SECONDS - 60) throw new Error(`BENCH_SECONDS=${seconds} outlasts the access token`);
 
-const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
-const workspacePath = join(dir, 'workspace.json');
-writeFileSync(
-  workspacePath,
-  JSON.stringify({
-    organization: { name: 'Bench' },
-    limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
-    users: [{ username: host.username, email: 'host@bench.test', name: 'Bench Host', timezone: 'Europe/Berlin', role: 'owner' }],
-    event_types: [{ owner: host.username, slug: 'call', name: 'Call', duration_minutes: 30 }],
-    tokens: [{ name: 'bench', user: host.username, secret: pat, scopes: ['bookings:read'] }],
-    bookings: [
-      {
-        uid,
-        event_type: 'call',
-        start: '2030-01-07T09:00:00Z',
-        attendee: { email: 'guest@example.com', name: 'Guest', timezone: 'UTC' },
-        responses: { topic: 'Benchmarks' },
-        metadata: { utm_source: 'bench' },
-      },
-    ],
-  }),
-);
+// The GET benches' workspace: one host (`host`), one booking, and a read-only personal token.
+const { dir, workspacePath, secret: pat, uid } = writeOneBookingWorkspace();
 
 const dbFile = join(dir, 'bench.db');
 // The server's token cache as a deployment gets it (2000 ms unless TOKEN_CACHE_MS says otherwise; 0 shows the uncached cost).

@@ -74,7 +74,7 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
   // No label for the feed: its URL may carry a secret, and feeds are many.
   const skippedEvents = new Counter({
     name: 'schedule_calendar_events_skipped_total',
-    help: 'Events of conflict-calendar feeds left out because they cannot be read, counted on each fetch of a feed (the log names feed and UID).',
+    help: 'Events of conflict calendars (feeds and CalDAV accounts) left out because they cannot be read, counted on each fetch (the log names the calendar and UID).',
     registers: [registry],
   });
 

@@ -55,7 +55,7 @@ export function checkWebhookTarget(href: string, allowPrivateTargets: boolean): 
   if (allowPrivateTargets) return;
   // A final dot names the same host (`localhost.`).
   const host = hostOf(href).toLowerCase().replace(/\.$/, '');
-  // A name is judged where it resolves, at connect time (delivery/undici-client.ts); here only literals and localhost.
+  // A name is judged where it resolves, at connect time (adapters/undici-client.ts); here only literals and localhost.
   if ((isIP(host) !== 0 && isPrivateAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
     throw new ScheduleError(
       'validation_error',

@@ -56,7 +56,7 @@ export const MAX_RESPONSE_BODY_BYTES = 4096;
 export function webhookHttpClient(options: WebhookHttpOptions): WebhookHttpClient {
   let client: Promise<WebhookHttpClient> | undefined;
   const load = () => {
-    client ??= loadDriver(() => import('./undici-client.js'), { packages: ['undici'], usedFor: 'deliver webhooks' }).then((m) =>
+    client ??= loadDriver(() => import('../adapters/undici-client.js'), { packages: ['undici'], usedFor: 'deliver webhooks' }).then((m) =>
       m.undiciWebhookClient(options),
     );
     return client;

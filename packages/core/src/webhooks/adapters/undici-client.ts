@@ -10,7 +10,7 @@ import {
   type WebhookHttpClient,
   type WebhookHttpOptions,
   WebhookRequestFailed,
-} from './http-client.js';
+} from '../delivery/http-client.js';
 
 const ALLOW_HINT = 'webhook targets must be public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private ones)';
 
