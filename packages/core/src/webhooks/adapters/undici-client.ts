@@ -1,7 +1,6 @@
 import { type LookupAddress, type LookupAllOptions, type LookupOneOptions, lookup } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import { Agent, buildConnector, errors, request } from 'undici';
-import { type AddressKind, privateAddressKind } from '../private-address.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -11,6 +10,7 @@ import {
   type WebhookHttpOptions,
   WebhookRequestFailed,
 } from '../delivery/http-client.js';
+import { type AddressKind, privateAddressKind } from '../private-address.js';
 
 const ALLOW_HINT = 'webhook targets must be public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private ones)';
 
