@@ -52,6 +52,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Store 
     // Lets the kernel notice a peer that vanished without a FIN or RST.
     keepAlive: true,
     options: settings.join(' '),
+    // Queries go out without waiting for the one before: the driver sends a
+    // transaction's begin and its first statement on one round trip (postgres-driver.ts).
     pipeline: true,
   });
   // Every client, idle or checked out, has an error listener: a connection
