@@ -3,7 +3,7 @@ import type { Interval } from '../availability/busy.js';
 import { confirmedBookings, overlapBounds, overlappingBookings } from '../availability/load-host-time.js';
 import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { insertOutboxRow, OUTBOX_COLUMNS, type outboxRow } from '../outbox/record-event.js';
-import { NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
+import { insertNotificationRows, NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
@@ -48,11 +48,7 @@ export async function writeNewBooking(trx: Executor, dialect: Dialect, write: Ne
   if ((await confirmedBookings(trx, row.host_user_id, blocked)).length > 0) return false;
   await insertBookingRow(trx, row);
   await insertOutboxRow(trx, event);
-  if (mail.length > 0)
-    await trx
-      .insertInto('notifications')
-      .values([...mail])
-      .execute();
+  await insertNotificationRows(trx, mail);
   return true;
 }
 

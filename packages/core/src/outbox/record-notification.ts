@@ -171,8 +171,16 @@ export async function recordNotifications(
   deps: { clock: Clock; ids: IdGenerator },
   notifications: readonly NewNotification[],
 ): Promise<void> {
-  if (notifications.length === 0) return;
-  await trx.insertInto('notifications').values(notificationRows(deps, notifications)).execute();
+  await insertNotificationRows(trx, notificationRows(deps, notifications));
+}
+
+/** Writes queued mails' rows (notificationRows) in the caller's transaction, with one statement. */
+export async function insertNotificationRows(trx: Executor, rows: readonly NotificationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('notifications')
+    .values([...rows])
+    .execute();
 }
 
 /**
