@@ -25,7 +25,7 @@ export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBody
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';
 export { updateBookingBodySchema } from './bookings/update-booking.js';
-export type { CalDavAccount, CalDavConnector, CalDavDeps, CalendarObjectText, RemoteCalendar } from './caldav/caldav-account.js';
+export type { CalDavAccount, CalDavConnector, CalDavDeps, CalendarObjectText, RemoteCalendar } from './caldav/caldav-connector.js';
 export { CalDavFailure, type CalDavFailureReason } from './caldav/caldav-failure.js';
 export { calDavConnector } from './caldav/caldav-lazy.js';
 export { type CalDavPasswordSources, calDavPasswords } from './caldav/caldav-passwords.js';

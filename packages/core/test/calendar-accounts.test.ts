@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import type { CalDavAccount, CalDavConnector, RemoteCalendar } from '../src/caldav/caldav-account.js';
+import type { CalDavAccount, CalDavConnector, RemoteCalendar } from '../src/caldav/caldav-connector.js';
 import { CalDavFailure, type CalDavFailureReason } from '../src/caldav/caldav-failure.js';
 import { calDavPasswords } from '../src/caldav/caldav-passwords.js';
 import type { CalendarAccount, CalendarAccountTest } from '../src/calendar-accounts/calendar-account-view.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../src/auth/principal.js';
 import { busyWithin } from '../src/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../src/availability/adapters/ics/parse-feed.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
-import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-account.js';
+import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-connector.js';
 import { CalDavFailure } from '../src/caldav/caldav-failure.js';
 import { createCalendarSyncer } from '../src/calendar-sync/calendar-syncer.js';
 import { claimDueSyncs } from '../src/calendar-sync/claim-syncs.js';

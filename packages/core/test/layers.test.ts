@@ -76,34 +76,47 @@ describe("core's import graph", () => {
 // The packages that reach outside the process (network, disk, other servers)
 // are loaded only by adapters, which the rest of core reaches through
 // interfaces and lazy loaders (optional-driver.ts): a domain rule can then be
-// tested, and run, without them. Adapters live in a folder named `adapters`,
-// in storage's two drivers, or in `caldav`, which is the CalDAV adapter whole.
+// tested, and run, without them. Adapters live in a folder named `adapters`
+// or in storage's two drivers. A type-only import loads nothing, so it may
+// stand anywhere (caldav-connector.ts names tsdav's calendar type).
 const WORLD_PACKAGES = ['undici', 'nodemailer', 'ioredis', 'tsdav', 'pg', 'better-sqlite3'];
-const ADAPTER_FOLDER = /(^|\/)(adapters|storage\/postgres|storage\/sqlite|caldav)\//;
+const ADAPTER_FOLDER = /(^|\/)(adapters|storage\/postgres|storage\/sqlite)\//;
 
-/** Every file outside an adapter folder that imports a world package, as `file → package`. */
+/** Every file outside an adapter folder that loads a world package, as `file → package`. */
 export function worldImports(files: readonly string[], read: (file: string) => string): string[] {
   const found: string[] = [];
   for (const file of files) {
     const path = relative(src, file);
     if (ADAPTER_FOLDER.test(path)) continue;
-    for (const match of read(file).matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)) {
-      const name = match[1] ?? '';
-      if (WORLD_PACKAGES.includes(name)) found.push(`${path} → ${name}`);
-    }
+    const text = read(file);
+    const loads = [
+      ...[...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s*'([^.'][^']*)'/gm)].map((m) => m[1]),
+      ...[...text.matchAll(/\bimport\(\s*'([^.'][^']*)'/g)].map((m) => m[1]),
+    ];
+    for (const name of loads) if (name !== undefined && WORLD_PACKAGES.includes(name)) found.push(`${path} → ${name}`);
   }
   return found;
 }
 
 describe("core's outside world", () => {
-  it('is imported only by adapters', () => {
+  it('is loaded only by adapters', () => {
     expect(worldImports(sources(src), (file) => readFileSync(file, 'utf8'))).toEqual([]);
   });
 
-  it('finds a planted driver import outside an adapter, and none inside one', () => {
+  it('finds a planted driver import or dynamic import outside an adapter, and none inside one or type-only', () => {
     const outside = join(src, 'webhooks', 'delivery', 'planted.ts');
+    const lazy = join(src, 'caldav', 'planted.ts');
+    const typeOnly = join(src, 'caldav', 'typed.ts');
     const inside = join(src, 'webhooks', 'adapters', 'planted.ts');
-    const read = () => "import { request } from 'undici';";
-    expect(worldImports([outside, inside], read)).toEqual(['webhooks/delivery/planted.ts → undici']);
+    const read = (file: string) =>
+      file === lazy
+        ? "const m = await import('tsdav');"
+        : file === typeOnly
+          ? "import type { DAVCalendar } from 'tsdav';"
+          : "import { request } from 'undici';";
+    expect(worldImports([outside, lazy, typeOnly, inside], read)).toEqual([
+      'webhooks/delivery/planted.ts → undici',
+      'caldav/planted.ts → tsdav',
+    ]);
   });
 });

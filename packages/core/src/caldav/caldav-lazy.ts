@@ -1,5 +1,5 @@
 import { loadDriver } from '../optional-driver.js';
-import type { CalDavConnector, CalDavDeps } from './caldav-account.js';
+import type { CalDavConnector, CalDavDeps } from './caldav-connector.js';
 
 /**
  * calDavConnector, with tsdav and undici loaded on the first connection:
@@ -11,7 +11,7 @@ export function calDavConnector(deps: CalDavDeps): CalDavConnector {
   let connector: Promise<CalDavConnector> | undefined;
   return {
     async connect(calendar) {
-      connector ??= loadDriver(() => import('./caldav-account.js'), {
+      connector ??= loadDriver(() => import('./adapters/caldav-account.js'), {
         packages: ['tsdav', 'undici'],
         usedFor: 'read and write CalDAV calendars',
       }).then((m) => m.calDavConnector(deps));

@@ -1,9 +1,9 @@
 import type { CalDavCalendar } from '../event-types/calendar.js';
 import { urlShown } from '../url-shown.js';
-import type { RemoteCalendar } from './caldav-account.js';
+import type { RemoteCalendar } from './caldav-connector.js';
 import { CalDavFailure } from './caldav-failure.js';
 
-// Apart from caldav-account.ts, which loads tsdav: checking a name needs no protocol.
+// Apart from adapters/caldav-account.ts, which loads tsdav: checking a name needs no protocol.
 
 /** A calendar named by its display name or by its URL (absolute or a path, trailing slash optional). */
 export function findCalendar(calendars: readonly RemoteCalendar[], name: string): RemoteCalendar | undefined {

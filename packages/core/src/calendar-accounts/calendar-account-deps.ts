@@ -1,4 +1,4 @@
-import type { CalDavConnector } from '../caldav/caldav-account.js';
+import type { CalDavConnector } from '../caldav/caldav-connector.js';
 import type { PasswordSealer } from './password-seal.js';
 
 /** What managing CalDAV accounts uses; passed in, never imported. */

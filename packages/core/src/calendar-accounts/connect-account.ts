@@ -1,4 +1,4 @@
-import type { CalDavAccount, RemoteCalendar } from '../caldav/caldav-account.js';
+import type { CalDavAccount, RemoteCalendar } from '../caldav/caldav-connector.js';
 import { CalDavFailure } from '../caldav/caldav-failure.js';
 import { findCalendar, pickCalendars } from '../caldav/calendar-names.js';
 import type { ErrorCode } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { CalDavConnector } from '../caldav/caldav-account.js';
+import type { CalDavConnector } from '../caldav/caldav-connector.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Store } from '../storage/store.js';

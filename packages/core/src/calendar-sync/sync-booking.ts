@@ -1,5 +1,5 @@
 import { selectBookings, toBooking } from '../bookings/booking-rows.js';
-import type { CalDavConnector } from '../caldav/caldav-account.js';
+import type { CalDavConnector } from '../caldav/caldav-connector.js';
 import { CalDavFailure } from '../caldav/caldav-failure.js';
 import { type CalDavCalendar, type Calendar, receivesBookings } from '../event-types/calendar.js';
 import { inviteUid } from '../notifications/invite-ics.js';

@@ -1,4 +1,4 @@
-import type { CalDavConnector, RemoteCalendar } from '../../caldav/caldav-account.js';
+import type { CalDavConnector, RemoteCalendar } from '../../caldav/caldav-connector.js';
 import { CalDavFailure } from '../../caldav/caldav-failure.js';
 import type { Clock } from '../../clock.js';
 import { MissingDriver } from '../../optional-driver.js';

@@ -1,9 +1,7 @@
 import { fetch as undiciFetch } from 'undici';
-import { urlShown } from '../url-shown.js';
-import { CalDavFailure } from './caldav-failure.js';
-
-/** The `fetch` that tsdav is handed: the standard signature, so any implementation fits. */
-export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+import { urlShown } from '../../url-shown.js';
+import type { Fetch } from '../caldav-connector.js';
+import { CalDavFailure } from '../caldav-failure.js';
 
 export interface BoundedFetchOptions {
   readonly username: string;
