@@ -88,12 +88,16 @@ describe('schedule serve with SMTP_URL', () => {
 });
 
 describe('schedule serve refuses mail settings that cannot work', () => {
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ SMTP_URL: 'smtp://127.0.0.1:2525' }, 'error usage: SMTP_URL is set but MAIL_FROM is not'],
     [
       { SMTP_URL: 'http://user:hunter2@mail.example', MAIL_FROM: 'a@b.example' },
       'error usage: SMTP_URL must start with smtp:// or smtps://',
     ],
+    ...['0', '33', '2.5', 'many'].map((n): [Record<string, string>, string] => [
+      { MAIL_CONCURRENCY: n },
+      `error usage: MAIL_CONCURRENCY=${n}: give a whole number from 1 to 32.`,
+    ]),
   ])('%j: exit 2 before listening, saying what to set', async (env, message) => {
     const run = await runServeToExit(['--workspace', workspace, '--db', ':memory:'], env);
     expect(run).toMatchObject({ code: 2, listened: false });

@@ -95,6 +95,7 @@ export async function startService(
   const { clock, env } = host;
   // Checked before the database opens: a mail setting that cannot work refuses the start, not the first mail.
   const smtp = smtpSettingsFromEnv(env);
+  const mailConcurrency = mailConcurrencyFromEnv(env.MAIL_CONCURRENCY);
   const calendarSealer = calendarSealerFromEnv(env);
   const ids = randomIds;
   const { store } = await openRuntime({
@@ -150,6 +151,7 @@ export async function startService(
     },
     {
       intervalMs: Number(env.MAIL_DISPATCH_MS ?? 1000),
+      concurrency: mailConcurrency,
       onError: (error) => logger.warn({ err: error }, 'mail dispatch failed; will retry'),
     },
   );
@@ -231,6 +233,18 @@ function smtpSettingsFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
     if (error instanceof MailSettingsError) throw new CliError('usage', error.message);
     throw error;
   }
+}
+
+/** The most mails sent at once: each is an SMTP connection, and a mail server limits how many it takes from one client. */
+const MAX_MAIL_CONCURRENCY = 32;
+
+/** MAIL_CONCURRENCY, checked: how many mails the dispatcher sends at once (1 to 32); core's default when unset. */
+function mailConcurrencyFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_MAIL_CONCURRENCY)
+    throw new CliError('usage', `MAIL_CONCURRENCY=${value}: give a whole number from 1 to ${MAX_MAIL_CONCURRENCY}.`);
+  return n;
 }
 
 /**

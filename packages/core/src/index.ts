@@ -80,11 +80,13 @@ export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from '
 export { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts, smtpMailer } from './notifications/adapters/smtp-mailer.js';
 export { MailSettingsError, type SmtpSettings, smtpSettings } from './notifications/adapters/smtp-settings.js';
 export { composeMail, type StoredNotification } from './notifications/compose-mail.js';
-export { type DispatchLoop, startDispatchLoop } from './notifications/dispatch-loop.js';
+export { DEFAULT_MAIL_CONCURRENCY, type DispatchLoop, startDispatchLoop } from './notifications/dispatch-loop.js';
 export {
   type DispatchDeps,
+  type DispatchPass,
   type DispatchReport,
   dispatchNotifications,
+  dispatchPass,
   MAX_SEND_ATTEMPTS,
 } from './notifications/dispatch-notifications.js';
 export { inviteCalendar, inviteUid } from './notifications/invite-ics.js';

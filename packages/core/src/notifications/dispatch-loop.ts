@@ -1,4 +1,4 @@
-import { type DispatchDeps, dispatchNotifications } from './dispatch-notifications.js';
+import { type DispatchDeps, dispatchPass } from './dispatch-notifications.js';
 
 /** A running dispatcher: sends due mail every interval until stopped. */
 export interface DispatchLoop {
@@ -6,31 +6,53 @@ export interface DispatchLoop {
   stop(): Promise<void>;
 }
 
+/** Mails sent at once when the loop is not told otherwise: one SMTP connection each. */
+export const DEFAULT_MAIL_CONCURRENCY = 4;
+
 /**
- * Runs `dispatchNotifications` every `intervalMs`, one pass at a time. A
- * failed pass is reported and the loop goes on: mail waits in the outbox,
- * so nothing is lost while the database or the mailer is down.
+ * Runs `dispatchPass` one pass at a time: again at once while a pass ends at
+ * its limit with more mail perhaps due (a backlog drains at the mailer's
+ * pace, not a pass a tick), otherwise after `intervalMs`. A failed pass is
+ * reported and the loop goes on: mail waits in the outbox, so nothing is
+ * lost while the database or the mailer is down.
  */
-export function startDispatchLoop(deps: DispatchDeps, options: { intervalMs: number; onError: (error: unknown) => void }): DispatchLoop {
+export function startDispatchLoop(
+  deps: DispatchDeps,
+  options: { intervalMs: number; concurrency?: number; onError: (error: unknown) => void },
+): DispatchLoop {
+  const concurrency = options.concurrency ?? DEFAULT_MAIL_CONCURRENCY;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelNext: () => void = () => {};
   let pass: Promise<void> = Promise.resolve();
+  // A full pass goes again through setImmediate, not at once, so requests and timers get their turn between passes.
+  const next = (more: boolean) => {
+    if (more) {
+      const immediate = setImmediate(tick).unref();
+      cancelNext = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(tick, options.intervalMs).unref();
+      cancelNext = () => clearTimeout(timer);
+    }
+  };
   const tick = () => {
-    pass = dispatchNotifications(deps)
-      .then(() => undefined, options.onError)
-      .finally(() => {
-        if (!stopped) {
-          timer = setTimeout(tick, options.intervalMs);
-          timer.unref();
-        }
+    if (stopped) return;
+    pass = dispatchPass(deps, { concurrency })
+      .then(
+        ({ more }) => more,
+        (error: unknown) => {
+          options.onError(error);
+          return false;
+        },
+      )
+      .then((more) => {
+        if (!stopped) next(more);
       });
   };
-  timer = setTimeout(tick, options.intervalMs);
-  timer.unref();
+  next(false);
   return {
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      cancelNext();
       await pass;
     },
   };

@@ -5,6 +5,7 @@ import { claimHold, HOLD_LEASE_MS, releaseHold } from '../series/series-hold.js'
 import type { StepHook } from '../series/series-steps.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import { type ClaimedMail, claimDueMail } from './claim-mail.js';
 import { composeMail, type StoredNotification } from './compose-mail.js';
 import type { Mail, Mailer, SentMail } from './mailer.js';
 
@@ -37,114 +38,125 @@ const RETRY_BASE_MS = 2_000;
 /** A series held by an action is looked at again after this. */
 const HELD_RETRY_MS = 1_000;
 
+/** How one claimed mail ended this pass. */
+type MailResult = 'sent' | 'suppressed' | 'failed' | 'deferred' | 'send_failed';
+
+/** What a pass did, and whether it stopped at its limit with more mail perhaps due. */
+export interface DispatchPass {
+  readonly report: DispatchReport;
+  readonly more: boolean;
+}
+
 /**
- * Sends the mail that is due. A mail about a series holds the series while it
- * is sent (docs/api/choices.md: an action arriving then gets `409 series_busy`), and
- * a series already held waits for a later pass. Each mail is claimed first,
- * so several processes dispatching at once never send one twice. A send that
- * fails ends the pass (the mail waits for its next attempt, the others for
- * the next pass).
+ * Sends the mail that is due, at most `limit` a pass, `concurrency` at a
+ * time: each batch is claimed in one statement (claim-mail.ts), so several
+ * processes dispatching at once never send one twice and never wait on each
+ * other's mail. A mail about a series holds the series while it is sent
+ * (docs/api/choices.md: an action arriving then gets `409 series_busy`), and
+ * a series already held waits for a later pass. A send that fails ends the
+ * pass once its batch is done (the mail waits for its next attempt, the
+ * others for the next pass): a mail server that is down costs a pass at most
+ * one batch of bounded sends.
  */
-export async function dispatchNotifications(deps: DispatchDeps, options: { limit?: number } = {}): Promise<DispatchReport> {
-  const db = deps.store.db;
+export async function dispatchNotifications(
+  deps: DispatchDeps,
+  options: { limit?: number; concurrency?: number } = {},
+): Promise<DispatchReport> {
+  return (await dispatchPass(deps, options)).report;
+}
+
+/** dispatchNotifications, also saying whether the pass was cut short by its limit (the loop then goes again at once). */
+export async function dispatchPass(deps: DispatchDeps, options: { limit?: number; concurrency?: number } = {}): Promise<DispatchPass> {
+  const limit = options.limit ?? 50;
+  const width = Math.max(1, Math.min(options.concurrency ?? 1, limit));
   const report: DispatchReport = { sent: 0, suppressed: 0, failed: 0, deferred: 0 };
-  const due = await db
-    .selectFrom('notifications')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', toTimestamp(deps.clock.now()))
-    .orderBy('next_attempt_at')
-    .orderBy('created_at')
-    .limit(options.limit ?? 50)
-    .execute();
+  let handled = 0;
+  while (handled < limit) {
+    const asked = Math.min(width, limit - handled);
+    const batch = await claimDueMail(deps, { limit: asked, leaseMs: HOLD_LEASE_MS });
+    const results = await Promise.all(batch.map((notification) => sendClaimed(deps, notification)));
+    for (const result of results) report[result === 'send_failed' ? 'deferred' : result]++;
+    handled += batch.length;
+    if (results.includes('send_failed')) return { report, more: false };
+    // Fewer than asked for: nothing else was due (or another dispatcher has it).
+    if (batch.length < asked) return { report, more: false };
+  }
+  return { report, more: true };
+}
 
-  for (const notification of due) {
-    const nowMs = deps.clock.now();
-    const retryAt = (ms: number) =>
-      db
-        .updateTable('notifications')
-        .set({ next_attempt_at: toTimestamp(nowMs + ms) })
-        .where('id', '=', notification.id);
-    // Claimed for the length of a send: another dispatcher skips it meanwhile, and a dispatcher that dies frees it.
-    const claimed = await retryAt(HOLD_LEASE_MS)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '=', notification.next_attempt_at)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
+/** Sends one mail this dispatcher has claimed, and records how it went. */
+async function sendClaimed(deps: DispatchDeps, notification: ClaimedMail): Promise<MailResult> {
+  const db = deps.store.db;
+  const nowMs = deps.clock.now();
+  const retryAt = (ms: number) =>
+    db
+      .updateTable('notifications')
+      .set({ next_attempt_at: toTimestamp(nowMs + ms) })
+      .where('id', '=', notification.id);
 
-    const seriesUid = notification.series_uid;
-    const hold = seriesUid === null ? undefined : await claimHold(db, deps, seriesUid, 'mail');
-    if (seriesUid !== null && hold === undefined) {
-      await retryAt(HELD_RETRY_MS).execute();
-      report.deferred++;
-      continue;
+  const seriesUid = notification.series_uid;
+  const hold = seriesUid === null ? undefined : await claimHold(db, deps, seriesUid, 'mail');
+  if (seriesUid !== null && hold === undefined) {
+    await retryAt(HELD_RETRY_MS).execute();
+    return 'deferred';
+  }
+  try {
+    if (await attendeeOptedOut(db, notification)) {
+      await db.updateTable('notifications').set({ status: 'suppressed' }).where('id', '=', notification.id).execute();
+      return 'suppressed';
     }
+    const payload = JSON.parse(notification.payload_json) as NotificationPayload;
+    let mail: Mail;
     try {
-      if (await attendeeOptedOut(db, notification)) {
-        await db.updateTable('notifications').set({ status: 'suppressed' }).where('id', '=', notification.id).execute();
-        report.suppressed++;
-        continue;
-      }
-      const payload = JSON.parse(notification.payload_json) as NotificationPayload;
-      let mail: Mail;
-      try {
-        mail = composeMail({
-          id: notification.id,
-          kind: notification.kind as NotificationKind,
-          recipient: notification.recipient,
-          seriesUid,
-          bookingUid: notification.booking_uid,
-          createdAt: notification.created_at,
-          payload,
-        } as StoredNotification);
-      } catch {
-        // A mail that cannot be written never will be: retrying it would only hold up the queue.
-        await db
-          .updateTable('notifications')
-          .set({ status: 'failed', attempts: notification.attempts + 1 })
-          .where('id', '=', notification.id)
-          .execute();
-        report.failed++;
-        continue;
-      }
-      let sent: SentMail | undefined;
-      try {
-        if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
-        sent = await deps.mailer.send(mail);
-      } catch (error) {
-        const attempts = notification.attempts + 1;
-        deps.onSendFailed?.(error, { id: notification.id, kind: notification.kind, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS });
-        if (attempts >= MAX_SEND_ATTEMPTS) {
-          await db.updateTable('notifications').set({ status: 'failed', attempts }).where('id', '=', notification.id).execute();
-          report.failed++;
-        } else {
-          await retryAt(RETRY_BASE_MS * 2 ** (attempts - 1))
-            .set({ attempts })
-            .execute();
-          report.deferred++;
-        }
-        // The pass ends here and the rest waits for the next one: a mail server that is down or
-        // silent then costs each pass one bounded send, not one per mail due, and a process that
-        // is stopping waits for at most that one.
-        break;
-      }
+      mail = composeMail({
+        id: notification.id,
+        kind: notification.kind as NotificationKind,
+        recipient: notification.recipient,
+        seriesUid,
+        bookingUid: notification.booking_uid,
+        createdAt: notification.created_at,
+        payload,
+      } as StoredNotification);
+    } catch {
+      // A mail that cannot be written never will be: retrying it would only hold up the queue.
       await db
         .updateTable('notifications')
-        .set({
-          status: 'sent',
-          sent_at: toTimestamp(deps.clock.now()),
-          attempts: notification.attempts + 1,
-          // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
-          ...(sent?.messageId ? { payload_json: JSON.stringify({ ...payload, message_id: sent.messageId }) } : {}),
-        })
+        .set({ status: 'failed', attempts: notification.attempts + 1 })
         .where('id', '=', notification.id)
         .execute();
-      report.sent++;
-    } finally {
-      if (seriesUid !== null && hold !== undefined) await releaseHold(db, seriesUid, hold);
+      return 'failed';
     }
+    let sent: SentMail | undefined;
+    try {
+      if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
+      sent = await deps.mailer.send(mail);
+    } catch (error) {
+      const attempts = notification.attempts + 1;
+      deps.onSendFailed?.(error, { id: notification.id, kind: notification.kind, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS });
+      if (attempts >= MAX_SEND_ATTEMPTS) {
+        await db.updateTable('notifications').set({ status: 'failed', attempts }).where('id', '=', notification.id).execute();
+        return 'failed';
+      }
+      await retryAt(RETRY_BASE_MS * 2 ** (attempts - 1))
+        .set({ attempts })
+        .execute();
+      return 'send_failed';
+    }
+    await db
+      .updateTable('notifications')
+      .set({
+        status: 'sent',
+        sent_at: toTimestamp(deps.clock.now()),
+        attempts: notification.attempts + 1,
+        // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
+        ...(sent?.messageId ? { payload_json: JSON.stringify({ ...payload, message_id: sent.messageId }) } : {}),
+      })
+      .where('id', '=', notification.id)
+      .execute();
+    return 'sent';
+  } finally {
+    if (seriesUid !== null && hold !== undefined) await releaseHold(db, seriesUid, hold);
   }
-  return report;
 }
 
 /**

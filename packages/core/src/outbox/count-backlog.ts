@@ -1,4 +1,5 @@
 import type { Store } from '../storage/store.js';
+import { PENDING_MAIL } from './record-notification.js';
 
 /** What waits to go out: the rows an operator watches grow when delivery stalls. */
 export interface Backlog {
@@ -18,7 +19,7 @@ export const BACKLOG_COUNT_CAP = 100_000;
 /**
  * Counts the backlog in one statement, each count capped at
  * BACKLOG_COUNT_CAP and served by an index (`outbox_pending`,
- * `notifications_due`). Bounded in time by the store's own timeouts; it
+ * `notifications_pending`). Bounded in time by the store's own timeouts; it
  * throws when the database does not answer.
  */
 export async function countBacklog(store: Store): Promise<Backlog> {
@@ -30,7 +31,7 @@ export async function countBacklog(store: Store): Promise<Backlog> {
         .select(eb.fn.countAll().as('n'))
         .as('events'),
       eb
-        .selectFrom(db.selectFrom('notifications').select('id').where('status', '=', 'pending').limit(BACKLOG_COUNT_CAP).as('unsent'))
+        .selectFrom(db.selectFrom('notifications').select('id').where('status', '=', PENDING_MAIL).limit(BACKLOG_COUNT_CAP).as('unsent'))
         .select(eb.fn.countAll().as('n'))
         .as('mail'),
     ])

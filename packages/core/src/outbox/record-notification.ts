@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
@@ -146,6 +147,13 @@ export const NOTIFICATION_COLUMNS = [
 export type NotificationRow = Omit<Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]>, 'booking_uid'> & {
   booking_uid: string | null;
 };
+
+/**
+ * Mail still to be sent, as a literal for the statements that look it up: a
+ * parameter would keep PostgreSQL's generic plan off the partial index
+ * `notifications_pending`, which holds only these rows.
+ */
+export const PENDING_MAIL = sql.lit('pending');
 
 /** Mails as the rows that queue them: pending, due now. */
 export function notificationRows(deps: { clock: Clock; ids: IdGenerator }, notifications: readonly NewNotification[]): NotificationRow[] {
