@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import ICAL from 'ical.js';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
@@ -98,6 +100,31 @@ describe('composeMail', () => {
       ['Hello Bob,', '', 'Weekly with Hana Host has ended. These meetings are canceled:', '  - Monday 4 May 2026, 10:00 (UTC)'].join('\n'),
     );
     expect(mail.html).toContain('<ul>\n<li>Monday 4 May 2026, 10:00 (UTC)</li>\n</ul>');
+  });
+});
+
+describe("composeMail's times", () => {
+  // What a meeting's time read as when luxon wrote all of it (its `hasSame` and `ZZZZ`): the mail's own faster writing must read the same.
+  function luxonSpan(start: string, end: string, zone: string): string {
+    const local = (instant: string) => DateTime.fromISO(instant, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
+    const full = "cccc d LLLL yyyy, HH:mm '('ZZZZ')'";
+    const [from, to] = [local(start), local(end)];
+    if (from.hasSame(to, 'day') && from.offset === to.offset)
+      return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat(`HH:mm '('ZZZZ')'`)}`;
+    return `${from.toFormat(full)} to ${to.toFormat(full)}`;
+  }
+
+  it('the When line reads as luxon wrote it, for any zone, start and length (across midnight and offset changes)', () => {
+    const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+    const start = fc.integer({ min: Date.UTC(2000, 0, 1) / 60_000, max: Date.UTC(2040, 0, 1) / 60_000 }).map((m) => m * 60_000);
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), start, fc.integer({ min: 5, max: 48 * 60 }), (zone, startMs, minutes) => {
+        const [start_at, end_at] = [new Date(startMs).toISOString(), new Date(startMs + minutes * 60_000).toISOString()];
+        const mail = composeMail(stored({ ...BOOKING, timezone: zone, start_at, end_at }));
+        expect(mail.text.split('\n')).toContain(`When: ${luxonSpan(start_at, end_at, zone)}`);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 

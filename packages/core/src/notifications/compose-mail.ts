@@ -11,6 +11,7 @@ import type {
 } from '../outbox/record-notification.js';
 import { type InviteEvent, inviteCalendar, inviteUid } from './invite-ics.js';
 import type { Mail, MailCalendar } from './mailer.js';
+import { zoneAbbreviation } from './zone-abbreviation.js';
 
 /** A queued notification, as the dispatcher read it. */
 export type StoredNotification = {
@@ -28,18 +29,23 @@ export type StoredNotification = {
 
 // English names whatever the server's locale, so a mail reads the same from every host.
 const local = (instant: string, zone: string) => DateTime.fromISO(instant, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
-const DAY_AND_TIME = "cccc d LLLL yyyy, HH:mm '('ZZZZ')'";
+const DAY_AND_TIME = 'cccc d LLLL yyyy, HH:mm';
+
+/** "(CET)": the zone's short name at that time, read once per zone (zone-abbreviation.ts), not through luxon's `ZZZZ`. */
+const named = (time: DateTime) => `(${zoneAbbreviation(time.toMillis(), time.zoneName ?? 'UTC')})`;
 
 function when(instant: string, zone: string): string {
-  return local(instant, zone).toFormat(DAY_AND_TIME);
+  const time = local(instant, zone);
+  return `${time.toFormat(DAY_AND_TIME)} ${named(time)}`;
 }
 
 /** A meeting's time: "Monday 2 March 2026, 10:00–10:30 (CET)", or both ends in full when the date or the offset differs. */
 function span(start: string, end: string, zone: string): string {
   const [from, to] = [local(start, zone), local(end, zone)];
-  if (from.hasSame(to, 'day') && from.offset === to.offset)
-    return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat(`HH:mm '('ZZZZ')'`)}`;
-  return `${from.toFormat(DAY_AND_TIME)} to ${to.toFormat(DAY_AND_TIME)}`;
+  // Both ends are in one zone, so their calendar fields compare as they are (luxon's hasSame would re-zone `to` first, at a cost).
+  const sameDay = from.day === to.day && from.month === to.month && from.year === to.year;
+  if (sameDay && from.offset === to.offset) return `${from.toFormat(DAY_AND_TIME)}–${to.toFormat('HH:mm')} ${named(to)}`;
+  return `${from.toFormat(DAY_AND_TIME)} ${named(from)} to ${to.toFormat(DAY_AND_TIME)} ${named(to)}`;
 }
 
 /**
