@@ -31,6 +31,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const HOSTS = 50;
 const CONNECTIONS = 16;
 const TARGET_RATIO = 0.25;
+// How long the bench waits for the mail of a run to be sent before it reports what is left.
+const MAIL_DRAIN_LIMIT_MS = Number(process.env.BENCH_MAIL_DRAIN_MS ?? 120_000);
 const secret = 'pat_bench_pg_create_0123456789';
 const QUARTER = 15 * 60_000;
 const firstSlot = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000;
@@ -99,10 +101,16 @@ function checked(result, what) {
   return result;
 }
 
-/** Runs the create load on some serve processes at once, with the CPU each side spent per create. */
+/**
+ * Runs the create load on some serve processes at once, with the CPU each
+ * side spent per create: during the load alone, and until the mail those
+ * creates queued was sent as well (what a create really costs).
+ */
 async function measure(servers, schema) {
   const warm = await Promise.all(servers.map((s) => drive(s.url, CONNECTIONS / servers.length, 1)));
   for (const r of warm) checked(r, 'warm-up');
+  // The warm-up's mail goes first, so that the idle reading below is idle.
+  await mailDrain(schema.name);
   // The background loops (outbox, mail, webhooks, calendar sync) poll while
   // idle too: their idle cost is measured first and taken out, so that the
   // CPU per create is what one more create costs, not a share of the polling.
@@ -119,9 +127,12 @@ async function measure(servers, schema) {
   await Promise.all([node.ready, backends.ready]);
   const loadStarted = performance.now();
   const results = await Promise.all(servers.map((s) => drive(s.url, CONNECTIONS / servers.length, seconds)));
-  const [nodeMicros, backendMicros] = await Promise.all([node.stop(), backends.stop()]);
+  const [nodeMicros, backendMicros] = await Promise.all([node.read(), backends.read()]);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  const marginal = (busy, idle) => Math.max(0, busy - (idle / idleSeconds) * loadSeconds);
+  const mail = await mailDrain(schema.name);
+  const [nodeWithMailMicros, backendWithMailMicros] = await Promise.all([node.stop(), backends.stop()]);
+  const withMailSeconds = (performance.now() - loadStarted) / 1000;
+  const marginal = (busy, idle, over) => Math.max(0, busy - (idle / idleSeconds) * over);
   for (const r of results) checked(r, `${servers.length} process(es)`);
   const creates = results.reduce((sum, r) => sum + r.requests.total, 0);
   return {
@@ -130,13 +141,58 @@ async function measure(servers, schema) {
     p50Ms: Math.max(...results.map((r) => r.latency.p50)),
     p99Ms: Math.max(...results.map((r) => r.latency.p99)),
     total: creates,
-    node_cpu_us_per_create: Math.round(marginal(nodeMicros, idleNodeMicros) / creates),
-    postgres_backend_cpu_us_per_create: Math.round(marginal(backendMicros, idleBackendMicros) / creates),
+    node_cpu_us_per_create: Math.round(marginal(nodeMicros, idleNodeMicros, loadSeconds) / creates),
+    postgres_backend_cpu_us_per_create: Math.round(marginal(backendMicros, idleBackendMicros, loadSeconds) / creates),
+    mail,
+    // The rate creates could keep up with their mail sent too: the load and the drain after it.
+    creates_with_mail_sent_per_second: mail.drained ? Math.round(creates / withMailSeconds) : null,
+    node_cpu_us_per_create_with_mail: Math.round(marginal(nodeWithMailMicros, idleNodeMicros, withMailSeconds) / creates),
+    postgres_backend_cpu_us_per_create_with_mail: Math.round(marginal(backendWithMailMicros, idleBackendMicros, withMailSeconds) / creates),
     idle_cpu_ms_per_second: {
       node: Math.round(idleNodeMicros / idleSeconds / 1000),
       postgres_backends: Math.round(idleBackendMicros / idleSeconds / 1000),
     },
   };
+}
+
+/**
+ * The mail the creates queued (two each: host and attendee), and how it kept
+ * up: what was still unsent when the load ended, and how long the dispatchers
+ * then took to send the rest. Mail goes to the logging mailer here (no
+ * SMTP_URL), so this is the dispatcher's own cost: claims, holds, composing,
+ * and the rows' updates.
+ */
+async function mailDrain(schema) {
+  const counts = async () =>
+    (
+      await query(
+        `select count(*)::int as queued, (count(*) filter (where status = 'pending'))::int as pending from ${schema}.notifications`,
+      )
+    )[0];
+  const atLoadEnd = await counts();
+  const started = performance.now();
+  let now = atLoadEnd;
+  while (now.pending > 0 && performance.now() - started < MAIL_DRAIN_LIMIT_MS) {
+    await new Promise((done) => setTimeout(done, 100));
+    now = await counts();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    // Every mail of the schema so far: the two-process phase counts the first phase's too.
+    queued: atLoadEnd.queued,
+    unsent_when_load_ended: atLoadEnd.pending,
+    drain_seconds: Math.round(seconds * 10) / 10,
+    drained: now.pending === 0,
+    unsent_at_the_end: now.pending,
+    mails_per_second_after_load: Math.round((atLoadEnd.pending - now.pending) / seconds),
+  };
+}
+
+function mailWords(mail) {
+  const after = mail.drained
+    ? `all sent ${mail.drain_seconds} s after it`
+    : `${mail.unsent_at_the_end} still unsent ${mail.drain_seconds} s after it`;
+  return `${mail.unsent_when_load_ended} of ${mail.queued} unsent when the load ended, ${after}`;
 }
 
 /** Confirmed bookings of one host whose times overlap: there must be none. */
@@ -203,6 +259,9 @@ const report = {
   capacity_model: {
     node_creates_per_core_second: perCore(one.node_cpu_us_per_create),
     postgres_creates_per_core_second: perCore(one.postgres_backend_cpu_us_per_create),
+    // The same with each create's two mails sent (to the logging mailer): what a sustained load costs.
+    node_creates_with_mail_per_core_second: perCore(one.node_cpu_us_per_create_with_mail),
+    postgres_creates_with_mail_per_core_second: perCore(one.postgres_backend_cpu_us_per_create_with_mail),
   },
 };
 mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
@@ -210,5 +269,6 @@ writeFileSync(resolve(here, '../../../bench-results/create-booking-postgres.json
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(
   `POST /v1/bookings on PostgreSQL: ${one.createsPerSecond} creates/s vs pgbench -N ${pgbench.tps} tx/s = ${(ratio * 100).toFixed(1)}% (target ${TARGET_RATIO * 100}%); ` +
-    `two processes: ${two.createsPerSecond}/s; CPU per create: Node ${one.node_cpu_us_per_create} µs, PostgreSQL ${one.postgres_backend_cpu_us_per_create} µs; overlaps: ${overlapping}\n`,
+    `two processes: ${two.createsPerSecond}/s; CPU per create: Node ${one.node_cpu_us_per_create} µs, PostgreSQL ${one.postgres_backend_cpu_us_per_create} µs; overlaps: ${overlapping}; ` +
+    `mail: ${mailWords(one.mail)}; creates with their mail sent: ${one.creates_with_mail_sent_per_second ?? 'not drained'}/s\n`,
 );

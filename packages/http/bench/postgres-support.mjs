@@ -87,6 +87,11 @@ export function cpuMeter(listPids) {
     }
     started = true;
   };
+  const total = () => {
+    let sum = 0;
+    for (const [pid, from] of first) sum += (last.get(pid) ?? from) - from;
+    return sum;
+  };
   let timer;
   let stopped = false;
   const tick = async () => {
@@ -98,13 +103,16 @@ export function cpuMeter(listPids) {
   });
   return {
     ready,
+    /** The CPU so far, metering on. */
+    async read() {
+      await sample().catch(() => {});
+      return total();
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await sample().catch(() => {});
-      let total = 0;
-      for (const [pid, from] of first) total += (last.get(pid) ?? from) - from;
-      return total;
+      return total();
     },
   };
 }
