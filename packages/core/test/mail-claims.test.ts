@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
@@ -74,8 +74,12 @@ describe.each(storeFixtures())('mail claims on $name', (fixture) => {
 
   /** Makes the first `n` mails due and unsent, and every other one already sent. */
   async function queue(n: number): Promise<string[]> {
+    return queueOnly(allIds.slice(0, n));
+  }
+
+  /** Makes these mails due and unsent, and every other one already sent. */
+  async function queueOnly(due: string[]): Promise<string[]> {
     clock.set(MAIL_T0);
-    const due = allIds.slice(0, n);
     await store.db
       .updateTable('notifications')
       .set({ status: 'sent', attempts: 1, next_attempt_at: MAIL_T0, sent_at: MAIL_T0 })
@@ -163,6 +167,64 @@ describe.each(storeFixtures())('mail claims on $name', (fixture) => {
       { numRuns: 25 },
     );
   }, 120_000);
+
+  it('a batch of four booking mails costs three statements: the claim, one opt-out read for its attendee mail, one update of all four', async () => {
+    // Two of each: the attendee's mail is read for an opt-out (both at once), the host's never.
+    const byRole = async (role: string) =>
+      (await store.db.selectFrom('notifications').select(['id', 'payload_json']).orderBy('id').execute())
+        .filter((r) => (JSON.parse(r.payload_json) as { role: string }).role === role)
+        .slice(0, 2)
+        .map((r) => r.id);
+    const due = await queueOnly([...(await byRole('attendee')), ...(await byRole('host'))]);
+    // Statements run, by kind: a query seen at compile time counts once it returns (a subquery never does).
+    const compiled = new Map<unknown, string>();
+    const kinds: string[] = [];
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        compiled.set(args.queryId, args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => {
+        kinds.push(compiled.get(args.queryId) ?? 'unknown');
+        return args.result;
+      },
+    };
+    const counted: Store = { ...store, db: store.db.withPlugin(counter) };
+    const mailer: Mailer = { send: async () => undefined };
+    const pass = await dispatchPass({ store: counted, clock, ids: randomIds, mailer }, { concurrency: 4, limit: 4 });
+    expect(pass.report).toEqual({ sent: 4, suppressed: 0, failed: 0, deferred: 0 });
+    expect(kinds.sort()).toEqual(['SelectQueryNode', 'UpdateQueryNode', 'UpdateQueryNode']);
+    const rows = await store.db.selectFrom('notifications').select(['id', 'status', 'attempts']).where('id', 'in', due).execute();
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual(due.map(() => ['sent', 1]));
+  });
+
+  it('the outcomes of one batch are each their own: Message-IDs kept per mail, a failed send waits for its retry', async () => {
+    const due = await queue(4);
+    const failing = due[2]!;
+    const mailer: Mailer = {
+      async send(mail) {
+        if (mail.id === failing) throw new Error('451 try again later');
+        return { messageId: `<${mail.id}@mail.test>` };
+      },
+    };
+    expect(await dispatchPass(deps(mailer), { concurrency: 4, limit: 50 })).toEqual({
+      report: { sent: 3, suppressed: 0, failed: 0, deferred: 1 },
+      more: false,
+    });
+    const rows = await store.db
+      .selectFrom('notifications')
+      .select(['id', 'status', 'attempts', 'next_attempt_at', 'payload_json'])
+      .where('id', 'in', due)
+      .execute();
+    for (const row of rows) {
+      const messageId = (JSON.parse(row.payload_json) as { message_id?: string }).message_id;
+      if (row.id === failing) {
+        expect([row.status, row.attempts, row.next_attempt_at, messageId]).toEqual(['pending', 1, '2026-03-20T00:00:02.000Z', undefined]);
+      } else {
+        expect([row.status, row.attempts, messageId]).toEqual(['sent', 1, `<${row.id}@mail.test>`]);
+      }
+    }
+  });
 
   it('the claim reads pending mail from its partial index, in order, even in a plan PostgreSQL keeps for any parameters', async () => {
     const compiled = dueMail(store, MAIL_T0, 4).compile();

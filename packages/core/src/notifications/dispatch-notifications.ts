@@ -7,6 +7,7 @@ import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { type ClaimedMail, claimDueMail } from './claim-mail.js';
 import { composeMail, type StoredNotification } from './compose-mail.js';
+import { type MailOutcome, recordMailOutcomes } from './mail-outcomes.js';
 import type { Mail, Mailer, SentMail } from './mailer.js';
 
 export interface DispatchDeps {
@@ -74,7 +75,18 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
   while (handled < limit) {
     const asked = Math.min(width, limit - handled);
     const batch = await claimDueMail(deps, { limit: asked, leaseMs: HOLD_LEASE_MS });
-    const results = await Promise.all(batch.map((notification) => sendClaimed(deps, notification)));
+    const optedOut = await optedOutBookingMail(deps.store.db, batch);
+    const settled = await Promise.allSettled(batch.map((notification) => sendClaimed(deps, notification, optedOut.has(notification.id))));
+    const sent = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    // Series mail wrote its own outcome while it held its series; the batch's other outcomes go in one
+    // transaction, also when another mail of the batch failed with the database.
+    await recordMailOutcomes(
+      deps.store,
+      sent.flatMap(({ outcome }) => (outcome ? [outcome] : [])),
+    );
+    const failure = settled.find((s) => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    const results = sent.map(({ result }) => result);
     for (const result of results) report[result === 'send_failed' ? 'deferred' : result]++;
     handled += batch.length;
     if (results.includes('send_failed')) return { report, more: false };
@@ -84,101 +96,109 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
   return { report, more: true };
 }
 
-/** Sends one mail this dispatcher has claimed, and records how it went. */
-async function sendClaimed(deps: DispatchDeps, notification: ClaimedMail): Promise<MailResult> {
-  const db = deps.store.db;
-  const nowMs = deps.clock.now();
-  const retryAt = (ms: number) =>
-    db
-      .updateTable('notifications')
-      .set({ next_attempt_at: toTimestamp(nowMs + ms) })
-      .where('id', '=', notification.id);
-
+/**
+ * Sends one mail this dispatcher has claimed, and says how it went: the
+ * outcome to record with the batch's, or none when it is recorded already.
+ * A mail about a series records its outcome before letting the series go,
+ * so that an action waiting for the series finds the mail's row final.
+ */
+async function sendClaimed(
+  deps: DispatchDeps,
+  notification: ClaimedMail,
+  optedOut: boolean,
+): Promise<{ result: MailResult; outcome?: MailOutcome }> {
   const seriesUid = notification.series_uid;
-  const hold = seriesUid === null ? undefined : await claimHold(db, deps, seriesUid, 'mail');
-  if (seriesUid !== null && hold === undefined) {
-    await retryAt(HELD_RETRY_MS).execute();
-    return 'deferred';
+  if (seriesUid === null) return attempt(deps, notification, optedOut);
+  const db = deps.store.db;
+  const hold = await claimHold(db, deps, seriesUid, 'mail');
+  if (hold === undefined) {
+    const outcome: MailOutcome = { id: notification.id, kind: 'retry', nextAttemptAt: toTimestamp(deps.clock.now() + HELD_RETRY_MS) };
+    return { result: 'deferred', outcome };
   }
   try {
-    if (await attendeeOptedOut(db, notification)) {
-      await db.updateTable('notifications').set({ status: 'suppressed' }).where('id', '=', notification.id).execute();
-      return 'suppressed';
-    }
-    const payload = JSON.parse(notification.payload_json) as NotificationPayload;
-    let mail: Mail;
-    try {
-      mail = composeMail({
-        id: notification.id,
-        kind: notification.kind as NotificationKind,
-        recipient: notification.recipient,
-        seriesUid,
-        bookingUid: notification.booking_uid,
-        createdAt: notification.created_at,
-        payload,
-      } as StoredNotification);
-    } catch {
-      // A mail that cannot be written never will be: retrying it would only hold up the queue.
-      await db
-        .updateTable('notifications')
-        .set({ status: 'failed', attempts: notification.attempts + 1 })
-        .where('id', '=', notification.id)
-        .execute();
-      return 'failed';
-    }
-    let sent: SentMail | undefined;
-    try {
-      if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
-      sent = await deps.mailer.send(mail);
-    } catch (error) {
-      const attempts = notification.attempts + 1;
-      deps.onSendFailed?.(error, { id: notification.id, kind: notification.kind, attempts, givenUp: attempts >= MAX_SEND_ATTEMPTS });
-      if (attempts >= MAX_SEND_ATTEMPTS) {
-        await db.updateTable('notifications').set({ status: 'failed', attempts }).where('id', '=', notification.id).execute();
-        return 'failed';
-      }
-      await retryAt(RETRY_BASE_MS * 2 ** (attempts - 1))
-        .set({ attempts })
-        .execute();
-      return 'send_failed';
-    }
-    await db
-      .updateTable('notifications')
-      .set({
-        status: 'sent',
-        sent_at: toTimestamp(deps.clock.now()),
-        attempts: notification.attempts + 1,
-        // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
-        ...(sent?.messageId ? { payload_json: JSON.stringify({ ...payload, message_id: sent.messageId }) } : {}),
-      })
-      .where('id', '=', notification.id)
-      .execute();
-    return 'sent';
+    // Read while the series is held: an opt-out made up to now is obeyed.
+    const { result, outcome } = await attempt(deps, notification, await seriesOptedOut(db, seriesUid));
+    await recordMailOutcomes(deps.store, [outcome]);
+    return { result };
   } finally {
-    if (seriesUid !== null && hold !== undefined) await releaseHold(db, seriesUid, hold);
+    await releaseHold(db, seriesUid, hold);
   }
+}
+
+/** The send itself: the opt-out read at send time, the mail written, handed to the mailer. */
+async function attempt(
+  deps: DispatchDeps,
+  notification: ClaimedMail,
+  optedOut: boolean,
+): Promise<{ result: MailResult; outcome: MailOutcome }> {
+  const { id } = notification;
+  const seriesUid = notification.series_uid;
+  if (optedOut) return { result: 'suppressed', outcome: { id, kind: 'suppressed' } };
+  const payload = JSON.parse(notification.payload_json) as NotificationPayload;
+  let mail: Mail;
+  try {
+    mail = composeMail({
+      id,
+      kind: notification.kind as NotificationKind,
+      recipient: notification.recipient,
+      seriesUid,
+      bookingUid: notification.booking_uid,
+      createdAt: notification.created_at,
+      payload,
+    } as StoredNotification);
+  } catch {
+    // A mail that cannot be written never will be: retrying it would only hold up the queue.
+    return { result: 'failed', outcome: { id, kind: 'failed', attempts: notification.attempts + 1 } };
+  }
+  let sent: SentMail | undefined;
+  try {
+    if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
+    sent = await deps.mailer.send(mail);
+  } catch (error) {
+    const attempts = notification.attempts + 1;
+    const givenUp = attempts >= MAX_SEND_ATTEMPTS;
+    deps.onSendFailed?.(error, { id, kind: notification.kind, attempts, givenUp });
+    if (givenUp) return { result: 'failed', outcome: { id, kind: 'failed', attempts } };
+    const nextAttemptAt = toTimestamp(deps.clock.now() + RETRY_BASE_MS * 2 ** (attempts - 1));
+    return { result: 'send_failed', outcome: { id, kind: 'retry', nextAttemptAt, attempts } };
+  }
+  return {
+    result: 'sent',
+    outcome: {
+      id,
+      kind: 'sent',
+      sentAt: toTimestamp(deps.clock.now()),
+      // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
+      payloadJson: sent?.messageId ? JSON.stringify({ ...payload, message_id: sent.messageId }) : undefined,
+    },
+  };
 }
 
 /**
  * Whether the attendee stopped mail about this series since the mail was
  * queued: `notify_invitee` governs future sends (docs/api PATCH), so it is
- * read at send time. It covers the series' own mail and the attendee's
- * booking mail about one of its occurrences; the host's mail never.
+ * read at send time. It covers the series' own mail (this) and the
+ * attendee's booking mail about one of its occurrences (below); the host's
+ * mail never.
  */
-async function attendeeOptedOut(
-  db: Executor,
-  notification: { series_uid: string | null; booking_uid: string | null; payload_json: string },
-): Promise<boolean> {
-  if (notification.series_uid !== null) {
-    const series = await db.selectFrom('series').select('notify_invitee').where('uid', '=', notification.series_uid).executeTakeFirst();
-    return series !== undefined && series.notify_invitee !== 1;
-  }
-  if (notification.booking_uid === null || (JSON.parse(notification.payload_json) as { role?: unknown }).role !== 'attendee') return false;
-  const series = await db
+async function seriesOptedOut(db: Executor, seriesUid: string): Promise<boolean> {
+  const series = await db.selectFrom('series').select('notify_invitee').where('uid', '=', seriesUid).executeTakeFirst();
+  return series !== undefined && series.notify_invitee !== 1;
+}
+
+/** The attendee's booking mail of a batch whose booking is an occurrence of a series that stopped its attendee's mail: one read a batch. */
+async function optedOutBookingMail(db: Executor, batch: readonly ClaimedMail[]): Promise<Set<string>> {
+  const attendeeMail = batch.filter(
+    (n) => n.series_uid === null && n.booking_uid !== null && (JSON.parse(n.payload_json) as { role?: unknown }).role === 'attendee',
+  );
+  if (attendeeMail.length === 0) return new Set();
+  const stopped = await db
     .selectFrom('bookings')
     .innerJoin('series', 'series.uid', 'bookings.series_uid')
-    .select('series.notify_invitee')
-    .where('bookings.uid', '=', notification.booking_uid)
-    .executeTakeFirst();
-  return series !== undefined && series.notify_invitee !== 1;
+    .select('bookings.uid')
+    .where('bookings.uid', 'in', [...new Set(attendeeMail.map((n) => n.booking_uid!))])
+    .where('series.notify_invitee', '<>', 1)
+    .execute();
+  const uids = new Set(stopped.map((row) => row.uid));
+  return new Set(attendeeMail.filter((n) => uids.has(n.booking_uid!)).map((n) => n.id));
 }
