@@ -125,7 +125,7 @@ async function sendClaimed(
   }
 }
 
-/** The send itself: the opt-out read at send time, the mail written, handed to the mailer. */
+/** The send itself, told whether the attendee stopped this mail (read at send time): the mail written and handed to the mailer. */
 async function attempt(
   deps: DispatchDeps,
   notification: ClaimedMail,
