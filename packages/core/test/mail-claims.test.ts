@@ -190,7 +190,14 @@ describe.each(storeFixtures())('mail claims on $name', (fixture) => {
       },
     };
     const counted: Store = { ...store, db: store.db.withPlugin(counter) };
-    const mailer: Mailer = { send: async () => undefined };
+    // Each send ends a millisecond after the last, as on a real clock: the four are still marked sent in one update.
+    const mailer: Mailer = {
+      async send() {
+        await new Promise((resolve) => setImmediate(resolve));
+        clock.advance(1);
+        return undefined;
+      },
+    };
     const pass = await dispatchPass({ store: counted, clock, ids: randomIds, mailer }, { concurrency: 4, limit: 4 });
     expect(pass.report).toEqual({ sent: 4, suppressed: 0, failed: 0, deferred: 0 });
     expect(kinds.sort()).toEqual(['SelectQueryNode', 'UpdateQueryNode', 'UpdateQueryNode']);
@@ -224,6 +231,87 @@ describe.each(storeFixtures())('mail claims on $name', (fixture) => {
         expect([row.status, row.attempts, messageId]).toEqual(['sent', 1, `<${row.id}@mail.test>`]);
       }
     }
+  });
+
+  /** The store, failing the statements `fails` picks by kind and count: a database that goes away mid-pass. */
+  function failing(fails: (kind: string, n: number) => boolean): Store {
+    const seen = new Map<string, number>();
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => {
+        const n = (seen.get(args.node.kind) ?? 0) + 1;
+        seen.set(args.node.kind, n);
+        if (fails(args.node.kind, n)) throw new Error(`database lost at ${args.node.kind} ${n}`);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    return { ...store, db: store.db.withPlugin(plugin) };
+  }
+
+  it('a batch whose outcomes cannot be written: the pass fails, and its mail goes again, once, when the claim runs out', async () => {
+    const due = await queue(4);
+    const delivered: string[] = [];
+    const mailer: Mailer = {
+      async send(mail) {
+        delivered.push(mail.id);
+        return undefined;
+      },
+    };
+    // The first update is the claim; the second records the batch.
+    const lost = failing((kind, n) => kind === 'UpdateQueryNode' && n === 2);
+    await expect(dispatchPass({ store: lost, clock, ids: randomIds, mailer }, { concurrency: 4 })).rejects.toThrow('database lost');
+    expect([...delivered].sort()).toEqual([...due].sort());
+    // Still claimed: no dispatcher sends them again before the claim runs out.
+    expect(await dispatchPass(deps(mailer), { concurrency: 4 })).toEqual({
+      report: { sent: 0, suppressed: 0, failed: 0, deferred: 0 },
+      more: false,
+    });
+    clock.advance(HOLD_LEASE_MS);
+    expect(await dispatchPass(deps(mailer), { concurrency: 4 })).toEqual({
+      report: { sent: 4, suppressed: 0, failed: 0, deferred: 0 },
+      more: false,
+    });
+    expect([...delivered].sort()).toEqual([...due, ...due].sort());
+  });
+
+  it('the loop outlives a pass that fails with the database: the failure is reported, and the next pass sends the mail', async () => {
+    const due = await queue(6);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const errors: unknown[] = [];
+    const delivered: string[] = [];
+    let drained: () => void = () => {};
+    const allSent = new Promise<void>((resolve) => (drained = resolve));
+    const mailer: Mailer = {
+      async send(mail) {
+        delivered.push(mail.id);
+        if (delivered.length === due.length) drained();
+        return undefined;
+      },
+    };
+    let reported: () => void = () => {};
+    const firstError = new Promise<void>((resolve) => (reported = resolve));
+    const lost = failing((kind, n) => kind === 'UpdateQueryNode' && n === 1);
+    const loop = startDispatchLoop(
+      { store: lost, clock, ids: randomIds, mailer },
+      {
+        intervalMs: 60_000,
+        concurrency: 4,
+        onError: (error) => {
+          errors.push(error);
+          reported();
+        },
+      },
+    );
+    vi.advanceTimersByTime(60_000);
+    await firstError;
+    expect(delivered).toEqual([]);
+    // The loop sets its next timer once the failed pass has settled: wait for that turn, not for a time.
+    while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+    vi.advanceTimersByTime(60_000);
+    await allSent;
+    await loop.stop();
+    expect(errors.map(String)).toEqual(['Error: database lost at UpdateQueryNode 1']);
+    expect([...delivered].sort()).toEqual([...due].sort());
   });
 
   it('the claim reads pending mail from its partial index, in order, even in a plan PostgreSQL keeps for any parameters', async () => {

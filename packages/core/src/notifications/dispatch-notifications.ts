@@ -81,7 +81,7 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
     // Series mail wrote its own outcome while it held its series; the batch's other outcomes go in one
     // transaction, also when another mail of the batch failed with the database.
     await recordMailOutcomes(
-      deps.store,
+      deps,
       sent.flatMap(({ outcome }) => (outcome ? [outcome] : [])),
     );
     const failure = settled.find((s) => s.status === 'rejected');
@@ -118,7 +118,7 @@ async function sendClaimed(
   try {
     // Read while the series is held: an opt-out made up to now is obeyed.
     const { result, outcome } = await attempt(deps, notification, await seriesOptedOut(db, seriesUid));
-    await recordMailOutcomes(deps.store, [outcome]);
+    await recordMailOutcomes(deps, [outcome]);
     return { result };
   } finally {
     await releaseHold(db, seriesUid, hold);
@@ -167,7 +167,6 @@ async function attempt(
     outcome: {
       id,
       kind: 'sent',
-      sentAt: toTimestamp(deps.clock.now()),
       // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
       payloadJson: sent?.messageId ? JSON.stringify({ ...payload, message_id: sent.messageId }) : undefined,
     },
