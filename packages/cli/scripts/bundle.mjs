@@ -22,7 +22,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   // Loaded from node_modules as they are: native or optional modules, and
   // drivers that only some commands use. undici must stay one copy: it
   // shares the global dispatcher with Node's own fetch, and a bundled copy's

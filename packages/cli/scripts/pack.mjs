@@ -19,6 +19,7 @@ const destination = resolve(process.argv[2] ?? here);
 const cli = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const core = JSON.parse(readFileSync(join(here, '../core/package.json'), 'utf8'));
 const http = JSON.parse(readFileSync(join(here, '../http/package.json'), 'utf8'));
+const root = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8'));
 const EXTERNAL = ['better-sqlite3', 'pg', 'ioredis', 'undici'];
 const STATIC = ['swagger-ui-dist'];
 
@@ -34,7 +35,7 @@ try {
     type: 'module',
     bin: cli.bin,
     files: ['dist'],
-    engines: { node: '>=20.18' },
+    engines: root.engines,
     dependencies: Object.fromEntries([
       ...EXTERNAL.map((name) => [name, cli.dependencies[name] ?? core.dependencies[name]]),
       ...STATIC.map((name) => [name, http.dependencies[name]]),

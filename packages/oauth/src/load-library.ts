@@ -1,7 +1,7 @@
 /**
- * Loads oidc-provider. It prints a warning on import when Node.js is older
- * than 22 LTS; this project supports Node 20 and its tests run the whole
- * flow on it, so that one line goes to our own structured log instead of
+ * Loads oidc-provider. It prints a warning on import when Node.js is not a
+ * supported LTS (22 or later, as package.json's "engines" asks too): should
+ * that ever happen, the one line goes to our own structured log instead of
  * landing unformatted on stderr.
  */
 export async function loadOidcProvider(log: (message: string) => void): Promise<typeof import('oidc-provider')> {
