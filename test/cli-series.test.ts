@@ -72,8 +72,41 @@ function seriesLine(s: Record<string, any>): string {
   ]);
 }
 
+// Issue 29 item 2: the create's dry run, with the create's own flags, before S1 is created.
+describe('series preview', () => {
+  const preview = (...more: string[]) => ['series', 'preview', ...create(...more).slice(2)];
+  const booked = [0, 7, 10].map((d) => [dateAt(d), tokyoAt(d, '10:00')] as const);
+
+  it('piped: one `occurrence<TAB>date<TAB>start<TAB>end` line per date it would book, one `skipped` line with the cause per date it would skip; nothing is created', async () => {
+    const runs = await modes.both(preview('--weekdays', 'mon,thu', '--starts-on', STARTS_ON, '--count', '4'));
+    const end = (start: string) => new Date(Date.parse(start) + SYNC.duration * 60_000).toISOString();
+    const expected =
+      tsv(booked.map(([date, start]) => ['occurrence', date, start, end(start)])) +
+      `skipped\t${dateAt(3)}\t${tokyoAt(3, '10:00')}\tconflict\tbusy\n`;
+    for (const name of MODE_NAMES) {
+      expect(runs[name]).toEqual(success(expected));
+      expect(await modes[name].getAll('/v1/series')).toEqual([]);
+    }
+    expectSameInBothModes(modes, runs);
+  });
+
+  it("--json prints the API's preview data; a weekend-only pattern exits 5 with no_dates_free", async () => {
+    const runs = await modes.both(preview('--weekdays', 'mon,thu', '--starts-on', STARTS_ON, '--count', '4', '--json'));
+    for (const name of MODE_NAMES) {
+      const printed = jsonOf(runs[name]);
+      expect(printed.timezone).toBe('Asia/Tokyo');
+      expect(printed.occurrences.map((o: { start_at: string }) => o.start_at)).toEqual(booked.map(([, start]) => start));
+      expect(printed.skipped).toEqual([skippedAt(3, '10:00')]);
+    }
+    const weekend = await modes.both(preview('--weekdays', 'sat,sun', '--starts-on', STARTS_ON, '--count', '2'));
+    for (const name of MODE_NAMES) {
+      expect(weekend[name]).toEqual(failure(5, 'no_dates_free', 'The host is free on none of the pattern dates; nothing was created.'));
+    }
+  });
+});
+
 describe('series create', () => {
-  it('prints the series as key<TAB>value lines, then one `occurrence` line per booking and one `skipped<TAB>date<TAB>start<TAB>conflict` line per skipped date', async () => {
+  it('prints the series as key<TAB>value lines, then one `occurrence` line per booking and one `skipped<TAB>date<TAB>start<TAB>conflict<TAB>cause` line per skipped date', async () => {
     const runs = await modes.both(create('--weekdays', 'mon,thu', '--starts-on', STARTS_ON, '--count', '4'));
     for (const name of MODE_NAMES) {
       s1[name] = /^uid\t(.+)$/m.exec(runs[name].stdout)?.[1] ?? '';
@@ -84,7 +117,7 @@ describe('series create', () => {
       const expected =
         objectLines(series) +
         tsv(occurrences.map((o) => ['occurrence', o.uid, o.start_at, o.end_at, o.status])) +
-        `skipped\t${dateAt(3)}\t${tokyoAt(3, '10:00')}\tconflict\n`;
+        `skipped\t${dateAt(3)}\t${tokyoAt(3, '10:00')}\tconflict\tbusy\n`;
       expect(runs[name]).toEqual(success(expected));
     }
     expectSameInBothModes(modes, runs);

@@ -79,7 +79,7 @@ describe.each([
     expect(server.url.endsWith(':0')).toBe(false);
   });
 
-  it('lists the 33 tools over Streamable HTTP at /mcp', async () => {
+  it('lists the 34 tools over Streamable HTTP at /mcp', async () => {
     const { tools } = await ora.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
   });
@@ -172,7 +172,7 @@ describe('schedule serve answers /mcp beside /v1 on one port and one database', 
     await server?.stop();
   });
 
-  it('/mcp lists the 33 tools and answers whoami for the bearer', async () => {
+  it('/mcp lists the 34 tools and answers whoami for the bearer', async () => {
     expect((await ora.client.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
     expect(toolData(await ora.call('whoami'))).toMatchObject({ user_id: MCP_USERS.ora });
   });

@@ -72,11 +72,11 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
     }
   });
 
-  it('annotations: list/get/check, test_calendar and directory tools read-only; cancel_booking, end_series, delete_webhook and remove_calendar destructive; only webhook sends and calendar servers open-world', async () => {
+  it('annotations: list/get/check/preview, test_calendar and directory tools read-only; cancel_booking, end_series, delete_webhook and remove_calendar destructive; only webhook sends and calendar servers open-world', async () => {
     const { tools } = await s.client.listTools();
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name);
     expect(readOnly.sort()).toEqual(
-      TOOL_NAMES.filter((n) => /^(list|get|check)_/.test(n) || n === 'whoami' || n === 'test_calendar').sort(),
+      TOOL_NAMES.filter((n) => /^(list|get|check|preview)_/.test(n) || n === 'whoami' || n === 'test_calendar').sort(),
     );
     const destructive = tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
     expect(destructive.sort()).toEqual(['cancel_booking', 'delete_webhook', 'end_series', 'remove_calendar']);
@@ -150,7 +150,7 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
           status: 'confirmed',
         })),
       );
-      expect(created.skipped).toEqual([{ date: dateAt(3), start_at: tokyoAt(3, '10:00'), reason: 'conflict' }]);
+      expect(created.skipped).toEqual([{ date: dateAt(3), start_at: tokyoAt(3, '10:00'), reason: 'conflict', cause: 'busy' }]);
     });
 
     it('get_series reads the stored series: source "mcp", version 1', async () => {

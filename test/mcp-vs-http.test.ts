@@ -83,9 +83,27 @@ describe('the same series over HTTP (POST /v1/series) and over MCP (create_serie
     ),
   });
 
+  let previewHttp: { timezone: string; occurrences: Record<string, string>[]; skipped: unknown[] };
+  let previewMcp: typeof previewHttp;
+
   beforeAll(async () => {
+    // Issue 29 item 2: each twin's preview first, with nothing in between it and the create.
+    previewHttp = expectData(await http('POST', '/v1/series/preview', twinSeriesBody('alder')), 200);
+    previewMcp = toolData(await mcp.call('preview_series', twinSeriesBody('birch')));
     viaHttp = expectData(await http('POST', '/v1/series', twinSeriesBody('alder')), 201);
     viaMcp = toolData(await mcp.call('create_series', twinSeriesBody('birch')));
+  });
+
+  it('POST /v1/series/preview and preview_series answer the same, and each create booked and skipped exactly what it previewed', () => {
+    expectSameExceptSource(previewHttp, previewMcp, 'none');
+    for (const [preview, created] of [
+      [previewHttp, viaHttp],
+      [previewMcp, viaMcp],
+    ] as const) {
+      expect(created.occurrences.map((o) => [o.start_at, o.end_at])).toEqual(preview.occurrences.map((o) => [o.start_at, o.end_at]));
+      expect(created.skipped).toEqual(preview.skipped);
+      expect(created.series.timezone).toBe(preview.timezone);
+    }
   });
 
   it('both answer the series, three occurrences and the busy Thursday skipped; only source differs ("api" vs "mcp")', () => {

@@ -85,6 +85,42 @@ describe.each([
     await schema?.drop();
   });
 
+  // Issue 29 item 2: the create's dry run, before anything is created in this suite.
+  describe('preview', () => {
+    const preview = (body: unknown, token: string = ORA, headers: Record<string, string> = {}) =>
+      c.raw('/v1/series/preview', { method: 'POST', token, headers, json: body });
+
+    it('POST /v1/series/preview: 200 with the zone, the dates a create would book and the busy Thursday skipped as busy; no ETag, no Location, nothing written', async () => {
+      const res = await preview(seriesBody());
+      const booked = MON_THU_DAYS.slice(0, 6).filter((d) => d !== 3);
+      expect(expectData(res, 200)).toEqual({
+        timezone: 'Asia/Tokyo',
+        occurrences: booked.map((d) => ({
+          date: tokyoAt(d, '10:00').slice(0, 10),
+          start_at: tokyoAt(d, '10:00'),
+          end_at: tokyoEnd(d, '10:00'),
+        })),
+        skipped: [skippedAt(3, '10:00', 'busy')],
+      });
+      expect([res.headers.get('etag'), res.headers.get('location')]).toEqual([null, null]);
+      expectCommonHeaders(res, 10_000);
+      expect(expectPage(await c.raw('/v1/series', { token: ORA })).items).toEqual([]);
+    });
+
+    it('needs no Idempotency-Key and stores none: the same key with another body is no conflict', async () => {
+      expect((await preview(seriesBody(), ORA, { 'idempotency-key': 'preview-key' })).status).toBe(200);
+      expect((await preview(seriesBody({ count: 2 }), ORA, { 'idempotency-key': 'preview-key' })).status).toBe(200);
+    });
+
+    it('refuses what the create refuses: series:read alone is 403 insufficient_scope, a weekend-only pattern 409 no_dates_free with each date and its cause', async () => {
+      expectError(await preview(seriesBody(), SERIES_SECRETS.oraRead), 403, 'insufficient_scope');
+      const weekend = await preview(seriesBody({ weekdays: ['sat', 'sun'], count: 2 }));
+      expectError(weekend, 409, 'no_dates_free', {
+        skipped: [skippedAt(5, '10:00', 'outside_working_hours'), skippedAt(6, '10:00', 'outside_working_hours')],
+      });
+    });
+  });
+
   describe('create, replay and read', () => {
     const key = randomUUID();
     let first: ApiResponse;

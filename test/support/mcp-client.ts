@@ -153,6 +153,7 @@ export const TOOL_NAMES = [
   'list_webhook_deliveries',
   'list_webhooks',
   'pause_series',
+  'preview_series',
   'redeliver_webhook_delivery',
   'remove_calendar',
   'reschedule_booking',

@@ -81,9 +81,9 @@ export function tokyoEnd(days: number, time: string): string {
 /** Days after STARTS_ON of the Mondays and Thursdays of weeks 0, 1, 2, ... */
 export const MON_THU_DAYS = [0, 3, 7, 10, 14, 17, 21, 24, 28, 31] as const;
 
-/** A skipped entry of docs/api/choices.md for the pattern instant `days` after STARTS_ON. */
-export function skippedAt(days: number, time: string) {
-  return { date: dateAt(days), start_at: tokyoAt(days, time), reason: 'conflict' };
+/** A skipped entry of docs/api/choices.md for the pattern instant `days` after STARTS_ON; this workspace's skips are its blockers, so `busy`. */
+export function skippedAt(days: number, time: string, cause = 'busy') {
+  return { date: dateAt(days), start_at: tokyoAt(days, time), reason: 'conflict', cause };
 }
 
 export function seriesWorkspace(): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { EventTypeItem, PersonItem } from '../src/interactive/api-items.js';
-import { candidates, type PreviewDate, SeriesPreview } from '../src/interactive/series-preview.js';
+import { SeriesPreview, type SeriesPreviewData } from '../src/interactive/series-preview.js';
 import {
   type SeriesCreated,
   type SeriesRequest,
@@ -15,49 +15,46 @@ import { frameWhere, KEY, press } from './support/ink-keys.js';
 const NOW = Date.parse('2026-11-22T06:00:00.000Z');
 const BERLIN = 'Europe/Berlin';
 
-describe('series preview dates', () => {
-  it("are core's expansion: the next `count` pattern instants in the series zone, as UTC", () => {
-    const dates = candidates(
-      { frequency: 'weekly', intervalWeeks: 1, weekdays: ['wed', 'mon'], time: '10:00', timezone: BERLIN, startsOn: '2026-12-01' },
-      4,
-      NOW,
-    );
-    expect(dates).toEqual([
-      { date: '2026-12-02', start: '2026-12-02T09:00:00.000Z' },
-      { date: '2026-12-07', start: '2026-12-07T09:00:00.000Z' },
-      { date: '2026-12-09', start: '2026-12-09T09:00:00.000Z' },
-      { date: '2026-12-14', start: '2026-12-14T09:00:00.000Z' },
-    ]);
-  });
-
-  it('pass over instants already past, as a create does (today still counts when its time is ahead)', () => {
-    const dates = candidates(
-      { frequency: 'monthly_same_day', intervalWeeks: 1, weekdays: [], time: '09:00', timezone: 'UTC', startsOn: '2026-10-22' },
-      2,
-      NOW,
-    );
-    expect(dates.map((d) => d.date)).toEqual(['2026-11-22', '2026-12-22']);
-  });
-});
-
 describe('series preview', () => {
-  it('marks each date free or likely skipped, with the reason, and counts them', () => {
-    const dates: PreviewDate[] = [
-      { date: '2026-12-02', start: '2026-12-02T09:00:00.000Z', verdict: { available: true } },
-      { date: '2026-12-07', start: '2026-12-07T09:00:00.000Z', verdict: { available: false, reason: 'slot_busy' } },
-      { date: '2026-12-09', start: '2026-12-09T09:00:00.000Z', verdict: { available: true } },
-      { date: '2026-12-14', start: '2026-12-14T09:00:00.000Z', verdict: { available: false, reason: 'outside_future_limit' } },
-    ];
-    const app = render(h(SeriesPreview, { dates, zone: BERLIN, color: false }));
+  it('lists every date in time order, booked or skipped with its cause, and counts them', () => {
+    const preview: SeriesPreviewData = {
+      timezone: BERLIN,
+      occurrences: [
+        { date: '2026-12-02', start_at: '2026-12-02T09:00:00.000Z' },
+        { date: '2026-12-09', start_at: '2026-12-09T09:00:00.000Z' },
+      ],
+      skipped: [
+        { date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', cause: 'busy' },
+        { date: '2026-12-14', start_at: '2026-12-14T09:00:00.000Z', cause: 'outside_future_limit' },
+      ],
+    };
+    const app = render(h(SeriesPreview, { preview, color: false }));
     expect(app.lastFrame()).toBe(
       [
         'Dates (Europe/Berlin)',
         '  ✓ Wed 2 Dec 2026 10:00',
-        '  ✗ Mon 7 Dec 2026 10:00  likely skipped (slot_busy)',
+        '  ✗ Mon 7 Dec 2026 10:00  skipped: busy (a booking or calendar event)',
         '  ✓ Wed 9 Dec 2026 10:00',
-        '  ✗ Mon 14 Dec 2026 10:00  likely skipped (outside_future_limit)',
-        '2 of 4 likely booked; skipped dates are not moved to another day.',
-        'Checked like a single booking, on the slot grid; the series itself decides when it is created.',
+        '  ✗ Mon 14 Dec 2026 10:00  skipped: too far ahead (future limit)',
+        '2 of 4 will be booked; skipped dates are not moved to another day.',
+        'Nothing is held meanwhile: a booking made before you confirm can still take a date.',
+      ].join('\n'),
+    );
+    app.unmount();
+  });
+
+  it('says there is nothing to create when no date is free', () => {
+    const preview: SeriesPreviewData = {
+      timezone: 'UTC',
+      occurrences: [],
+      skipped: [{ date: '2026-12-05', start_at: '2026-12-05T10:00:00.000Z', cause: 'outside_working_hours' }],
+    };
+    const app = render(h(SeriesPreview, { preview, color: false }));
+    expect(app.lastFrame()).toBe(
+      [
+        'Dates (UTC)',
+        '  ✗ Sat 5 Dec 2026 10:00  skipped: outside working hours',
+        'None of these dates is free: there is nothing to create.',
       ].join('\n'),
     );
     app.unmount();
@@ -80,22 +77,42 @@ const PEOPLE: PersonItem[] = [
   { user_id: 'u-bob', username: 'bob', name: 'Bob', email: 'bob@acme.test', timezone: BERLIN },
 ];
 
-function fakeApi(busy: readonly string[]) {
+/** A backend whose preview skips the starts in `busy` (as busy) and books the rest of the pattern's dates it is given. */
+function fakeApi(busy: readonly string[], dates: readonly { date: string; start_at: string }[] = DATES) {
   const created: SeriesCreated = {
     series: { uid: 'series-1' },
     occurrences: [{ uid: 'b-1', start_at: '2026-12-02T09:00:00.000Z' }],
-    skipped: [{ date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', reason: 'conflict' }],
+    skipped: [{ date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', cause: 'busy' }],
   };
   const api = {
     eventTypes: vi.fn(async () => [NO_SERIES, INTRO]),
     people: vi.fn(async () => PEOPLE),
-    check: vi.fn(async (_: EventTypeItem, start: string) =>
-      busy.includes(start) ? { available: false as const, reason: 'slot_busy' } : { available: true as const },
+    preview: vi.fn(
+      async (request: SeriesRequest): Promise<SeriesPreviewData> => ({
+        timezone: request.timezone,
+        occurrences: dates.filter((d) => !busy.includes(d.start_at)),
+        skipped: dates.filter((d) => busy.includes(d.start_at)).map((d) => ({ ...d, cause: 'busy' })),
+      }),
     ),
     create: vi.fn(async (_: SeriesRequest) => created),
   } satisfies SeriesWizardApi;
   return { api, created };
 }
+
+/** The four dates of the wizard's weekly example: Mondays and Wednesdays 10:00 Berlin from 2026-12-01. */
+const DATES = ['2026-12-02', '2026-12-07', '2026-12-09', '2026-12-14'].map((date) => ({ date, start_at: `${date}T09:00:00.000Z` }));
+
+const REQUEST: SeriesRequest = {
+  host_user_id: 'u-bob',
+  event_type_id: INTRO.id,
+  attendee: { email: 'kim@example.com' },
+  frequency: 'weekly',
+  weekdays: ['mon', 'wed'],
+  time: '10:00',
+  timezone: BERLIN,
+  starts_on: '2026-12-01',
+  count: 4,
+};
 
 describe('series wizard', () => {
   it('asks, previews the dates with the skipped ones marked, and creates on yes', async () => {
@@ -124,35 +141,21 @@ describe('series wizard', () => {
 
     const preview = await frameWhere(app, (f) => f.includes('Create this series?'));
     expect(preview).toContain('  ✓ Wed 2 Dec 2026 10:00');
-    expect(preview).toContain('  ✗ Mon 7 Dec 2026 10:00  likely skipped (slot_busy)');
-    expect(preview).toContain('3 of 4 likely booked');
-    expect(api.check.mock.calls.map(([eventType, start]) => [eventType.id, start])).toEqual([
-      [INTRO.id, '2026-12-02T09:00:00.000Z'],
-      [INTRO.id, '2026-12-07T09:00:00.000Z'],
-      [INTRO.id, '2026-12-09T09:00:00.000Z'],
-      [INTRO.id, '2026-12-14T09:00:00.000Z'],
-    ]);
+    expect(preview).toContain('  ✗ Mon 7 Dec 2026 10:00  skipped: busy (a booking or calendar event)');
+    expect(preview).toContain('3 of 4 will be booked');
+    // One call, the create's very body: the server decides, not a check per date.
+    expect(api.preview).toHaveBeenCalledExactlyOnceWith(REQUEST);
     expect(api.create).not.toHaveBeenCalled();
 
     await press(app, 'y');
     await frameWhere(app, (f) => f.includes('Created series series-1'));
-    expect(api.create).toHaveBeenCalledExactlyOnceWith({
-      host_user_id: 'u-bob',
-      event_type_id: INTRO.id,
-      attendee: { email: 'kim@example.com' },
-      frequency: 'weekly',
-      weekdays: ['mon', 'wed'],
-      time: '10:00',
-      timezone: BERLIN,
-      starts_on: '2026-12-01',
-      count: 4,
-    });
+    expect(api.create).toHaveBeenCalledExactlyOnceWith(REQUEST);
     expect(app.lastFrame()).toBe(
       [
         'Created series series-1',
         '1 booked, 1 skipped (Europe/Berlin)',
         '  ✓ Wed 2 Dec 2026 10:00',
-        '  ✗ Mon 7 Dec 2026 10:00 skipped (conflict)',
+        '  ✗ Mon 7 Dec 2026 10:00  skipped: busy (a booking or calendar event)',
       ].join('\n'),
     );
     await frameWhere(app, () => onDone.mock.calls.length > 0);
@@ -161,7 +164,8 @@ describe('series wizard', () => {
   });
 
   it('a monthly series asks no weekdays and sends none', async () => {
-    const { api } = fakeApi([]);
+    const monthly = ['2026-11-22', '2026-12-22'].map((date) => ({ date, start_at: `${date}T10:00:00.000Z` }));
+    const { api } = fakeApi([], monthly);
     const onDone = vi.fn();
     const app = render(h(SeriesWizard, { api, nowMs: NOW, color: false, onDone }));
     await frameWhere(app, (f) => f.includes('Which event type?'));
@@ -199,10 +203,24 @@ describe('series wizard', () => {
     app.unmount();
   });
 
+  it('no date free: the dates stay on the screen with their causes, nothing is offered, and the wizard ends', async () => {
+    const { api } = fakeApi(DATES.map((d) => d.start_at));
+    const onDone = vi.fn();
+    const app = render(h(SeriesWizard, { api, nowMs: NOW, color: false, onDone }));
+    await frameWhere(app, (f) => f.includes('Which event type?'));
+    await press(app, KEY.enter, KEY.enter, ...'kim@example.com', KEY.enter, KEY.enter, KEY.enter, KEY.enter, KEY.enter, KEY.enter);
+    await frameWhere(app, () => onDone.mock.calls.length > 0);
+    expect(onDone).toHaveBeenCalledExactlyOnceWith({ kind: 'nothing_free', preview: await api.preview.mock.results[0]!.value });
+    expect(app.lastFrame()).toContain('None of these dates is free: there is nothing to create.');
+    expect(app.lastFrame()).not.toContain('Create this series?');
+    expect(api.create).not.toHaveBeenCalled();
+    app.unmount();
+  });
+
   it('a failing call ends the wizard with its error', async () => {
     const { api } = fakeApi([]);
     const error = new Error('calendar down');
-    api.check.mockRejectedValueOnce(error);
+    api.preview.mockRejectedValueOnce(error);
     const onDone = vi.fn();
     const app = render(h(SeriesWizard, { api, nowMs: NOW, color: false, onDone }));
     await frameWhere(app, (f) => f.includes('Which event type?'));

@@ -60,6 +60,28 @@ export interface paths {
         patch: operations["update_series"];
         trace?: never;
     };
+    "/v1/series/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a series
+         * @description Takes the body of `POST /v1/series` and answers what that create would do now, writing nothing: the dates it would book, and each date it would skip with its `cause`; or the very error the create would answer (`409 no_dates_free` lists every date and its cause). Nothing is held, so a booking made before the create can still take a date. Needs `series:write`, as the create does; no Idempotency-Key.
+         *
+         *     Needs the scope `series:write`. MCP tool: `preview_series`.
+         */
+        post: operations["preview_series"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/series/{uid}/pause": {
         parameters: {
             query?: never;
@@ -959,6 +981,11 @@ export interface components {
                 start_at: string;
                 /** @constant */
                 reason: "conflict";
+                /**
+                 * @description What the conflict is: a booking or busy calendar time (buffers included), outside working hours, inside the minimum notice, past the future limit, the event type switched off, or overlapping an earlier occurrence of the same call.
+                 * @enum {string}
+                 */
+                cause: "busy" | "outside_working_hours" | "outside_minimum_notice" | "outside_future_limit" | "event_type_inactive" | "series_overlap";
             }[];
             owed: number;
             superseded: boolean;
@@ -1165,6 +1192,38 @@ export interface components {
                 start_at: string;
                 /** @constant */
                 reason: "conflict";
+                /**
+                 * @description What the conflict is: a booking or busy calendar time (buffers included), outside working hours, inside the minimum notice, past the future limit, the event type switched off, or overlapping an earlier occurrence of the same call.
+                 * @enum {string}
+                 */
+                cause: "busy" | "outside_working_hours" | "outside_minimum_notice" | "outside_future_limit" | "event_type_inactive" | "series_overlap";
+            }[];
+        };
+        SeriesPreview: {
+            /** @description The series zone, the one `date` is read in (the host’s unless the body names one). */
+            timezone: string;
+            /** @description The dates a create would book now, in order. */
+            occurrences: {
+                /** @description The pattern date, in the series zone. */
+                date: string;
+                /** Format: date-time */
+                start_at: string;
+                /** Format: date-time */
+                end_at: string;
+            }[];
+            /** @description The dates a create would skip now, each with its cause. */
+            skipped: {
+                /** @description The pattern date, in the series zone. */
+                date: string;
+                /** Format: date-time */
+                start_at: string;
+                /** @constant */
+                reason: "conflict";
+                /**
+                 * @description What the conflict is: a booking or busy calendar time (buffers included), outside working hours, inside the minimum notice, past the future limit, the event type switched off, or overlapping an earlier occurrence of the same call.
+                 * @enum {string}
+                 */
+                cause: "busy" | "outside_working_hours" | "outside_minimum_notice" | "outside_future_limit" | "event_type_inactive" | "series_overlap";
             }[];
         };
         PauseResult: {
@@ -1782,6 +1841,28 @@ export interface components {
             };
         };
         /**
+         * @description Unprocessable Content.
+         *
+         *     - `count_out_of_range`: `count` is an integer outside 1–42.
+         */
+        CountOutOfRange: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "count_out_of_range";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Not Found.
          *
          *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
@@ -2244,28 +2325,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            /**
-             * @description Unprocessable Content.
-             *
-             *     - `count_out_of_range`: `count` is an integer outside 1–42.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "count_out_of_range";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            422: components["responses"]["CountOutOfRange"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2460,6 +2520,125 @@ export interface operations {
                 };
             };
             428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
+             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
+             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "availability_unavailable" | "slot_lock_timeout" | "database_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    preview_series: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSeriesBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SeriesPreview"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `attendee_email_invalid`: `attendee.email` is text but not an email address of at most 254 characters.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "attendee_email_invalid" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["EventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `recurring_disabled`: The event type does not allow recurring series.
+             *     - `no_dates_free`: The host is free on none of the pattern’s dates; nothing was created and `details.skipped` lists them all.
+             *     - `event_type_inactive`: The event type is switched off and takes no bookings.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "recurring_disabled" | "no_dates_free" | "event_type_inactive";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            422: components["responses"]["CountOutOfRange"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

@@ -5,7 +5,7 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import { getBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import { createSeriesOperation } from '../src/operations/series-operations.js';
-import type { CreateSeriesResult } from '../src/series/series-view.js';
+import type { CreateSeriesResult, SkipCause } from '../src/series/series-view.js';
 import type { Store } from '../src/storage/store.js';
 import { outboxOf } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
@@ -42,8 +42,8 @@ const HOST_NOT_ALLOWED = error('host_not_allowed', { fields: ['host_user_id'] })
 /** An unknown username and one the caller may not act for answer alike, as ids do. */
 const HOST_BY_NAME_NOT_ALLOWED = error('host_not_allowed', { fields: ['host_username'] });
 const ET_NOT_FOUND = error('event_type_not_found');
-const noDatesFree = (...dates: [string, string][]) =>
-  error('no_dates_free', { skipped: dates.map(([date, start]) => skippedAt(date, start)) });
+const noDatesFree = (...dates: [string, string, SkipCause][]) =>
+  error('no_dates_free', { skipped: dates.map(([date, start, cause]) => skippedAt(date, start, cause)) });
 
 describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
   let store: Store;
@@ -254,7 +254,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       expect({ count: series.count, occurrences, skipped }).toEqual({
         count: 4,
         occurrences: ['2026-03-02T10:00Z', '2026-03-09T10:00Z', '2026-03-11T10:00Z'].map((s) => occurrenceAt(s)),
-        skipped: [skippedAt('2026-03-04', '2026-03-04T10:00Z')],
+        skipped: [skippedAt('2026-03-04', '2026-03-04T10:00Z', 'busy')],
       });
     });
 
@@ -272,7 +272,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       expect({ host: series.host, occurrences, skipped }).toEqual({
         host: HOST_OF.pia,
         occurrences: DEFAULT_STARTS.slice(0, 3).map((s) => occurrenceAt(s)),
-        skipped: [skippedAt('2026-03-11', '2026-03-11T10:00Z')],
+        skipped: [skippedAt('2026-03-11', '2026-03-11T10:00Z', 'busy')],
       });
     });
 
@@ -280,7 +280,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       [
         'buffered',
         [DEFAULT_STARTS[0]!, DEFAULT_STARTS[3]!],
-        [skippedAt('2026-03-04', DEFAULT_STARTS[1]!), skippedAt('2026-03-09', DEFAULT_STARTS[2]!)],
+        [skippedAt('2026-03-04', DEFAULT_STARTS[1]!, 'busy'), skippedAt('2026-03-09', DEFAULT_STARTS[2]!, 'busy')],
       ],
       ['weekly', DEFAULT_STARTS, []],
     ] as const)("the event type's buffers keep the time around each occurrence free (%s type)", async (slug, booked, skips) => {
@@ -301,7 +301,10 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       const { occurrences, skipped } = await created(seriesBody({ weekdays: ['fri', 'sat'], time: '16:30' }));
       expect({ occurrences, skipped }).toEqual({
         occurrences: ['2026-03-06T16:30Z', '2026-03-13T16:30Z'].map((s) => occurrenceAt(s)),
-        skipped: [skippedAt('2026-03-07', '2026-03-07T16:30Z'), skippedAt('2026-03-14', '2026-03-14T16:30Z')],
+        skipped: [
+          skippedAt('2026-03-07', '2026-03-07T16:30Z', 'outside_working_hours'),
+          skippedAt('2026-03-14', '2026-03-14T16:30Z', 'outside_working_hours'),
+        ],
       });
     });
 
@@ -313,7 +316,10 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
         eventType: EVENT_TYPE_VIEW.short,
         occurrences: [occurrenceAt('2026-03-09T09:00Z', 60)],
         // 09:00 today is within 120 minutes of 08:00; 16 March 09:00 is past 16 March 08:00, 14 days on.
-        skipped: [skippedAt('2026-03-02', '2026-03-02T09:00Z'), skippedAt('2026-03-16', '2026-03-16T09:00Z')],
+        skipped: [
+          skippedAt('2026-03-02', '2026-03-02T09:00Z', 'outside_minimum_notice'),
+          skippedAt('2026-03-16', '2026-03-16T09:00Z', 'outside_future_limit'),
+        ],
       });
     });
 
@@ -323,7 +329,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       const { occurrences, skipped } = await created(body, who.ada);
       expect({ occurrences, skipped }).toEqual({
         occurrences: [occurrenceAt('2026-03-10T20:30Z')],
-        skipped: [skippedAt('2026-03-04', '2026-03-03T20:30Z')],
+        skipped: [skippedAt('2026-03-04', '2026-03-03T20:30Z', 'busy')],
       });
     });
   });
@@ -482,13 +488,17 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       [
         'every date outside working hours: 409 no_dates_free listing every candidate',
         { weekdays: ['sat', 'sun'], count: 3 },
-        noDatesFree(['2026-03-07', '2026-03-07T10:00Z'], ['2026-03-08', '2026-03-08T10:00Z'], ['2026-03-14', '2026-03-14T10:00Z']),
+        noDatesFree(
+          ['2026-03-07', '2026-03-07T10:00Z', 'outside_working_hours'],
+          ['2026-03-08', '2026-03-08T10:00Z', 'outside_working_hours'],
+          ['2026-03-14', '2026-03-14T10:00Z', 'outside_working_hours'],
+        ),
         'The host is free on none of the pattern dates; nothing was created.',
       ],
       [
         'a meeting that would end after working hours (16:45 + 30)',
         { weekdays: ['mon'], time: '16:45', count: 1 },
-        noDatesFree(['2026-03-02', '2026-03-02T16:45Z']),
+        noDatesFree(['2026-03-02', '2026-03-02T16:45Z', 'outside_working_hours']),
         'The host is free on none of the pattern dates; nothing was created.',
       ],
     ])('refuses %s', async (_, changes, expected, message) => {

@@ -308,8 +308,8 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
         resumed: {
           created: 3,
           skipped: [
-            { date: '2026-05-02', start_at: at('2026-05-02'), reason: 'conflict' },
-            { date: '2026-08-02', start_at: at('2026-08-02'), reason: 'conflict' },
+            { date: '2026-05-02', start_at: at('2026-05-02'), reason: 'conflict', cause: 'outside_working_hours' },
+            { date: '2026-08-02', start_at: at('2026-08-02'), reason: 'conflict', cause: 'outside_working_hours' },
           ],
           owed: 2,
           superseded: false,
@@ -331,7 +331,7 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
       // A later call gives each owed entry a target again, after everything the series holds.
       expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toEqual({
         created: 1,
-        skipped: [{ date: '2026-08-02', start_at: at('2026-08-02'), reason: 'conflict' }],
+        skipped: [{ date: '2026-08-02', start_at: at('2026-08-02'), reason: 'conflict', cause: 'outside_working_hours' }],
         owed: 1,
         superseded: false,
       });

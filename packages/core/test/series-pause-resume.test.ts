@@ -200,7 +200,7 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
 
       expect(first.outcome.data).toEqual({
         created: 5,
-        skipped: [{ date: '2026-03-11', start_at: at('2026-03-11'), reason: 'conflict' }],
+        skipped: [{ date: '2026-03-11', start_at: at('2026-03-11'), reason: 'conflict', cause: 'busy' }],
         owed: 1,
         superseded: false,
       });
@@ -210,7 +210,7 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
       const stillBusy = await resume();
       expect(stillBusy.outcome.data).toEqual({
         created: 0,
-        skipped: [{ date: '2026-03-11', start_at: at('2026-03-11'), reason: 'conflict' }],
+        skipped: [{ date: '2026-03-11', start_at: at('2026-03-11'), reason: 'conflict', cause: 'busy' }],
         owed: 1,
         superseded: false,
       });

@@ -93,6 +93,12 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
       'Book a run of meetings (the event type must have recurring on). Dates the host is not free are SKIPPED, NOT SHIFTED: the answer lists occurrences and skipped; tell the user which dates were skipped.',
     annotations: create,
   },
+  preview_series: {
+    title: 'Preview a recurring series',
+    description:
+      'Same arguments as create_series; books nothing. Answers the dates create_series would book now and each date it would skip with its cause (busy, outside_working_hours, ...), or its error. Show the user before creating.',
+    annotations: read,
+  },
   pause_series: {
     title: 'Pause a series',
     description:

@@ -21,6 +21,7 @@ const API_TOOLS = [
   'list_series',
   'get_series',
   'create_series',
+  'preview_series',
   'pause_series',
   'resume_series',
   'end_series',
@@ -59,6 +60,7 @@ const READ_ONLY = new Set([
   'get_booking',
   'list_series',
   'get_series',
+  'preview_series',
   'list_slots',
   'check_slot',
   'list_webhooks',
@@ -162,7 +164,7 @@ describe('the server surface', () => {
     }
   });
 
-  it('hints read-only on list/get/check/directory tools and test_calendar, destructive only on cancel_booking, end_series, delete_webhook and remove_calendar, idempotent except the creates, rotations and sends, closed world but for the sends', () => {
+  it('hints read-only on list/get/check/preview/directory tools and test_calendar, destructive only on cancel_booking, end_series, delete_webhook and remove_calendar, idempotent except the creates, rotations and sends, closed world but for the sends', () => {
     // The spec gives destructiveHint and idempotentHint meaning only beside readOnlyHint false, and the title is the tool's own (issue 11 budget).
     for (const t of tools) {
       expect({ name: t.name, annotations: t.annotations }).toEqual({

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ET, HOST_OF, M0, TOKEN, USER } from './support/mcp-workspace.js';
-import { fails, ok, openSuite, type Suite, viaCore } from './support/tool-calls.js';
+import { bookingUids, fails, ok, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 
 // The eight series tools through a real SDK client: each succeeds once with
 // the endpoint's data and fails once with the API's exact error.
@@ -76,8 +76,28 @@ describe('series tools', () => {
       const result = await ok(olga, 'create_series', { ...MONDAYS, weekdays: ['tue'], starts_on: '2026-03-03', count: 2 });
       expect({ occurrences: result.occurrences, skipped: result.skipped }).toEqual({
         occurrences: [occurrence('10')],
-        skipped: [{ date: '2026-03-03', start_at: '2026-03-03T10:00:00.000Z', reason: 'conflict' }],
+        skipped: [{ date: '2026-03-03', start_at: '2026-03-03T10:00:00.000Z', reason: 'conflict', cause: 'busy' }],
       });
+    });
+
+    it('preview_series answers what core answers and what create_series then books, booking nothing itself', async () => {
+      const args = { ...MONDAYS, weekdays: ['tue'], starts_on: '2026-03-03', count: 2 };
+      const preview = await ok(olga, 'preview_series', args);
+      expect(preview).toEqual({
+        timezone: 'UTC',
+        occurrences: [{ date: '2026-03-10', start_at: '2026-03-10T10:00:00.000Z', end_at: '2026-03-10T10:30:00.000Z' }],
+        skipped: [{ date: '2026-03-03', start_at: '2026-03-03T10:00:00.000Z', reason: 'conflict', cause: 'busy' }],
+      });
+      expect(preview).toEqual(await viaCore(suite, TOKEN.olga, 'preview_series', { body: args }));
+      const seriesBefore = (await viaCore(suite, TOKEN.olga, 'list_series', { query: {} })).data.length;
+      const bookingsBefore = (await bookingUids(suite)).length;
+      // Two previews book nothing; then the create books the previewed date.
+      await ok(olga, 'preview_series', args);
+      expect((await viaCore(suite, TOKEN.olga, 'list_series', { query: {} })).data.length).toBe(seriesBefore);
+      expect((await bookingUids(suite)).length).toBe(bookingsBefore);
+      const created = await ok(olga, 'create_series', args);
+      expect(created.occurrences.map((o: { start_at: string }) => o.start_at)).toEqual(['2026-03-10T10:00:00.000Z']);
+      expect(created.skipped).toEqual(preview.skipped);
     });
 
     it('records source "api" for the same create through core, "mcp" only through the MCP server', async () => {

@@ -12,6 +12,8 @@ import {
   seriesUpdatedText,
 } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
+import { skipCauseText } from '../output/skip-causes.js';
+import { instantText, rangeText } from '../output/zone-time.js';
 import { ifMatchOf } from './bookings.js';
 import { SERIES_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
@@ -52,7 +54,82 @@ function showCreated(ctx: RunContext, data: Created): void {
       [
         renderObject(data.series, ctx.style),
         ...data.occurrences.map((o: any) => `occurrence\t${o.uid}\t${o.start_at}\t${o.end_at}\t${o.status}\n`),
-        ...data.skipped.map((s: any) => `skipped\t${s.date}\t${s.start_at}\t${s.reason}\n`),
+        ...data.skipped.map((s: any) => `skipped\t${s.date}\t${s.start_at}\t${s.reason}\t${s.cause}\n`),
+      ].join(''),
+  );
+}
+
+/** The body of `create_series` (and of its preview) from the flags of `series create`. */
+async function seriesBodyOf(ctx: RunContext): Promise<Record<string, unknown>> {
+  const o = ctx.options;
+  return defined({
+    host_user_id: await hostIdOf(ctx, o.host),
+    event_type_id: o.eventType,
+    username: o.username,
+    event_slug: o.eventSlug,
+    attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, phone: o.phone }),
+    frequency: o.frequency,
+    weekdays: o.weekdays,
+    interval_weeks: o.intervalWeeks,
+    time: o.time,
+    timezone: o.timezone,
+    starts_on: o.startsOn,
+    count: o.count,
+    location_url: o.locationUrl,
+    notify_invitee: o.notify === false ? false : undefined,
+  });
+}
+
+/** The flags of a series' body, shared by `series create` and `series preview`. */
+function withSeriesBodyOptions(command: Command): Command {
+  return command
+    .requiredOption('--host <username-or-id>', 'whose calendar to book (someone you may act for)')
+    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
+    .option('--username <name>', "the event type's owner")
+    .option('--event-slug <slug>', "the event type's slug")
+    .requiredOption('--attendee-email <email>', 'who the meetings are with')
+    .option('--attendee-name <name>', 'their name')
+    .option('--phone <phone>', 'their phone')
+    .requiredOption('--frequency <frequency>', 'weekly or monthly_same_day')
+    .option('--weekdays <days>', 'weekly: comma-separated mon,tue,wed,thu,fri,sat,sun', weekdays)
+    .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', (v) => Number(v))
+    .requiredOption('--time <HH:MM>', '24-hour wall clock in --timezone')
+    .option('--timezone <zone>', "the series' zone (default: the host's)")
+    .requiredOption('--starts-on <date>', 'YYYY-MM-DD, the first day the pattern is walked from')
+    .requiredOption('--count <n>', 'how many meetings, 1 to 42', (v) => Number(v))
+    .option('--location-url <url>', 'a fixed link for every meeting instead of generated ones')
+    .option('--no-notify', 'send the attendee no mail about this series');
+}
+
+type Preview = {
+  timezone: string;
+  occurrences: { date: string; start_at: string; end_at: string }[];
+  skipped: { date: string; start_at: string; cause: string }[];
+};
+
+/**
+ * A preview's answer. On a terminal: every date in time order, booked or
+ * skipped with its cause, in the series zone. Piped: one `occurrence` and
+ * one `skipped` line each, as `series create` prints them.
+ */
+function showPreview(ctx: RunContext, data: Preview): void {
+  const zone = data.timezone;
+  const lines = [
+    ...data.occurrences.map((o) => ({ at: o.start_at, text: `  ✓ ${rangeText(o.start_at, o.end_at, zone)}` })),
+    ...data.skipped.map((s) => ({ at: s.start_at, text: `  ✗ ${instantText(s.start_at, zone)}  skipped: ${skipCauseText(s.cause)}` })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  showWrite(
+    ctx,
+    data,
+    () =>
+      [
+        `${data.occurrences.length} of ${lines.length} dates would be booked (${zone}); nothing is booked or held until you run series create:\n`,
+        ...lines.map((l) => `${l.text}\n`),
+      ].join(''),
+    () =>
+      [
+        ...data.occurrences.map((o) => `occurrence\t${o.date}\t${o.start_at}\t${o.end_at}\n`),
+        ...data.skipped.map((s) => `skipped\t${s.date}\t${s.start_at}\tconflict\t${s.cause}\n`),
       ].join(''),
   );
 }
@@ -60,23 +137,7 @@ function showCreated(ctx: RunContext, data: Created): void {
 /** `series create` from its flags: the scriptable command. */
 function createSeries(command: Command): Promise<void> {
   return runCommand(command, async (ctx) => {
-    const o = ctx.options;
-    const body = defined({
-      host_user_id: await hostIdOf(ctx, o.host),
-      event_type_id: o.eventType,
-      username: o.username,
-      event_slug: o.eventSlug,
-      attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, phone: o.phone }),
-      frequency: o.frequency,
-      weekdays: o.weekdays,
-      interval_weeks: o.intervalWeeks,
-      time: o.time,
-      timezone: o.timezone,
-      starts_on: o.startsOn,
-      count: o.count,
-      location_url: o.locationUrl,
-      notify_invitee: o.notify === false ? false : undefined,
-    });
+    const body = await seriesBodyOf(ctx);
     const key = ctx.key();
     const created = await withProgress('Creating the series…', () => ctx.call('create_series', { body, idempotencyKey: key }));
     showCreated(ctx, created.data as never);
@@ -119,26 +180,9 @@ export function registerSeries(program: Command): void {
     );
 
   const create = withCommonOptions(
-    series
-      .command('create')
-      .description('Book a run of meetings; dates the host is not free are skipped, not shifted.')
-      .requiredOption('--host <username-or-id>', 'whose calendar to book (someone you may act for)')
-      .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-      .option('--username <name>', "the event type's owner")
-      .option('--event-slug <slug>', "the event type's slug")
-      .requiredOption('--attendee-email <email>', 'who the meetings are with')
-      .option('--attendee-name <name>', 'their name')
-      .option('--phone <phone>', 'their phone')
-      .requiredOption('--frequency <frequency>', 'weekly or monthly_same_day')
-      .option('--weekdays <days>', 'weekly: comma-separated mon,tue,wed,thu,fri,sat,sun', weekdays)
-      .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', (v) => Number(v))
-      .requiredOption('--time <HH:MM>', '24-hour wall clock in --timezone')
-      .option('--timezone <zone>', "the series' zone (default: the host's)")
-      .requiredOption('--starts-on <date>', 'YYYY-MM-DD, the first day the pattern is walked from')
-      .requiredOption('--count <n>', 'how many meetings, 1 to 42', (v) => Number(v))
-      .option('--location-url <url>', 'a fixed link for every meeting instead of generated ones')
-      .option('--no-notify', 'send the attendee no mail about this series')
-      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+    withSeriesBodyOptions(
+      series.command('create').description('Book a run of meetings; dates the host is not free are skipped, not shifted.'),
+    ).option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText(
       'after',
@@ -146,6 +190,24 @@ export function registerSeries(program: Command): void {
     )
     .action((_, command: Command) => createSeries(command));
   offerSeriesWizard(create, createSeries);
+
+  withCommonOptions(
+    withSeriesBodyOptions(
+      series
+        .command('preview')
+        .description('Show which dates `series create` with the same flags would book and skip, and why; books nothing.'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  schedule series preview --host alice --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
+    )
+    .action((_, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const result = await withProgress('Checking the dates…', async () => ctx.call('preview_series', { body: await seriesBodyOf(ctx) }));
+        showPreview(ctx, result.data as Preview);
+      }),
+    );
 
   withCommonOptions(
     series

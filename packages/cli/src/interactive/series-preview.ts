@@ -1,63 +1,62 @@
-import { expandPattern, type Pattern } from '@schedule/core';
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactNode } from 'react';
+import { skipCauseText } from '../output/skip-causes.js';
 import { dayHeading, localTime } from '../output/zone-time.js';
 import { HINT, tint } from './text-style.js';
 
-/** A date the pattern gives, before it is checked. */
-export interface Candidate {
-  readonly date: string;
-  /** ISO UTC. */
-  readonly start: string;
-}
-
-/** `check_slot`'s answer for a candidate. */
-export type Verdict = { readonly available: true } | { readonly available: false; readonly reason: string };
-
-export interface PreviewDate extends Candidate {
-  readonly verdict: Verdict;
-}
-
-/**
- * The dates a create would try: core's own expansion (the next `count`
- * pattern instants after now), so the preview and the server agree on them.
- */
-export function candidates(pattern: Pattern, count: number, nowMs: number): Candidate[] {
-  return expandPattern(pattern, count, nowMs).map((c) => ({ date: c.date, start: new Date(c.instantMs).toISOString() }));
+/** `preview_series`'s answer (docs/api "POST /v1/series/preview"), as far as the wizard reads it. */
+export interface SeriesPreviewData {
+  readonly timezone: string;
+  readonly occurrences: readonly { readonly date: string; readonly start_at: string }[];
+  readonly skipped: readonly { readonly date: string; readonly start_at: string; readonly cause: string }[];
 }
 
 export interface SeriesPreviewProps {
-  readonly dates: readonly PreviewDate[];
-  /** The series' zone, which its dates and times are read in. */
-  readonly zone: string;
+  readonly preview: SeriesPreviewData;
   readonly color: boolean;
 }
 
 /**
- * The dates a series would book, each marked free or likely skipped.
- * "Likely": check_slot also holds a start to the event type's slot grid,
- * which a series occurrence is not held to (README, "Which rules an
- * occurrence meets"), and the server decides when it creates.
+ * The dates a create would book and skip, in the series zone, each skipped
+ * one with its cause: the server's own dry run of the create, so what it
+ * shows is what the create does unless a booking lands in between.
  */
-export function SeriesPreview({ dates, zone, color }: SeriesPreviewProps): ReactNode {
-  const free = dates.filter((d) => d.verdict.available).length;
+export function SeriesPreview({ preview, color }: SeriesPreviewProps): ReactNode {
+  const zone = preview.timezone;
+  const lines = [
+    ...preview.occurrences.map((o) => ({ at: o.start_at, date: o.date, cause: undefined })),
+    ...preview.skipped.map((s) => ({ at: s.start_at, date: s.date, cause: s.cause })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  const total = lines.length;
   return h(
     Box,
     { flexDirection: 'column' },
     h(Text, tint(color, { bold: true }), `Dates (${zone})`),
-    ...dates.map((d) => {
-      const when = `${dayHeading(d.date)} ${localTime(d.start, zone)}`;
-      return d.verdict.available
-        ? h(Text, { key: d.start }, h(Text, tint(color, { color: 'green' }), '  ✓ '), when)
+    ...lines.map((l) => {
+      const when = `${dayHeading(l.date)} ${localTime(l.at, zone)}`;
+      return l.cause === undefined
+        ? h(Text, { key: l.at }, h(Text, tint(color, { color: 'green' }), '  ✓ '), when)
         : h(
             Text,
-            { key: d.start },
+            { key: l.at },
             h(Text, tint(color, { color: 'yellow' }), '  ✗ '),
             h(Text, tint(color, HINT), when),
-            `  likely skipped (${d.verdict.reason})`,
+            `  skipped: ${skipCauseText(l.cause)}`,
           );
     }),
-    h(Text, null, `${free} of ${dates.length} likely booked; skipped dates are not moved to another day.`),
-    h(Text, tint(color, HINT), 'Checked like a single booking, on the slot grid; the series itself decides when it is created.'),
+    ...(preview.occurrences.length === 0
+      ? [h(Text, { key: 'none' }, 'None of these dates is free: there is nothing to create.')]
+      : [
+          h(
+            Text,
+            { key: 'count' },
+            `${preview.occurrences.length} of ${total} will be booked; skipped dates are not moved to another day.`,
+          ),
+          h(
+            Text,
+            { key: 'hint', ...tint(color, HINT) },
+            'Nothing is held meanwhile: a booking made before you confirm can still take a date.',
+          ),
+        ]),
   );
 }

@@ -5,7 +5,7 @@ import { runCommand } from '../command-context.js';
 import type { EventTypeItem, PersonItem } from './api-items.js';
 import { listAll } from './list-all.js';
 import { runApp } from './run-app.js';
-import type { Verdict } from './series-preview.js';
+import type { SeriesPreviewData } from './series-preview.js';
 import { type SeriesCreated, SeriesWizard, type SeriesWizardApi, type WizardOutcome } from './series-wizard.js';
 
 /** `schedule series create` with no flags, on a terminal: the wizard of series-wizard.ts on the command's backend. */
@@ -16,8 +16,14 @@ export async function seriesWizard(command: Command): Promise<void> {
     const api: SeriesWizardApi = {
       eventTypes: () => listAll<EventTypeItem>(ctx, 'list_event_types'),
       people: () => listAll<PersonItem>(ctx, 'list_people'),
-      async check(eventType, start) {
-        return (await ctx.call('check_slot', { query: { event_type_id: eventType.id, start } })).data as Verdict;
+      async preview(request) {
+        try {
+          return (await ctx.call('preview_series', { body: request })).data as SeriesPreviewData;
+        } catch (error) {
+          // No date free is what the preview is for: the wizard shows each date and why, instead of an error line.
+          if (!(error instanceof CliError) || error.code !== 'no_dates_free') throw error;
+          return { timezone: request.timezone, occurrences: [], skipped: error.details.skipped as SeriesPreviewData['skipped'] };
+        }
       },
       async create(request) {
         return (await ctx.call('create_series', { body: request, idempotencyKey: key })).data as SeriesCreated;
@@ -31,5 +37,6 @@ export async function seriesWizard(command: Command): Promise<void> {
     );
     if (outcome.kind === 'failed') throw outcome.error;
     if (outcome.kind === 'canceled') throw new CliError('canceled', 'No series was created.');
+    if (outcome.kind === 'nothing_free') throw new CliError('no_dates_free', 'None of the dates is free; no series was created.');
   });
 }

@@ -4,12 +4,13 @@ type PatternFrequency = Pattern['frequency'];
 
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { skipCauseText } from '../output/skip-causes.js';
 import { dayHeading, localDate, localTime } from '../output/zone-time.js';
 import { countProblem, dateProblem, emailProblem, timeProblem } from './answer-checks.js';
 import { type EventTypeItem, eventTypeHint, type PersonItem } from './api-items.js';
 import { ConfirmPrompt } from './confirm-prompt.js';
 import { SelectList } from './select-list.js';
-import { candidates, type PreviewDate, SeriesPreview, type Verdict } from './series-preview.js';
+import { SeriesPreview, type SeriesPreviewData } from './series-preview.js';
 import { Spinner } from './spinner.js';
 import { TextPrompt } from './text-prompt.js';
 import { HINT, tint } from './text-style.js';
@@ -32,20 +33,23 @@ export interface SeriesRequest {
 export interface SeriesCreated {
   readonly series: { readonly uid: string };
   readonly occurrences: readonly { readonly uid: string; readonly start_at: string }[];
-  readonly skipped: readonly { readonly date: string; readonly start_at: string; readonly reason: string }[];
+  readonly skipped: readonly { readonly date: string; readonly start_at: string; readonly cause: string }[];
 }
 
 /** What the wizard needs from a backend, so it tests without one. */
 export interface SeriesWizardApi {
   eventTypes(): Promise<readonly EventTypeItem[]>;
   people(): Promise<readonly PersonItem[]>;
-  check(eventType: EventTypeItem, start: string): Promise<Verdict>;
+  /** `preview_series`: the create's dry run; no date free is an answer with no occurrences, not a failure. */
+  preview(request: SeriesRequest): Promise<SeriesPreviewData>;
   create(request: SeriesRequest): Promise<SeriesCreated>;
 }
 
 export type WizardOutcome =
   | { readonly kind: 'created'; readonly result: SeriesCreated }
   | { readonly kind: 'canceled' }
+  /** The preview found no date free, so nothing was offered to create. */
+  | { readonly kind: 'nothing_free'; readonly preview: SeriesPreviewData }
   | { readonly kind: 'failed'; readonly error: unknown };
 
 export interface SeriesWizardProps {
@@ -100,8 +104,8 @@ function requestOf(d: Complete): SeriesRequest {
 
 type Step =
   | { readonly name: 'ask' }
-  | { readonly name: 'checking'; readonly checked: number; readonly total: number }
-  | { readonly name: 'preview'; readonly dates: readonly PreviewDate[] }
+  | { readonly name: 'checking' }
+  | { readonly name: 'preview'; readonly preview: SeriesPreviewData }
   | { readonly name: 'creating' }
   | { readonly name: 'done'; readonly outcome: WizardOutcome };
 
@@ -122,29 +126,15 @@ export function SeriesWizard({ api, nowMs, color, onDone }: SeriesWizardProps): 
     );
   }, [api, finish]);
 
-  // Every answer given: check each candidate date, one call at a time, counting as it goes.
+  // Every answer given: the server's dry run of the create says which dates it would book and skip, and why.
   useEffect(() => {
     if (!complete || step.name !== 'ask') return;
-    const request = requestOf(complete);
-    const pattern = {
-      frequency: request.frequency,
-      intervalWeeks: 1,
-      weekdays: request.weekdays ?? [],
-      time: request.time,
-      timezone: request.timezone,
-      startsOn: request.starts_on,
-    };
-    const dates = candidates(pattern, request.count, nowMs);
-    setStep({ name: 'checking', checked: 0, total: dates.length });
-    (async () => {
-      const checked: PreviewDate[] = [];
-      for (const date of dates) {
-        checked.push({ ...date, verdict: await api.check(complete.eventType, date.start) });
-        setStep({ name: 'checking', checked: checked.length, total: dates.length });
-      }
-      setStep({ name: 'preview', dates: checked });
-    })().catch((error: unknown) => finish({ kind: 'failed', error }));
-  }, [api, complete, step.name, nowMs, finish]);
+    setStep({ name: 'checking' });
+    api.preview(requestOf(complete)).then(
+      (preview) => (preview.occurrences.length === 0 ? finish({ kind: 'nothing_free', preview }) : setStep({ name: 'preview', preview })),
+      (error: unknown) => finish({ kind: 'failed', error }),
+    );
+  }, [api, complete, step.name, finish]);
 
   useEffect(() => {
     if (step.name !== 'creating' || !complete) return;
@@ -164,12 +154,12 @@ export function SeriesWizard({ api, nowMs, color, onDone }: SeriesWizardProps): 
       if (!lists) return h(Spinner, { label: 'Loading event types and people…' });
       return question ? h(Ask, { question, draft, lists, nowMs, color, answer, cancel }) : null;
     case 'checking':
-      return h(Spinner, { label: `Checking dates: ${step.checked} of ${step.total}…` });
+      return h(Spinner, { label: `Checking ${complete?.count ?? 0} dates…` });
     case 'preview':
       return h(
         Box,
         { flexDirection: 'column' },
-        h(SeriesPreview, { dates: step.dates, zone: complete?.host.timezone ?? 'UTC', color }),
+        h(SeriesPreview, { preview: step.preview, color }),
         h(ConfirmPrompt, {
           question: 'Create this series?',
           color,
@@ -179,9 +169,16 @@ export function SeriesWizard({ api, nowMs, color, onDone }: SeriesWizardProps): 
     case 'creating':
       return h(Spinner, { label: `Creating the series and booking up to ${complete?.count ?? 0} meetings…` });
     case 'done':
-      return step.outcome.kind === 'created'
-        ? h(Created, { result: step.outcome.result, zone: complete?.host.timezone ?? 'UTC', color })
-        : null;
+      switch (step.outcome.kind) {
+        case 'created':
+          return h(Created, { result: step.outcome.result, zone: complete?.host.timezone ?? 'UTC', color });
+        // The dates stay on the screen, each with why it is not free.
+        case 'nothing_free':
+          return h(SeriesPreview, { preview: step.outcome.preview, color });
+        case 'canceled':
+        case 'failed':
+          return null;
+      }
   }
 }
 
@@ -258,8 +255,8 @@ function Ask({ question, draft, lists, nowMs, color, answer, cancel }: AskProps)
 function Created({ result, zone, color }: { result: SeriesCreated; zone: string; color: boolean }): ReactNode {
   // Booked and skipped dates in one list, in date order, as the preview showed them.
   const lines = [
-    ...result.occurrences.map((o) => ({ key: o.uid, at: o.start_at, booked: true, reason: '' })),
-    ...result.skipped.map((s) => ({ key: `skipped ${s.start_at}`, at: s.start_at, booked: false, reason: s.reason })),
+    ...result.occurrences.map((o) => ({ key: o.uid, at: o.start_at, booked: true, cause: '' })),
+    ...result.skipped.map((s) => ({ key: `skipped ${s.start_at}`, at: s.start_at, booked: false, cause: s.cause })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return h(
     Box,
@@ -270,7 +267,7 @@ function Created({ result, zone, color }: { result: SeriesCreated; zone: string;
       const when = `${dayHeading(localDate(l.at, zone))} ${localTime(l.at, zone)}`;
       return l.booked
         ? h(Text, { key: l.key }, `  ✓ ${when}`)
-        : h(Text, { key: l.key, ...tint(color, HINT) }, `  ✗ ${when} skipped (${l.reason})`);
+        : h(Text, { key: l.key, ...tint(color, HINT) }, `  ✗ ${when}  skipped: ${skipCauseText(l.cause)}`);
     }),
   );
 }

@@ -27,6 +27,16 @@ export interface HostTime {
 /** Why a start is not bookable, in docs/api's order of precedence. */
 export type Unavailable = 'event_type_inactive' | 'in_past' | 'outside_minimum_notice' | 'outside_future_limit' | 'slot_busy';
 
+/**
+ * The three causes the API reports together as `slot_busy`
+ * (docs/api/choices.md "Bookings"), told apart where a caller is shown why:
+ * a series preview's skipped dates.
+ */
+export type SlotBusyCause = 'outside_working_hours' | 'off_grid' | 'busy';
+
+/** Why a start is not bookable, with `slot_busy` split into its cause. */
+export type UnavailableCause = Exclude<Unavailable, 'slot_busy'> | SlotBusyCause;
+
 /** Merges bookings and calendar busy times into one sorted list. */
 export function busyOf(bookings: readonly Interval[], calendarBusy: readonly Interval[]): Interval[] {
   return mergeIntervals([...bookings, ...calendarBusy]);
@@ -117,6 +127,22 @@ export function checkStart(
   endMs?: number,
   rules: StartRules = {},
 ): { available: true } | { available: false; reason: Unavailable } {
+  const verdict = judgeStart(time, startMs, endMs, rules);
+  if (verdict.available) return verdict;
+  return { available: false, reason: isSlotBusyCause(verdict.reason) ? 'slot_busy' : verdict.reason };
+}
+
+function isSlotBusyCause(cause: UnavailableCause): cause is SlotBusyCause {
+  return cause === 'outside_working_hours' || cause === 'off_grid' || cause === 'busy';
+}
+
+/** `checkStart`, telling apart the causes the API reports as `slot_busy`, in the same order of precedence. */
+export function judgeStart(
+  time: HostTime,
+  startMs: number,
+  endMs?: number,
+  rules: StartRules = {},
+): { available: true } | { available: false; reason: UnavailableCause } {
   const { grid = true, bookingWindow = true } = rules;
   if (time.policy.status !== 'on') return { available: false, reason: 'event_type_inactive' };
   if (startMs < time.nowMs) return { available: false, reason: 'in_past' };
@@ -128,7 +154,8 @@ export function checkStart(
   const end = Math.max(endMs ?? startMs + duration, startMs + duration);
   const { stretches, zone } = workingTime(time.schedule, time.zone, { startMs, endMs: end });
   const stretch = stretches.find((w) => startMs >= w.startMs && end <= w.endMs);
-  const onGrid = stretch !== undefined && (!grid || (startMs - gridAnchorOf(stretch, startMs, zone)) % step === 0);
-  if (!onGrid || !isClear(time, startMs, end)) return { available: false, reason: 'slot_busy' };
+  if (stretch === undefined) return { available: false, reason: 'outside_working_hours' };
+  if (grid && (startMs - gridAnchorOf(stretch, startMs, zone)) % step !== 0) return { available: false, reason: 'off_grid' };
+  if (!isClear(time, startMs, end)) return { available: false, reason: 'busy' };
   return { available: true };
 }

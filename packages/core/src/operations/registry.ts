@@ -22,6 +22,7 @@ import {
   getSeriesOperation,
   listSeriesOperation,
   pauseSeriesOperation,
+  previewSeriesOperation,
   resumeSeriesOperation,
   updateSeriesOperation,
 } from './series-operations.js';
@@ -48,6 +49,7 @@ export const operations = [
   listSeriesOperation,
   getSeriesOperation,
   createSeriesOperation,
+  previewSeriesOperation,
   pauseSeriesOperation,
   resumeSeriesOperation,
   endSeriesOperation,

@@ -2,7 +2,7 @@ import { parseIfMatch } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { changeSeriesHost } from '../series/change-host.js';
-import { createSeries } from '../series/create-series.js';
+import { createSeries, previewSeries } from '../series/create-series.js';
 import { endSeries } from '../series/end-series.js';
 import { listSeries, listSeriesQuerySchema } from '../series/list-series.js';
 import { pauseSeries } from '../series/pause-series.js';
@@ -27,6 +27,7 @@ import {
   pauseResultSchema,
   type ResumeResult,
   resumeResultSchema,
+  seriesPreviewSchema,
   seriesSchema,
   type UpdateSeriesResult,
   updateSeriesResultSchema,
@@ -121,6 +122,21 @@ export const createSeriesOperation = defineOperation({
       (data) => ({ status: 201, data, version: data.series.version, location: `/v1/series/${data.series.uid}` }),
       (finish) => createSeries(ctx.deps, ctx.principal, body, ctx.source, finish),
     ),
+});
+
+export const previewSeriesOperation = defineOperation({
+  name: 'preview_series',
+  method: 'POST',
+  path: '/v1/series/preview',
+  // A dry run answers only what the create may do, so it asks what the create asks.
+  scope: 'series:write',
+  // Nothing is written, so there is nothing to replay.
+  idempotencyKey: 'none',
+  ifMatch: 'none',
+  errors: createSeriesOperation.errors,
+  schemas: { params: [], input: createSeriesBodySchema, output: seriesPreviewSchema, list: false },
+  parse: (call) => parseCreateSeriesBody(call.body),
+  run: async (ctx, body) => ({ status: 200, data: await previewSeries(ctx.deps, ctx.principal, body) }),
 });
 
 export const pauseSeriesOperation = defineOperation({

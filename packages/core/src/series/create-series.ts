@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { confirmedBookings } from '../availability/load-host-time.js';
+import type { HostTime } from '../availability/slot-rules.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
 import { ScheduleError } from '../errors.js';
@@ -21,12 +22,12 @@ import { expandPattern } from './expand-pattern.js';
 import { bookOccurrence, type OccurrenceTemplate, occurrenceLocation } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
-import { BookedHere, isFreeFor, loadSeriesHostTime, withBusy } from './series-availability.js';
+import { BookedHere, loadSeriesHostTime, skipCauseAt, withBusy } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import type { CreateSeriesBody } from './series-input.js';
 import type { SeriesAttendee } from './series-rows.js';
 import { toSeries } from './series-rows.js';
-import type { CreateSeriesResult, Occurrence, SeriesSource, Skipped } from './series-view.js';
+import type { CreateSeriesResult, Occurrence, SeriesPreview, SeriesSource, Skipped } from './series-view.js';
 import { createSkipped } from './skipped.js';
 
 function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError {
@@ -91,14 +92,76 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
     host,
     candidates.map((c) => c.instantMs),
   );
-  if (!candidates.some((c) => isFreeFor(read.time, c.instantMs))) throw noDatesFree(candidates);
+  // Nothing free before bookings are even read: the same answer the write would give, without taking the lock.
+  const plan = planOccurrences(read.time, eventType, candidates);
+  if (plan.free.length === 0) throw noDatesFree(plan.skipped);
   return { host, eventType, pattern, candidates, read };
 }
 
-function noDatesFree(candidates: readonly PatternInstant[]): ScheduleError {
-  return new ScheduleError('no_dates_free', 'The host is free on none of the pattern dates; nothing was created.', {
-    skipped: candidates.map(createSkipped),
-  });
+function noDatesFree(skipped: readonly Skipped[]): ScheduleError {
+  return new ScheduleError('no_dates_free', 'The host is free on none of the pattern dates; nothing was created.', { skipped });
+}
+
+/** Which candidates a create books and which it skips, with why. */
+interface OccurrencePlan {
+  readonly free: readonly PatternInstant[];
+  readonly skipped: readonly Skipped[];
+}
+
+/**
+ * The one decision of which pattern dates a series books, given the host's
+ * time (bookings included): create and preview both take it, so a preview
+ * with nothing in between gives the very dates the create books. Two
+ * occurrences never overlap each other either (a 24-hour meeting across a
+ * short DST day would).
+ */
+function planOccurrences(time: HostTime, eventType: EventTypeWithHost, candidates: readonly PatternInstant[]): OccurrencePlan {
+  const durationMs = eventType.durationMinutes * MINUTE_MS;
+  const bookedHere = new BookedHere(eventType);
+  const free: PatternInstant[] = [];
+  const skipped: Skipped[] = [];
+  for (const candidate of candidates) {
+    const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
+    const cause = skipCauseAt(time, candidate.instantMs) ?? (bookedHere.isClear(slot) ? undefined : 'series_overlap');
+    if (cause !== undefined) {
+      skipped.push(createSkipped(candidate, cause));
+      continue;
+    }
+    free.push(candidate);
+    bookedHere.add(slot);
+  }
+  return { free, skipped };
+}
+
+/** The host's time across the candidates with their bookings, read in `db` (under the host's lock for a create). */
+async function withBookings(db: Executor, prepared: PreparedSeries): Promise<HostTime> {
+  const { eventType, host, candidates, read } = prepared;
+  const first = candidates[0]!.instantMs;
+  const last = candidates.at(-1)!.instantMs;
+  const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes + eventType.durationMinutes) * MINUTE_MS;
+  return withBusy(read.time, await confirmedBookings(db, host.id, { startMs: first - reach, endMs: last + reach }));
+}
+
+/**
+ * `POST /v1/series/preview`: what `POST /v1/series` with this body would
+ * answer now, without writing anything: the same checks and errors, and the
+ * dates it would book and skip. Nothing is held, so a booking made before
+ * the create can still take a date.
+ */
+export async function previewSeries(deps: SeriesDeps, principal: Principal, body: CreateSeriesBody): Promise<SeriesPreview> {
+  const prepared = await prepareSeries(deps, principal, body);
+  const plan = planOccurrences(await withBookings(deps.store.db, prepared), prepared.eventType, prepared.candidates);
+  if (plan.free.length === 0) throw noDatesFree(plan.skipped);
+  const durationMs = prepared.eventType.durationMinutes * MINUTE_MS;
+  return {
+    timezone: prepared.pattern.timezone,
+    occurrences: plan.free.map((c) => ({
+      date: c.date,
+      start_at: toTimestamp(c.instantMs),
+      end_at: toTimestamp(c.instantMs + durationMs),
+    })),
+    skipped: [...plan.skipped],
+  };
 }
 
 /**
@@ -115,7 +178,8 @@ export async function createSeries(
   source: SeriesSource,
   finish: Finish<CreateSeriesResult>,
 ): Promise<CreateSeriesResult> {
-  const { host, eventType, pattern, candidates, read } = await prepareSeries(deps, principal, body);
+  const prepared = await prepareSeries(deps, principal, body);
+  const { host, eventType, pattern } = prepared;
   const uid = deps.ids.uuid();
   const attendee: SeriesAttendee = { name: displayName(body.attendee), email: body.attendee.email, phone: body.attendee.phone ?? null };
   const template: OccurrenceTemplate = {
@@ -126,7 +190,6 @@ export async function createSeries(
     timezone: pattern.timezone,
     locationUrl: body.location_url ?? null,
   };
-  const durationMs = eventType.durationMinutes * MINUTE_MS;
   const now = toTimestamp(deps.clock.now());
   const row: SeriesTable = {
     uid,
@@ -157,26 +220,15 @@ export async function createSeries(
   return finish(async (trx) => {
     await lockHost(trx, deps.store.dialect, host.id);
     // Bookings made since the read above count too: the lock keeps any more from landing until this commits.
-    const first = candidates[0]!.instantMs;
-    const last = candidates.at(-1)!.instantMs;
-    const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes) * MINUTE_MS + durationMs;
-    const time = withBusy(read.time, await confirmedBookings(trx, host.id, { startMs: first - reach, endMs: last + reach }));
+    const plan = planOccurrences(await withBookings(trx, prepared), eventType, prepared.candidates);
+    if (plan.free.length === 0) throw noDatesFree(plan.skipped);
     await trx.insertInto('series').values(row).execute();
-    const bookedHere = new BookedHere(eventType);
     const occurrences: Occurrence[] = [];
-    const skipped: Skipped[] = [];
-    for (const candidate of candidates) {
-      const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
-      if (!isFreeFor(time, candidate.instantMs) || !bookedHere.isClear(slot)) {
-        skipped.push(createSkipped(candidate));
-        continue;
-      }
+    for (const candidate of plan.free) {
       await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
       occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
-      // Two occurrences never overlap each other either (a 24-hour meeting across a short DST day would).
-      bookedHere.add(slot);
     }
-    if (occurrences.length === 0) throw noDatesFree(candidates);
+    const skipped = [...plan.skipped];
 
     const series = toSeries({
       ...row,

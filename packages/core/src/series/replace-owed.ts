@@ -8,7 +8,7 @@ import { listOwed, type OwedEntry, settleOwed } from './owed.js';
 import type { Pattern } from './pattern.js';
 import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
 import { runItem, type StartedAction } from './series-action.js';
-import { BookedHere, coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime } from './series-availability.js';
+import { BookedHere, coversAll, loadSeriesHostTime, type SeriesHostTime, skipCauseAt } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import { patternOf, type SeriesAttendee, type SeriesRow } from './series-rows.js';
 import type { Skipped } from './series-view.js';
@@ -107,9 +107,11 @@ export async function replaceOwed(
   const skipped: Skipped[] = [];
   for (const [i, { entry, target }] of targets.entries()) {
     const slot = { startMs: target.instantMs, endMs: target.instantMs + durationMs };
-    const free = isFreeFor(time, target.instantMs) && bookedHere.isClear(slot);
+    const cause = skipCauseAt(time, target.instantMs) ?? (bookedHere.isClear(slot) ? undefined : 'series_overlap');
     const step = await runItem(deps, started, firstIndex + i, async (trx) => {
-      if (!free || !(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'skipped' as const;
+      if (cause !== undefined) return cause;
+      // A booking made since the read, seen under the host's lock.
+      if (!(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'busy' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
       await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid });
       return 'created' as const;
@@ -118,8 +120,8 @@ export async function replaceOwed(
     if (step.value === 'created') {
       created++;
       bookedHere.add(slot);
-    } else if (step.value === 'skipped') {
-      skipped.push(createSkipped(target));
+    } else if (step.value !== 'gone') {
+      skipped.push(createSkipped(target, step.value));
     }
   }
   return { created, skipped, superseded: false };

@@ -1,11 +1,12 @@
 import { type Interval, mergeIntervals } from '../availability/busy.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
 import { calendarBusy, policyOf } from '../availability/load-host-time.js';
-import { checkStart, type HostTime, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
+import { type HostTime, judgeStart, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
 import type { Store } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS } from '../time.js';
+import type { SkipCause } from './series-view.js';
 
 /**
  * An occurrence's time comes from its pattern, not the event type's slot
@@ -75,7 +76,27 @@ export function coversAll(read: SeriesHostTime, startsMs: readonly number[], rul
 
 /** Whether the host is free for an occurrence starting at `startMs`, by the given rules. */
 export function isFreeFor(time: HostTime, startMs: number, rules: StartRules = OCCURRENCE_RULES): boolean {
-  return checkStart(time, startMs, undefined, rules).available;
+  return skipCauseAt(time, startMs, rules) === undefined;
+}
+
+/** Why an occurrence at `startMs` would be skipped, by the given rules; undefined when the host is free. */
+export function skipCauseAt(time: HostTime, startMs: number, rules: StartRules = OCCURRENCE_RULES): SkipCause | undefined {
+  const verdict = judgeStart(time, startMs, undefined, rules);
+  if (verdict.available) return undefined;
+  switch (verdict.reason) {
+    // Candidates come after the read's now, so only a clock that went back between them gives a past start: inside any notice.
+    case 'in_past':
+    case 'outside_minimum_notice':
+      return 'outside_minimum_notice';
+    // An occurrence is not held to the grid (OCCURRENCE_RULES); a host move neither.
+    case 'off_grid':
+    case 'busy':
+      return 'busy';
+    case 'outside_working_hours':
+    case 'outside_future_limit':
+    case 'event_type_inactive':
+      return verdict.reason;
+  }
 }
 
 /** The same host time with the bookings seen under the host's lock. */

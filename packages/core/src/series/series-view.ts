@@ -45,11 +45,29 @@ export const occurrenceSchema = z.object({
 });
 export type Occurrence = z.infer<typeof occurrenceSchema>;
 
+/**
+ * Why a pattern date was skipped, beyond the spec's one `reason` (docs/api/choices.md
+ * "Skipped dates"): so a person previewing a series sees what to change.
+ */
+export const SKIP_CAUSES = [
+  'busy',
+  'outside_working_hours',
+  'outside_minimum_notice',
+  'outside_future_limit',
+  'event_type_inactive',
+  'series_overlap',
+] as const;
+export type SkipCause = (typeof SKIP_CAUSES)[number];
+
 /** A pattern date the host was not free at (docs/api/choices.md: `date` is civil, in the series zone). */
 export const skippedSchema = z.object({
   date: z.string().meta({ description: 'The pattern date, in the series zone.' }),
   start_at: instant,
   reason: z.literal('conflict'),
+  cause: z.enum(SKIP_CAUSES).meta({
+    description:
+      'What the conflict is: a booking or busy calendar time (buffers included), outside working hours, inside the minimum notice, past the future limit, the event type switched off, or overlapping an earlier occurrence of the same call.',
+  }),
 });
 export type Skipped = z.infer<typeof skippedSchema>;
 
@@ -59,6 +77,21 @@ export const createSeriesResultSchema = z.object({
   skipped: z.array(skippedSchema),
 });
 export type CreateSeriesResult = z.infer<typeof createSeriesResultSchema>;
+
+/** A date a series preview would book: the civil date in the series zone and the meeting's time. */
+export const previewOccurrenceSchema = z.object({
+  date: z.string().meta({ description: 'The pattern date, in the series zone.' }),
+  start_at: instant,
+  end_at: instant,
+});
+
+/** What `POST /v1/series` would answer for the same body, without writing: its dates booked and skipped. */
+export const seriesPreviewSchema = z.object({
+  timezone: z.string().meta({ description: 'The series zone, the one `date` is read in (the host’s unless the body names one).' }),
+  occurrences: z.array(previewOccurrenceSchema).meta({ description: 'The dates a create would book now, in order.' }),
+  skipped: z.array(skippedSchema).meta({ description: 'The dates a create would skip now, each with its cause.' }),
+});
+export type SeriesPreview = z.infer<typeof seriesPreviewSchema>;
 
 export const pauseResultSchema = z.object({ held: z.int(), superseded: z.boolean() });
 export type PauseResult = z.infer<typeof pauseResultSchema>;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import type { Series } from '../../src/series/series-view.js';
+import type { Series, SkipCause } from '../../src/series/series-view.js';
 import type { Store } from '../../src/storage/store.js';
 import { HOST_OF, loadSeriesWorkspace, NAME_OF, S0, SERIES_ET, type Username } from './series-workspace.js';
 
@@ -79,8 +79,8 @@ export function occurrenceAt(start: string, minutes = 30) {
 }
 
 /** An entry of `skipped`: the civil date in the series zone and the instant. */
-export function skippedAt(date: string, start: string) {
-  return { date, start_at: new Date(Date.parse(start)).toISOString(), reason: 'conflict' };
+export function skippedAt(date: string, start: string, cause: SkipCause) {
+  return { date, start_at: new Date(Date.parse(start)).toISOString(), reason: 'conflict', cause };
 }
 
 /** The Booking an occurrence of hana's weekly type shows on GET, for the `seriesBody()` attendee. */

@@ -82,7 +82,7 @@ export const SERIES: Series = {
   ended_at: null,
 };
 
-const SKIPPED = { date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', reason: 'conflict' } as const;
+const SKIPPED = { date: '2026-12-07', start_at: '2026-12-07T09:00:00.000Z', reason: 'conflict', cause: 'busy' } as const;
 
 export const CREATED_SERIES = {
   series: SERIES,
@@ -100,6 +100,12 @@ export const CREATED_SERIES = {
       status: 'confirmed',
     },
   ],
+  skipped: [SKIPPED],
+};
+
+export const SERIES_PREVIEW = {
+  timezone: 'Europe/Berlin',
+  occurrences: CREATED_SERIES.occurrences.map(({ start_at, end_at }) => ({ date: start_at.slice(0, 10), start_at, end_at })),
   skipped: [SKIPPED],
 };
 

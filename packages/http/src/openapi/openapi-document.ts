@@ -65,7 +65,9 @@ function componentsOf(operations: readonly Operation[]): NonNullable<ZodOpenApiO
   };
   for (const operation of operations) {
     name(docOf(operation).resource, operation.schemas.output);
-    if (operation.method !== 'GET' && operation.schemas.input) name(`${pascalCase(operation.name)}Body`, operation.schemas.input);
+    if (operation.method !== 'GET' && operation.schemas.input) {
+      name(docOf(operation).body ?? `${pascalCase(operation.name)}Body`, operation.schemas.input);
+    }
   }
   return {
     schemas: { ...schemas, Error: ERROR_SCHEMA, Meta: itemMeta, PageMeta: pageMeta },

@@ -34,6 +34,8 @@ export interface OperationDoc {
   readonly accepted?: boolean;
   /** The request body may be left out (a cancel without a reason). */
   readonly optionalBody?: boolean;
+  /** The component its request body is shown as, when it takes another operation's body; else `<Name>Body`. */
+  readonly body?: string;
   /** A request body, as a client would send it. */
   readonly requestExample?: unknown;
   /** The success's `data`: the object, or one item of a list. */
@@ -74,6 +76,20 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     created: true,
     requestExample: example.CREATE_SERIES_BODY,
     responseExample: example.CREATED_SERIES,
+  },
+  preview_series: {
+    tag: 'Series',
+    summary: 'Preview a series',
+    description: [
+      'Takes the body of `POST /v1/series` and answers what that create would do now, writing nothing:',
+      'the dates it would book, and each date it would skip with its `cause`; or the very error the create would answer',
+      '(`409 no_dates_free` lists every date and its cause). Nothing is held, so a booking made before the create can still take a date.',
+      'Needs `series:write`, as the create does; no Idempotency-Key.',
+    ].join(' '),
+    resource: 'SeriesPreview',
+    body: 'CreateSeriesBody',
+    requestExample: example.CREATE_SERIES_BODY,
+    responseExample: example.SERIES_PREVIEW,
   },
   pause_series: {
     tag: 'Series',
