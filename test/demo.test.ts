@@ -16,11 +16,7 @@ const DEMO_WORKSPACE = resolve(here, '../demo/workspace.json');
 const ALICE = 'pat_demo_alice_0123456789';
 /** What the demo's hint prints (packages/cli/src/demo-tokens.ts). */
 const PUBLIC_DEMO_PASSWORD = 'demo-password';
-const TOUR_BOOKING = {
-  event_type_id: '0b7d2a4e-3c1f-4e8a-9d2b-7a1c5e9f3b10',
-  start: '2026-12-08T09:00:00Z',
-  attendee: { email: 'kim@example.com', name: 'Kim' },
-};
+const INTRO = '0b7d2a4e-3c1f-4e8a-9d2b-7a1c5e9f3b10';
 
 /** The user's machine: its own data directory, where the default database lives. */
 function machine() {
@@ -38,12 +34,21 @@ async function serve(args: string[], env: Record<string, string>): Promise<Serve
   return server;
 }
 
-const bookOnce = (url: string) =>
-  api(url, '/v1/bookings', { method: 'POST', token: ALICE, headers: { 'idempotency-key': 'tour-2' }, json: TOUR_BOOKING });
+/** The tour's booking: the first free intro call from tomorrow on, with the tour's key (the demo's dates follow today). */
+async function bookOnce(url: string) {
+  const from = new Date(Date.now() + 86_400_000);
+  const to = new Date(from.getTime() + 7 * 86_400_000);
+  const slots = await api(url, `/v1/slots?event_type_id=${INTRO}&start=${from.toISOString()}&end=${to.toISOString()}`, { token: ALICE });
+  const start = slots.body.data.slots[0].start;
+  const booking = { event_type_id: INTRO, start, attendee: { email: 'kim@example.com', name: 'Kim' } };
+  return api(url, '/v1/bookings', { method: 'POST', token: ALICE, headers: { 'idempotency-key': 'tour-2' }, json: booking });
+}
 
 describe('the demo (npm start)', () => {
-  it('the demo workspace file says it is a demo', () => {
-    expect(JSON.parse(readFileSync(DEMO_WORKSPACE, 'utf8')).demo).toBe(true);
+  it('the demo workspace file says it is a demo, and which week its dates were written for (a Monday)', () => {
+    const { demo } = JSON.parse(readFileSync(DEMO_WORKSPACE, 'utf8'));
+    expect(demo).toEqual({ week_of: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(new Date(`${demo.week_of}T00:00:00Z`).getUTCDay()).toBe(1);
   });
 
   it('serves the demo with its tokens, fresh on every start, and leaves the default database without them', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@schedule/core';
 import { CliError } from './backend/backend.js';
 import { asCliErrors } from './backend/core-refusals.js';
+import { demoForToday } from './demo-dates.js';
 import { giveDemoPasswords, revokePublicDemoTokens } from './demo-tokens.js';
 import { readWorkspace } from './workspace-file.js';
 
@@ -33,13 +34,15 @@ export async function openRuntime(options: {
   demo?: boolean | undefined;
 }): Promise<Runtime> {
   // Parse before opening anything, so a bad file touches no database.
-  const workspace = options.workspace ? await readWorkspace(options.workspace) : undefined;
-  if (workspace?.demo && !options.demo) {
+  const file = options.workspace ? await readWorkspace(options.workspace) : undefined;
+  if (file?.demo && !options.demo) {
     throw new CliError(
       'usage',
       `${options.workspace} is a demo workspace: its tokens are public. Run it with --demo, which serves it from a throw-away in-memory database.`,
     );
   }
+  // The demo's dates move to the current week, so it works on whatever day it starts.
+  const workspace = file && options.demo ? demoForToday(file, options.clock.now()) : file;
   const store = await openStore(options.db, options.store).catch((error: unknown) => {
     throw error instanceof DatabaseUrlError ? new CliError('usage', error.message) : error;
   });

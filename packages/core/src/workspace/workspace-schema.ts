@@ -16,6 +16,11 @@ import { attendee, fileInstant, uuid } from '../validation/fields.js';
  */
 
 const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone name');
+/** A civil date that is a Monday (the weekday of its UTC midnight). */
+const mondayDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((date) => new Date(`${date}T00:00:00Z`).getUTCDay() === 1, 'must be a Monday');
 /** A username or id naming another entry. */
 const reference = z.string().min(1);
 
@@ -101,9 +106,12 @@ export const workspaceSchema = z.object({
   /**
    * A workspace for demonstrations: its token secrets are published, so a
    * front end must never load it into a database that serves anyone (the
-   * CLI loads it only into a throw-away database, with --demo).
+   * CLI loads it only into a throw-away database, with --demo). As an
+   * object, `week_of` is the Monday of the week its dates were written for:
+   * the CLI moves every date by whole weeks so that week is the current one,
+   * and the demo works on whatever day it is started.
    */
-  demo: z.boolean().default(false),
+  demo: z.union([z.boolean(), z.object({ week_of: mondayDate })]).default(false),
   organization: z.object({ name: z.string().min(1) }).default({ name: 'Workspace' }),
   /** false: no mail to attendees anywhere in the workspace (docs/mail.md); hosts' mail still goes. */
   attendee_mail: z.boolean().default(true),
