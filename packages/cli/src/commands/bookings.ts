@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
-import { hostIdOf, ownerNameOf } from '../input/host-flag.js';
-import { typedTime } from '../input/time-flags.js';
+import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
+import { hostIdOf } from '../input/host-flag.js';
+import { ifMatchVersion } from '../input/if-match-flag.js';
+import { typedTime, typedTimeOrDate } from '../input/time-flags.js';
 import { bookedText, canceledText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
@@ -45,9 +47,9 @@ export function registerBookings(program: Command): void {
       .option('--event-type <id>', 'only this event type')
       .option('--series <uid>', 'only the occurrences of this series')
       .option('--attendee <email>', 'only this attendee (exact)')
-      .option('--from <iso>', 'start on or after: a date, or a time (without an offset: in --tz)', typedTime)
-      .option('--to <iso>', 'start on or before: a date, or a time (without an offset: in --tz)', typedTime)
-      .option('--updated-since <iso>', 'changed at or after this time (without an offset: in --tz)', typedTime)
+      .option('--from <iso>', 'start on or after: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
+      .option('--to <iso>', 'start on or before: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
+      .option('--updated-since <iso>', 'changed at or after: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
       .option('--sort <sort>', 'start_at_desc (default), start_at_asc, created_at_desc, updated_at_asc, updated_at_desc'),
   )
     .addHelpText(
@@ -91,10 +93,11 @@ export function registerBookings(program: Command): void {
     bookings
       .command('create')
       .description("Book a meeting with an event type's owner.")
-      .option('--event-type <id>', 'the event type (or --host with --event-slug)')
-      .option('--host <username-or-id>', "the event type's owner, who hosts the meeting")
-      .option('--username <name>', 'the same as --host, by username')
+      .option('--event-type <id>', 'the event type (or --event-slug with --owner)')
       .option('--event-slug <slug>', "the event type's slug")
+      .option('--owner <username-or-id>', "the event type's owner (with --event-slug)")
+      .option('--host <username-or-id>', "who hosts it: the event type's owner, the same as --owner")
+      .addOption(usernameOption())
       .requiredOption('--start <iso>', 'the start, such as 2026-12-08T09:00 (read in --tz) or 2026-12-08T09:00:00Z', typedTime)
       .requiredOption('--attendee-email <email>', 'who the meeting is with')
       .option('--attendee-name <name>', 'their name')
@@ -111,7 +114,7 @@ export function registerBookings(program: Command): void {
       [
         '',
         'Examples:',
-        '  schedule bookings create --host alice --event-slug intro --start 2026-12-08T09:00 --attendee-email kim@example.com',
+        '  schedule bookings create --owner alice --event-slug intro --start 2026-12-08T09:00 --attendee-email kim@example.com',
         '  schedule bookings create --event-type <id> --start 2026-12-08T09:00:00Z --attendee-email kim@example.com --json',
       ].join('\n'),
     )
@@ -119,9 +122,7 @@ export function registerBookings(program: Command): void {
       runCommand(command, async (ctx) => {
         const o = ctx.options;
         const body = defined({
-          event_type_id: o.eventType,
-          username: await ownerNameOf(ctx),
-          event_slug: o.eventSlug,
+          ...(await eventTypeOf(ctx, 'is-owner')),
           start: o.start,
           timezone: o.timezone,
           attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, timezone: o.attendeeTimezone, phone: o.phone }),
@@ -176,7 +177,7 @@ export function registerBookings(program: Command): void {
       .option('--metadata <json>', 'merged into the metadata, JSON object')
       .option('--responses <json>', 'replaces the form answers, JSON object')
       .option('--attendee-name <name>', "the attendee's name")
-      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--if-match <version>', 'the version you read (default: read it now)', ifMatchVersion)
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings update <uid> --metadata \'{"crm_id":"42"}\'')
