@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { bookingUidOf, UID_ARGUMENT } from '../input/booking-uid.js';
 import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
 import { hostIdOf } from '../input/host-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
@@ -83,10 +84,15 @@ export function registerBookings(program: Command): void {
       ),
     );
 
-  withCommonOptions(bookings.command('get <uid>').description('Show one booking, with its form answers and version.'))
-    .addHelpText('after', '\nExample:\n  schedule bookings get 3d6f2a10-5b7c-4d8e-9f01-23456789ab01')
-    .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) => showBooking(ctx, (await ctx.call('get_booking', { params: { uid } })).data)),
+  withCommonOptions(
+    bookings.command('get').argument('<uid>', UID_ARGUMENT).description('Show one booking, with its form answers and version.'),
+  )
+    .addHelpText('after', '\nExamples:\n  schedule bookings get 3d6f2a10-5b7c-4d8e-9f01-23456789ab01\n  schedule bookings get 3d6f2a10')
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        showBooking(ctx, (await ctx.call('get_booking', { params: { uid } })).data);
+      }),
     );
 
   withCommonOptions(
@@ -136,14 +142,16 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('cancel <uid>')
+      .command('cancel')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Cancel a booking that has not started.')
       .option('--reason <text>', 'why, passed on to the attendee')
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings cancel <uid> --reason "Out sick"')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({ reason: ctx.options.reason });
         showBookingWrite(ctx, (await ctx.call('cancel_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data, canceledText);
       }),
@@ -151,7 +159,8 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('reschedule <uid>')
+      .command('reschedule')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Move a booking to a new start, keeping its length.')
       .requiredOption('--start <iso>', 'the new start, such as 2026-12-09T10:00 (read in --tz) or 2026-12-09T10:00:00Z', typedTime)
       .option('--timezone <zone>', "the booking's time zone from now on")
@@ -159,8 +168,9 @@ export function registerBookings(program: Command): void {
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({ start: ctx.options.start, timezone: ctx.options.timezone, reason: ctx.options.reason });
         showBookingWrite(
           ctx,
@@ -172,7 +182,8 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('update <uid>')
+      .command('update')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Change metadata (merged), form answers (replaced) or the attendee name.')
       .option('--metadata <json>', 'merged into the metadata, JSON object')
       .option('--responses <json>', 'replaces the form answers, JSON object')
@@ -181,8 +192,9 @@ export function registerBookings(program: Command): void {
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings update <uid> --metadata \'{"crm_id":"42"}\'')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({
           metadata: jsonOption('--metadata', ctx.options.metadata),
           responses: jsonOption('--responses', ctx.options.responses),
