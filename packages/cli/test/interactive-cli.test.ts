@@ -147,6 +147,8 @@ describe('fast start: ink and React load only for the terminal UI', () => {
     const log = join(tempDir('schedule-loads-'), 'loads.txt');
     writeFileSync(log, '');
     const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC'], env, { recordLoads: log });
+    await tty.waitFor('q quit');
+    tty.type('q');
     const { code } = await tty.exit;
     expect(code).toBe(0);
     expect(loadedReact(readLoads(log)).length).toBeGreaterThan(0);
@@ -154,13 +156,19 @@ describe('fast start: ink and React load only for the terminal UI', () => {
 });
 
 describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
-  it('schedule agenda draws days with headings, in colour', async () => {
-    const { code, screen, raw } = await runOnTty(['agenda', '--db', db, '--tz', 'UTC'], env).exit;
+  it('schedule agenda draws days with headings, in colour; q leaves them drawn', async () => {
+    const agenda = async (...more: string[]) => {
+      const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC', ...more], env);
+      await tty.waitFor('q quit');
+      tty.type('q');
+      return tty.exit;
+    };
+    const { code, screen, raw } = await agenda();
     expect(code).toBe(0);
     expect(screen).toContain('Agenda, next 7 days (UTC)');
     expect(screen).toMatch(/· tomorrow\n {2}09:00–09:30 {2}Intro call between Alice Host and kim/);
     expect(raw).toContain(`${ESC}[1m`);
-    const plain = await runOnTty(['agenda', '--db', db, '--tz', 'UTC', '--no-color'], env).exit;
+    const plain = await agenda('--no-color');
     expect(plain.raw).not.toContain(`${ESC}[1m`);
   });
 
