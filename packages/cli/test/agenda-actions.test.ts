@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runOnTty, runPiped, tempDir } from './support/cli-process.js';
+import { aliceBooking, aliceDatabase, startIn } from './support/alice-database.js';
+import { runOnTty, runPiped } from './support/cli-process.js';
 
 // Issue 29, item 11: `schedule agenda` on a terminal acts on a meeting, as a
 // person drives it key by key: choose it, cancel it (a reason, then y), or
@@ -11,59 +10,17 @@ import { cleanEnv, runOnTty, runPiped, tempDir } from './support/cli-process.js'
 
 const TOKEN = 'pat_agenda_actions_alice_0123456789';
 const HAS_SCRIPT = spawnSync('script', ['-V']).status === 0;
-const DAY = 86_400_000;
 const UIDS = { kim: '22222222-2222-4222-8222-222222222201', lee: '22222222-2222-4222-8222-222222222202' };
-
-/** A start `days` from now at `hour`:00 UTC. */
-function startIn(days: number, hour: number): string {
-  const d = new Date(Date.now() + days * DAY);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d.toISOString();
-}
 
 let db: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const dir = tempDir('schedule-agenda-actions-');
-  db = join(dir, 'schedule.db');
-  const workspace = join(dir, 'workspace.json');
-  const every = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['08:00', '18:00']]]));
-  const booking = (uid: string, start: string, email: string) => ({
-    uid,
-    event_type: 'intro',
-    host: 'alice',
-    start,
-    attendee: { email, name: email.split('@')[0] },
-  });
-  writeFileSync(
-    workspace,
-    JSON.stringify({
-      users: [
-        {
-          username: 'alice',
-          email: 'alice@acme.test',
-          name: 'Alice Host',
-          role: 'owner',
-          timezone: 'UTC',
-          schedule: { timezone: 'UTC', weekly: every },
-        },
-      ],
-      event_types: [{ owner: 'alice', slug: 'intro', name: 'Intro call', duration_minutes: 30, minimum_notice_minutes: 0 }],
-      tokens: [
-        {
-          name: 'all',
-          user: 'alice',
-          secret: TOKEN,
-          scopes: ['bookings:read', 'bookings:cancel', 'bookings:reschedule', 'slots:read'],
-        },
-      ],
-      bookings: [booking(UIDS.kim, startIn(1, 9), 'kim@example.com'), booking(UIDS.lee, startIn(2, 14), 'lee@example.com')],
-    }),
-  );
-  env = cleanEnv({ SCHEDULE_TOKEN: TOKEN });
-  const loaded = await runPiped(['whoami', '--workspace', workspace, '--db', db], env);
-  expect(loaded.code, loaded.stderr).toBe(0);
+  ({ db, env } = await aliceDatabase(
+    'schedule-agenda-actions-',
+    { secret: TOKEN, scopes: ['bookings:read', 'bookings:cancel', 'bookings:reschedule', 'slots:read'] },
+    [aliceBooking(UIDS.kim, startIn(1, 9), 'kim@example.com'), aliceBooking(UIDS.lee, startIn(2, 14), 'lee@example.com')],
+  ));
 });
 
 async function bookingOf(uid: string): Promise<{ status: string; start_at: string; cancellation_reason: string | null; version: number }> {
@@ -84,10 +41,8 @@ describe.skipIf(!HAS_SCRIPT)('schedule agenda on a terminal', () => {
     await tty.waitFor('Selected:');
     const picked = /Selected: (.+)\n/.exec(tty.screen().slice(tty.screen().lastIndexOf('Selected:')))![1]!;
     tty.type('\r');
-    await tty.waitFor('[Y/n]');
-    tty.type('y');
-    await tty.waitFor('✓ Moved');
-    tty.type('q');
+    await tty.answer('[Y/n]', 'y');
+    await tty.answer('✓ Moved', 'q');
     const { code, screen } = await tty.exit;
     expect(code, screen).toBe(0);
     // The terminal is 100 columns wide: the line wraps before its uid.
@@ -101,18 +56,12 @@ describe.skipIf(!HAS_SCRIPT)('schedule agenda on a terminal', () => {
     timeout: 30_000,
   }, async () => {
     const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC', '--days', '30'], env);
-    await tty.waitFor('q quit');
-    tty.type('\u001b[B');
-    await tty.waitFor('› 14:00–14:30');
-    tty.type('c');
-    await tty.waitFor('Reason (optional, sent to the attendee):');
-    tty.type('Out sick');
-    await tty.waitFor('Out sick');
-    tty.type('\r');
-    await tty.waitFor('[y/N]');
-    tty.type('y');
-    await tty.waitFor('✓ Canceled');
-    tty.type('q');
+    await tty.answer('q quit', '\u001b[B');
+    await tty.answer('› 14:00–14:30', 'c');
+    await tty.answer('Reason (optional, sent to the attendee):', 'Out sick');
+    await tty.answer('Out sick', '\r');
+    await tty.answer('[y/N]', 'y');
+    await tty.answer('✓ Canceled', 'q');
     const { code, screen } = await tty.exit;
     expect(code, screen).toBe(0);
     expect(screen).toContain(`✓ Canceled Intro call between Alice Host and lee on `);
@@ -125,14 +74,10 @@ describe.skipIf(!HAS_SCRIPT)('schedule agenda on a terminal', () => {
 
   it('enter at the confirmation of a cancel says no: nothing changes', { timeout: 30_000 }, async () => {
     const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC'], env);
-    await tty.waitFor('q quit');
-    tty.type('c');
-    await tty.waitFor('Reason (optional, sent to the attendee):');
-    tty.type('\r');
-    await tty.waitFor('[y/N]');
-    tty.type('\r');
-    await tty.waitFor('q quit');
-    tty.type('q');
+    await tty.answer('q quit', 'c');
+    await tty.answer('Reason (optional, sent to the attendee):', '\r');
+    await tty.answer('[y/N]', '\r');
+    await tty.answer('q quit', 'q');
     expect((await tty.exit).code).toBe(0);
     expect(await bookingOf(UIDS.kim)).toMatchObject({ status: 'confirmed', cancellation_reason: null });
   });
