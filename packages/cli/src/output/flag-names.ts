@@ -6,7 +6,8 @@
  * one field from different flags (`username`: the event type's owner in
  * `bookings create`, the account's name in `calendars add`), the flags are
  * listed in order of preference, and each command's error names the one
- * it has (flagsOfCommand).
+ * it has (flagsOfCommand). A password has no entry: it is asked at a
+ * terminal as often as given by a flag, and its errors say "password".
  */
 export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   start: ['--start'],
@@ -50,7 +51,6 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   description: ['--description'],
   busy_calendars: ['--busy'],
   book_into: ['--book-into'],
-  password: ['--password-env', '--password-stdin'],
   user: ['--user'],
   scopes: ['--scope'],
   'Idempotency-Key': ['--idempotency-key'],
