@@ -265,9 +265,9 @@ describe('reads: list, filters, pages, get', () => {
 });
 
 describe('errors: one line on stderr, nothing on stdout, the exit code of the table', () => {
-  it('a --cursor that is not one the API gave exits 2: error invalid_query_param', async () => {
+  it('a --cursor that is not one the API gave exits 2: error invalid_query_param, naming the flag', async () => {
     const runs = await modes.both(['bookings', 'list', '--cursor', 'not-a-cursor']);
-    expectSameInBothModes(modes, runs, () => failure(2, 'invalid_query_param', 'The cursor is not valid for this query.'));
+    expectSameInBothModes(modes, runs, () => failure(2, 'invalid_query_param', '--cursor: the cursor is not valid for this query.'));
   });
 
   it('an unknown or malformed uid exits 3: error booking_not_found: No booking with this uid.', async () => {

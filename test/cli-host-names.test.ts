@@ -144,22 +144,30 @@ describe('errors name the flag the user typed, not the API field', () => {
     );
   });
 
-  it('a body field: --event-type, --username and --event-slug; --start; every flag series update takes', async () => {
+  it('a body field: --event-type, --owner and --event-slug; --start; every flag series update takes', async () => {
     const create = (...more: string[]) => ['bookings', 'create', '--attendee-email', 'kim@example.com', ...more];
-    const [noEventType, badStart, noChange] = await Promise.all([
+    const [noEventType, badStart, apiStart, noChange] = await Promise.all([
       modes.both(create('--event-slug', 'sync', '--start', tokyoAt(2, '16:00'))),
       modes.both(create('--event-type', SYNC.id, '--start', 'tomorrow')),
+      modes.both(create('--event-type', SYNC.id, '--guest', 'not-an-email', '--start', '2026-12-08T25:00:00Z')),
       modes.both(['series', 'update', 'a5000000-0000-4000-8000-00000000dead', '--if-match', '1']),
     ]);
+    // Issue 29, item 11: the CLI names the event type in its own flags, and reads the times typed itself.
     expectSameInBothModes(modes, noEventType, () =>
-      failure(2, 'validation_error', 'Name the event type: --event-type, or both --username and --event-slug.'),
+      failure(2, 'usage', '--event-slug sync: whose event type is it? Add --owner <username>.'),
     );
+    expectSameInBothModes(modes, badStart, () =>
+      failure(2, 'usage', '--start tomorrow is not a time; give one such as 2027-01-31T18:00 (read in --tz) or 2027-01-31T17:00:00Z.'),
+    );
+    // What names its offset goes to the API as typed, and its answer names the flags.
     for (const name of MODE_NAMES) {
-      expect(badStart[name]).toMatchObject({ code: 2, stdout: '' });
-      expect(badStart[name].stderr).toMatch(/^error validation_error: --start: must be an ISO 8601 date-time/);
-      expect(badStart[name].stderr).not.toMatch(/(?<!-)\bstart:/);
+      expect(apiStart[name]).toMatchObject({ code: 2, stdout: '' });
+      expect(apiStart[name].stderr).toMatch(
+        /^error validation_error: --start: must be an ISO 8601 date-time.*; --guest: must be an email address\n$/,
+      );
+      expect(apiStart[name].stderr).not.toMatch(/(?<!-)\b(start|guests):/);
     }
-    expectSameInBothModes(modes, badStart);
+    expectSameInBothModes(modes, apiStart);
     expectSameInBothModes(modes, noChange, () =>
       failure(2, 'validation_error', 'Send at least one of --frequency, --interval-weeks, --weekdays, --time, --location-url, --notify.'),
     );

@@ -15,6 +15,8 @@ import { BLOCKER_UID, dateAt, SERIES_SECRETS, SYNC, seriesWorkspace, tokyoAt } f
 
 const ORA = SERIES_SECRETS.ora;
 const NEW_YORK = { TZ: 'America/New_York' };
+/** On a terminal the agenda waits for keys (issue 29, item 11): q leaves it drawn. */
+const QUIT = [{ after: 'q quit', keys: 'q' }];
 let modes: CliModes;
 
 beforeAll(async () => {
@@ -83,18 +85,21 @@ describe('schedule agenda', () => {
 
   it.skipIf(!HAS_SCRIPT)('on a terminal: times in the profile zone, and a host column for an owner who sees hal’s meetings', async () => {
     for (const name of MODE_NAMES) {
-      const { code, screen } = await modes[name].runOnTty(['agenda', '--days', '30', '--no-color'], { env: NEW_YORK });
+      const { code, screen } = await modes[name].runOnTty(['agenda', '--days', '30', '--no-color'], { env: NEW_YORK, answers: QUIT });
       expect(code, screen).toBe(0);
       expect(screen).toContain('Agenda, next 30 days (Asia/Tokyo)');
       expect(screen).toContain('  10:00–10:30  hal  Weekly sync between Hal Host and Blocker  blocker@example.com\n');
-      const zoned = await modes[name].runOnTty(['agenda', '--days', '30', '--no-color', '--tz', 'UTC']);
+      const zoned = await modes[name].runOnTty(['agenda', '--days', '30', '--no-color', '--tz', 'UTC'], { answers: QUIT });
       expect(zoned.screen).toContain('Agenda, next 30 days (UTC)');
       expect(zoned.screen).toContain('  01:00–01:30  hal  Weekly sync between Hal Host and Blocker');
     }
   });
 
   it.skipIf(!HAS_SCRIPT)('on a terminal, the host’s own agenda has no host column: every meeting is his', async () => {
-    const { code, screen } = await modes.remote.runOnTty(['agenda', '--days', '30', '--no-color'], { token: SERIES_SECRETS.hal });
+    const { code, screen } = await modes.remote.runOnTty(['agenda', '--days', '30', '--no-color'], {
+      token: SERIES_SECRETS.hal,
+      answers: QUIT,
+    });
     expect(code, screen).toBe(0);
     expect(screen).toContain('  10:00–10:30  Weekly sync between Hal Host and Blocker  blocker@example.com\n');
   });
@@ -106,5 +111,25 @@ describe('schedule agenda', () => {
       expect(jsonOf(runs[name]).map((b: { start_at: string }) => b.start_at)).toEqual([tokyoAt(3, '10:00'), tokyoAt(3, '11:00')]);
     }
     expectSameInBothModes(modes, runs);
+  });
+  // Last: it cancels the second of hal's meetings, which the tests above list.
+  it.skipIf(!HAS_SCRIPT)('on a terminal, ↓ c, a reason and y cancel the chosen meeting, in both modes; q leaves', async () => {
+    for (const name of MODE_NAMES) {
+      const { code, screen } = await modes[name].runOnTty(['agenda', '--days', '30', '--no-color'], {
+        answers: [
+          { after: 'q quit', keys: '\u001b[B' },
+          { after: '› 11:00–11:30', keys: 'c' },
+          { after: 'Reason (optional, sent to the attendee):', keys: 'The room is gone\r' },
+          { after: '[y/N]', keys: 'y' },
+          { after: '✓ Canceled', keys: 'q' },
+        ],
+      });
+      expect(code, screen).toBe(0);
+      expect(screen).toMatch(
+        /✓ Canceled Weekly sync between Hal Host and kim@example.com on \w{3} \d+ \w{3} \d{4} 11:00–11:30 \(Asia\/Tokyo\)/,
+      );
+      const canceled = await modes[name].getAll('/v1/bookings?status=canceled');
+      expect(canceled.map((b) => [b.start_at, b.cancellation_reason])).toEqual([[tokyoAt(3, '11:00'), 'The room is gone']]);
+    }
   });
 });

@@ -177,7 +177,7 @@ describe('tokens (embedded only)', () => {
       local(['tokens', 'revoke', 'nope']),
     ]);
     expect(user).toEqual(failure(3, 'not_found', 'No user "nobody".'));
-    expect(scope).toEqual(failure(2, 'validation_error', `Scopes must be some of: ${ALL_SCOPES.join(', ')}.`));
+    expect(scope).toEqual(failure(2, 'validation_error', `--scope: scopes must be some of: ${ALL_SCOPES.join(', ')}.`));
     expect(missing).toEqual({
       code: 2,
       stdout: '',

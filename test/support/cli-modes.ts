@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type CliEnv, type CliRun, runCli } from './cli-run.js';
-import { runCliOnTty, type TtyRun } from './cli-tty.js';
+import { runCliOnTty, type TtyAnswer, type TtyRun } from './cli-tty.js';
 import { api, expectData, expectPage } from './http.js';
 import { startInProcess } from './in-process.js';
 import { type TestServer, tempDir, writeWorkspace } from './serve.js';
@@ -41,7 +41,7 @@ export interface CliMode {
   /** `schedule <args> <mode args>`. */
   run(args: readonly string[], options?: RunOptions): Promise<CliRun>;
   /** The same on a pseudo-terminal (cli-tty.ts), as a person runs it. */
-  runOnTty(args: readonly string[], options?: Omit<RunOptions, 'stdinOpen'>): Promise<TtyRun>;
+  runOnTty(args: readonly string[], options?: Omit<RunOptions, 'stdinOpen'> & { answers?: readonly TtyAnswer[] }): Promise<TtyRun>;
   /** GET `path` over HTTP on this mode's database as the suite's token: the `data` of the answer. */
   get(path: string, token?: string): Promise<any>;
   /** Every item of a list over HTTP, following `next_cursor` (`path` has a `?`). */
@@ -140,7 +140,10 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
     },
     runOnTty: (command, options = {}) => {
       const secret = options.token === undefined ? token : options.token;
-      return runCliOnTty([...command, ...args], { env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env } });
+      return runCliOnTty([...command, ...args], {
+        env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env },
+        ...(options.answers ? { answers: options.answers } : {}),
+      });
     },
     ...httpReader(server.url, token),
     normalize: normalizerFor(name, fixed),

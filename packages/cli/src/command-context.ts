@@ -5,7 +5,7 @@ import type { Backend, CallInput, CallResult } from './backend/backend.js';
 import { CliError } from './backend/backend.js';
 import { readTypedTimes } from './input/time-flags.js';
 import { exitCodeOf } from './output/exit-codes.js';
-import { inFlagTerms } from './output/flag-names.js';
+import { type FlagOf, firstFlagOf, flagsOfCommand, inFlagTerms } from './output/flag-names.js';
 import { type OutputStyle, renderJson, wantsColor } from './output/render.js';
 import { isTimeZoneName } from './output/zone-time.js';
 
@@ -87,11 +87,12 @@ async function openBackend(options: CommonOptions): Promise<Backend> {
 /**
  * Writes an error as `error <code>: <message>` on stderr and sets the exit
  * code from the table. A message about the API's fields names the flags
- * that sent them instead (flag-names.ts); --verbose details stay the API's.
+ * that sent them instead (flag-names.ts), those of the command that ran
+ * (`flagOf`); --verbose details stay the API's.
  */
-export function reportError(error: unknown, verbose: boolean): void {
+export function reportError(error: unknown, verbose: boolean, flagOf: FlagOf = firstFlagOf): void {
   if (error instanceof CliError) {
-    process.stderr.write(`error ${error.code}: ${inFlagTerms(error.message, error.details)}\n`);
+    process.stderr.write(`error ${error.code}: ${inFlagTerms(error.message, error.details, flagOf)}\n`);
     if (verbose && Object.keys(error.details).length > 0) process.stderr.write(`details: ${JSON.stringify(error.details)}\n`);
     process.exitCode = exitCodeOf(error.code);
     return;
@@ -130,7 +131,7 @@ export async function runCommand(command: Command, work: (ctx: RunContext) => Pr
       call: (operation, input) => opened.call(operation, input),
     });
   } catch (error) {
-    reportError(error, typed.verbose === true);
+    reportError(error, typed.verbose === true, flagsOfCommand(command));
   } finally {
     await backend?.close();
   }

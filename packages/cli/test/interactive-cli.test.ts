@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { aliceBooking, aliceDatabase, startIn } from './support/alice-database.js';
 import { cleanEnv, loadedReact, loadsOf, readLoads, runOnTty, runPiped, tempDir } from './support/cli-process.js';
 
 // The interactive commands as a script sees them (pipes: never a prompt,
@@ -12,13 +13,6 @@ const ESC = '\u001b';
 const TOKEN = 'pat_interactive_alice_0123456789';
 const HAS_SCRIPT = spawnSync('script', ['-V']).status === 0;
 const DAY = 86_400_000;
-
-/** A booking start `days` from now at `hour`:00 UTC. */
-function startIn(days: number, hour: number): string {
-  const d = new Date(Date.now() + days * DAY);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d.toISOString();
-}
 
 const UIDS = {
   tomorrow: '11111111-1111-4111-8111-111111111101',
@@ -32,54 +26,17 @@ let db: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const dir = tempDir('schedule-interactive-');
-  db = join(dir, 'schedule.db');
-  const workspace = join(dir, 'workspace.json');
-  const weekdays = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [['08:00', '18:00']]]));
-  const booking = (uid: string, start: string, email: string, status = 'confirmed') => ({
-    uid,
-    event_type: 'intro',
-    host: 'alice',
-    start,
-    attendee: { email, name: email.split('@')[0] },
-    status,
-  });
-  writeFileSync(
-    workspace,
-    JSON.stringify({
-      users: [
-        {
-          username: 'alice',
-          email: 'alice@acme.test',
-          name: 'Alice Host',
-          role: 'owner',
-          timezone: 'UTC',
-          schedule: { timezone: 'UTC', weekly: weekdays },
-        },
-      ],
-      event_types: [
-        { owner: 'alice', slug: 'intro', name: 'Intro call', duration_minutes: 30, minimum_notice_minutes: 0, recurring: 'on' },
-      ],
-      tokens: [
-        {
-          name: 'all',
-          user: 'alice',
-          secret: TOKEN,
-          scopes: ['bookings:read', 'bookings:create', 'slots:read', 'series:read', 'series:write'],
-        },
-      ],
-      bookings: [
-        booking(UIDS.tomorrow, startIn(1, 9), 'kim@example.com'),
-        booking(UIDS.later, startIn(3, 14), 'lee@example.com'),
-        booking(UIDS.canceled, startIn(2, 9), 'max@example.com', 'canceled'),
-        booking(UIDS.farOff, startIn(20, 9), 'ana@example.com'),
-        booking(UIDS.past, startIn(-2, 9), 'old@example.com'),
-      ],
-    }),
-  );
-  env = cleanEnv({ SCHEDULE_TOKEN: TOKEN });
-  const loaded = await runPiped(['whoami', '--workspace', workspace, '--db', db], env);
-  expect(loaded.code, loaded.stderr).toBe(0);
+  ({ db, env } = await aliceDatabase(
+    'schedule-interactive-',
+    { secret: TOKEN, scopes: ['bookings:read', 'bookings:create', 'slots:read', 'series:read', 'series:write'] },
+    [
+      aliceBooking(UIDS.tomorrow, startIn(1, 9), 'kim@example.com'),
+      aliceBooking(UIDS.later, startIn(3, 14), 'lee@example.com'),
+      aliceBooking(UIDS.canceled, startIn(2, 9), 'max@example.com', 'canceled'),
+      aliceBooking(UIDS.farOff, startIn(20, 9), 'ana@example.com'),
+      aliceBooking(UIDS.past, startIn(-2, 9), 'old@example.com'),
+    ],
+  ));
 });
 
 const BOOK_IS_INTERACTIVE =
@@ -147,6 +104,8 @@ describe('fast start: ink and React load only for the terminal UI', () => {
     const log = join(tempDir('schedule-loads-'), 'loads.txt');
     writeFileSync(log, '');
     const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC'], env, { recordLoads: log });
+    await tty.waitFor('q quit');
+    tty.type('q');
     const { code } = await tty.exit;
     expect(code).toBe(0);
     expect(loadedReact(readLoads(log)).length).toBeGreaterThan(0);
@@ -154,13 +113,19 @@ describe('fast start: ink and React load only for the terminal UI', () => {
 });
 
 describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
-  it('schedule agenda draws days with headings, in colour', async () => {
-    const { code, screen, raw } = await runOnTty(['agenda', '--db', db, '--tz', 'UTC'], env).exit;
+  it('schedule agenda draws days with headings, in colour; q leaves them drawn', async () => {
+    const agenda = async (...more: string[]) => {
+      const tty = runOnTty(['agenda', '--db', db, '--tz', 'UTC', ...more], env);
+      await tty.waitFor('q quit');
+      tty.type('q');
+      return tty.exit;
+    };
+    const { code, screen, raw } = await agenda();
     expect(code).toBe(0);
     expect(screen).toContain('Agenda, next 7 days (UTC)');
     expect(screen).toMatch(/· tomorrow\n {2}09:00–09:30 {2}Intro call between Alice Host and kim/);
     expect(raw).toContain(`${ESC}[1m`);
-    const plain = await runOnTty(['agenda', '--db', db, '--tz', 'UTC', '--no-color'], env).exit;
+    const plain = await agenda('--no-color');
     expect(plain.raw).not.toContain(`${ESC}[1m`);
   });
 
@@ -221,19 +186,15 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     // before a new prompt subscribed to input, and key runs read as one string (key-router.ts).
     const tomorrow = (new Date(Date.now() + DAY).getUTCDay() + 6) % 7; // Monday first, as the picker lists days
     const tty = runOnTty(['series', 'create', '--db', db, '--tz', 'UTC'], env);
-    const step = async (prompt: string, keys: string) => {
-      await tty.waitFor(prompt);
-      tty.type(keys);
-    };
-    await step('Which event type?', '\r');
-    await step('Whose calendar?', '\r');
-    await step('Attendee email:', 'sam@example.com');
-    await step('sam@example.com', '\r');
-    await step('How often?', '\r');
-    await step('On which days?', ` ${'\u001b[C'.repeat(tomorrow)} \r`);
-    await step('At what time (UTC)?', `${'\u007f'.repeat(5)}09:00\r`);
-    await step('Starting on (YYYY-MM-DD)?', '\r');
-    await step('How many meetings (1–42)?', '\u007f2\r');
+    await tty.answer('Which event type?', '\r');
+    await tty.answer('Whose calendar?', '\r');
+    await tty.answer('Attendee email:', 'sam@example.com');
+    await tty.answer('sam@example.com', '\r');
+    await tty.answer('How often?', '\r');
+    await tty.answer('On which days?', ` ${'\u001b[C'.repeat(tomorrow)} \r`);
+    await tty.answer('At what time (UTC)?', `${'\u007f'.repeat(5)}09:00\r`);
+    await tty.answer('Starting on (YYYY-MM-DD)?', '\r');
+    await tty.answer('How many meetings (1–42)?', '\u007f2\r');
     await tty.waitFor('Create this series?');
     const preview = tty.screen().slice(tty.screen().lastIndexOf('Dates (UTC)'));
     expect(preview).toMatch(

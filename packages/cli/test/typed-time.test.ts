@@ -1,6 +1,6 @@
 import { wallClockToInstant } from '@schedule/core';
 import { describe, expect, it } from 'vitest';
-import { isDateOnly, timeToSend, withZoneOffset } from '../src/input/typed-time.js';
+import { isDateOnly, timeToSend, typedTimeProblem, withZoneOffset } from '../src/input/typed-time.js';
 
 // docs/api/overview.md "Instants, dates and zones": a time typed without an offset is read
 // in --tz and sent with its offset, by core's wall-clock rules. 2026's EU
@@ -54,5 +54,37 @@ describe('withZoneOffset and isDateOnly', () => {
   it('only YYYY-MM-DD is a bare date', () => {
     expect(isDateOnly('2026-12-09')).toBe(true);
     expect(isDateOnly('2026-12-09T00:00')).toBe(false);
+  });
+});
+
+// Issue 29, item 13: what the CLI cannot read is refused in its words; the API's "must name its offset" never reaches a CLI user.
+describe('typedTimeProblem', () => {
+  const problem = (text: string, kind: 'instant' | 'instant-or-date') =>
+    typedTimeProblem('--start', text, send(text, 'Europe/Berlin'), kind);
+
+  it('a time read in the zone, or one with its offset, is fine; a date that exists is fine where dates are taken', () => {
+    for (const text of [
+      '2026-12-09T11:00',
+      '2026-12-09 11:00',
+      '2026-12-09T11:00Z',
+      '2026-12-09T11:00:00-05:00',
+      '2026-12-09T11:00+0530',
+    ]) {
+      expect(problem(text, 'instant')).toBeUndefined();
+    }
+    expect(problem('2026-12-09', 'instant-or-date')).toBeUndefined();
+  });
+
+  it('a date where a time is needed: give the time too, with this date in the examples', () => {
+    expect(problem('2026-12-09', 'instant')).toBe(
+      '--start 2026-12-09 is a date; give a time too, such as 2026-12-09T09:00 (read in --tz) or 2026-12-09T09:00:00Z.',
+    );
+  });
+
+  it('words, and days no calendar has (typed with or without an offset), are not times', () => {
+    for (const text of ['tomorrow', '', '2026-02-30T10:00', '2026-02-30T10:00Z', '2026-12-09T24:10', '2026-02-30']) {
+      expect(problem(text, 'instant')).toMatch(/^--start .* is not a time; give one such as 2027-01-31T18:00 \(read in --tz\)/);
+      expect(problem(text, 'instant-or-date')).toMatch(/^--start .* is not a date or a time; give one such as 2027-01-31, /);
+    }
   });
 });

@@ -3149,6 +3149,7 @@ export interface operations {
                 updated_since?: string;
                 /** @description Without status: false leaves canceled ones out (default: in). */
                 include_cancelled?: boolean;
+                uid_prefix?: string;
             };
             header?: never;
             path?: never;

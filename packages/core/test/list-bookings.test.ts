@@ -328,6 +328,62 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     });
   });
 
+  // Issue 29, item 11: a short uid, as the CLI takes one, is resolved by the list itself, bounded by its page.
+  describe('uid_prefix', () => {
+    it('keeps the bookings whose uid starts so, in the sort asked, whatever the case of the prefix', async () => {
+      const tens = expected((b) => b.uid.startsWith('40000000-0000-4000-8000-00000000001'));
+      expect(tens).toHaveLength(9);
+      expect(await uidsOf(alice, { uid_prefix: '40000000-0000-4000-8000-00000000001' })).toEqual(tens);
+      expect(await uidsOf(alice, { uid_prefix: '40000000-0000-4000-8000-00000000001', sort: 'start_at_asc' })).toEqual(
+        expected((b) => b.uid.startsWith('40000000-0000-4000-8000-00000000001'), 'start_at_asc'),
+      );
+      expect(await uidsOf(alice, { uid_prefix: uidOf(10).toUpperCase() })).toEqual([uidOf(10)]);
+    });
+
+    it('a prefix ending in a hyphen, one of four characters, a whole uid, and one no uid has', async () => {
+      expect(await uidsOf(alice, { uid_prefix: '40000000-' })).toEqual(expected(all));
+      expect(await uidsOf(alice, { uid_prefix: '4000' })).toEqual(expected(all));
+      expect(await uidsOf(alice, { uid_prefix: uidOf(7) })).toEqual([uidOf(7)]);
+      expect(await uidsOf(alice, { uid_prefix: '40000000-0000-4000-8000-00000000000' })).toEqual(expected((b) => b.uid < uidOf(16)));
+      expect(await uidsOf(alice, { uid_prefix: '4001' })).toEqual([]);
+      expect(await uidsOf(alice, { uid_prefix: '3fff' })).toEqual([]);
+      // A uid's characters are compared as they are: 40000000 without its hyphen is not a prefix of any.
+      expect(await uidsOf(alice, { uid_prefix: '400000000000' })).toEqual([]);
+    });
+
+    it('shows only bookings the caller can see: another host’s uid is as unknown as none', async () => {
+      const prefix = '40000000-0000-4000-8000-00000000001';
+      expect(await uidsOf(ursula, { uid_prefix: prefix })).toEqual(expected((b) => b.uid.startsWith(prefix) && b.host === 'ursula'));
+      expect(await uidsOf(ursula, { uid_prefix: uidOf(18) })).toEqual([]);
+    });
+
+    it('pages like any filter, and binds the cursor to it', async () => {
+      const prefix = '40000000-0000-4000-8000-00000000001';
+      const page = await list(alice, { uid_prefix: prefix, limit: 2 });
+      expect({ uids: page.uids, hasMore: page.hasMore }).toEqual({
+        uids: expected((b) => b.uid.startsWith(prefix)).slice(0, 2),
+        hasMore: true,
+      });
+      expect(await walk(alice, { uid_prefix: prefix, limit: 4 })).toEqual({ uids: expected((b) => b.uid.startsWith(prefix)), pages: 3 });
+      expect(await scheduleErrorOf(list(alice, { uid_prefix: '4000', limit: 2, cursor: page.nextCursor }))).toEqual({
+        ...invalid('cursor'),
+        message: 'The cursor is not valid for this query.',
+      });
+    });
+
+    const RULE = 'Query parameter uid_prefix: must be 1 to 36 characters of a uid: hex digits and hyphens.';
+    it.each([[''], ['4000%'], ['4000_'], ['40000000 '], ['xyz'], [`${uidOf(1)}0`]])(
+      'refuses uid_prefix %j naming the parameter',
+      async (value) => {
+        expect(await scheduleErrorOf(list(alice, { uid_prefix: value }))).toEqual({ ...invalid('uid_prefix'), message: RULE });
+      },
+    );
+
+    it.each([[['4000']], [4000]])('refuses uid_prefix %j, which is not text, naming the parameter', async (value) => {
+      expect(await scheduleErrorOf(list(alice, { uid_prefix: value }))).toMatchObject(invalid('uid_prefix'));
+    });
+  });
+
   describe('visibility by role', () => {
     it('shows a user only their own bookings', async () => {
       expect(await uidsOf(ursula, {})).toEqual(expected((b) => b.host === 'ursula'));

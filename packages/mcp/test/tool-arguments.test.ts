@@ -10,7 +10,7 @@ import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from
 // it filtered).
 
 const BOOKING_ARGUMENTS =
-  'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled';
+  'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled, uid_prefix';
 
 /**
  * The PATCH tools leave a field that is no typo to core, which answers it as docs/api says (field_immutable,

@@ -28,8 +28,8 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** The codes only the CLI answers with: a usage mistake, an API it cannot reach, a name taken, a prompt left. */
-export type CliOwnCode = 'usage' | 'connection_failed' | 'token_name_taken' | 'canceled';
+/** The codes only the CLI answers with: a usage mistake, an API it cannot reach, a name taken, a prompt left, a short uid of several bookings. */
+export type CliOwnCode = 'usage' | 'connection_failed' | 'token_name_taken' | 'canceled' | 'ambiguous_uid';
 
 /** Every code a CLI error carries: the API's, or one of its own. */
 export type CliCode = ErrorCode | CliOwnCode;

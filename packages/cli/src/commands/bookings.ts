@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
-import { hostIdOf, ownerNameOf } from '../input/host-flag.js';
-import { typedTime } from '../input/time-flags.js';
+import { bookingUidOf, UID_ARGUMENT } from '../input/booking-uid.js';
+import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
+import { hostIdOf } from '../input/host-flag.js';
+import { ifMatchVersion } from '../input/if-match-flag.js';
+import { typedTime, typedTimeOrDate } from '../input/time-flags.js';
 import { bookedText, canceledText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
@@ -45,9 +48,9 @@ export function registerBookings(program: Command): void {
       .option('--event-type <id>', 'only this event type')
       .option('--series <uid>', 'only the occurrences of this series')
       .option('--attendee <email>', 'only this attendee (exact)')
-      .option('--from <iso>', 'start on or after: a date, or a time (without an offset: in --tz)', typedTime)
-      .option('--to <iso>', 'start on or before: a date, or a time (without an offset: in --tz)', typedTime)
-      .option('--updated-since <iso>', 'changed at or after this time (without an offset: in --tz)', typedTime)
+      .option('--from <iso>', 'start on or after: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
+      .option('--to <iso>', 'start on or before: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
+      .option('--updated-since <iso>', 'changed at or after: a date, or a time (without an offset: in --tz)', typedTimeOrDate)
       .option('--sort <sort>', 'start_at_desc (default), start_at_asc, created_at_desc, updated_at_asc, updated_at_desc'),
   )
     .addHelpText(
@@ -81,20 +84,26 @@ export function registerBookings(program: Command): void {
       ),
     );
 
-  withCommonOptions(bookings.command('get <uid>').description('Show one booking, with its form answers and version.'))
-    .addHelpText('after', '\nExample:\n  schedule bookings get 3d6f2a10-5b7c-4d8e-9f01-23456789ab01')
-    .action((uid: string, _, command: Command) =>
-      runCommand(command, async (ctx) => showBooking(ctx, (await ctx.call('get_booking', { params: { uid } })).data)),
+  withCommonOptions(
+    bookings.command('get').argument('<uid>', UID_ARGUMENT).description('Show one booking, with its form answers and version.'),
+  )
+    .addHelpText('after', '\nExamples:\n  schedule bookings get 3d6f2a10-5b7c-4d8e-9f01-23456789ab01\n  schedule bookings get 3d6f2a10')
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        showBooking(ctx, (await ctx.call('get_booking', { params: { uid } })).data);
+      }),
     );
 
   withCommonOptions(
     bookings
       .command('create')
       .description("Book a meeting with an event type's owner.")
-      .option('--event-type <id>', 'the event type (or --host with --event-slug)')
-      .option('--host <username-or-id>', "the event type's owner, who hosts the meeting")
-      .option('--username <name>', 'the same as --host, by username')
+      .option('--event-type <id>', 'the event type (or --event-slug with --owner)')
       .option('--event-slug <slug>', "the event type's slug")
+      .option('--owner <username-or-id>', "the event type's owner (with --event-slug)")
+      .option('--host <username-or-id>', "who hosts it: the event type's owner, the same as --owner")
+      .addOption(usernameOption())
       .requiredOption('--start <iso>', 'the start, such as 2026-12-08T09:00 (read in --tz) or 2026-12-08T09:00:00Z', typedTime)
       .requiredOption('--attendee-email <email>', 'who the meeting is with')
       .option('--attendee-name <name>', 'their name')
@@ -111,7 +120,7 @@ export function registerBookings(program: Command): void {
       [
         '',
         'Examples:',
-        '  schedule bookings create --host alice --event-slug intro --start 2026-12-08T09:00 --attendee-email kim@example.com',
+        '  schedule bookings create --owner alice --event-slug intro --start 2026-12-08T09:00 --attendee-email kim@example.com',
         '  schedule bookings create --event-type <id> --start 2026-12-08T09:00:00Z --attendee-email kim@example.com --json',
       ].join('\n'),
     )
@@ -119,9 +128,7 @@ export function registerBookings(program: Command): void {
       runCommand(command, async (ctx) => {
         const o = ctx.options;
         const body = defined({
-          event_type_id: o.eventType,
-          username: await ownerNameOf(ctx),
-          event_slug: o.eventSlug,
+          ...(await eventTypeOf(ctx, 'is-owner')),
           start: o.start,
           timezone: o.timezone,
           attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, timezone: o.attendeeTimezone, phone: o.phone }),
@@ -135,14 +142,16 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('cancel <uid>')
+      .command('cancel')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Cancel a booking that has not started.')
       .option('--reason <text>', 'why, passed on to the attendee')
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings cancel <uid> --reason "Out sick"')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({ reason: ctx.options.reason });
         showBookingWrite(ctx, (await ctx.call('cancel_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data, canceledText);
       }),
@@ -150,7 +159,8 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('reschedule <uid>')
+      .command('reschedule')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Move a booking to a new start, keeping its length.')
       .requiredOption('--start <iso>', 'the new start, such as 2026-12-09T10:00 (read in --tz) or 2026-12-09T10:00:00Z', typedTime)
       .option('--timezone <zone>', "the booking's time zone from now on")
@@ -158,8 +168,9 @@ export function registerBookings(program: Command): void {
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({ start: ctx.options.start, timezone: ctx.options.timezone, reason: ctx.options.reason });
         showBookingWrite(
           ctx,
@@ -171,17 +182,19 @@ export function registerBookings(program: Command): void {
 
   withCommonOptions(
     bookings
-      .command('update <uid>')
+      .command('update')
+      .argument('<uid>', UID_ARGUMENT)
       .description('Change metadata (merged), form answers (replaced) or the attendee name.')
       .option('--metadata <json>', 'merged into the metadata, JSON object')
       .option('--responses <json>', 'replaces the form answers, JSON object')
       .option('--attendee-name <name>', "the attendee's name")
-      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--if-match <version>', 'the version you read (default: read it now)', ifMatchVersion)
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings update <uid> --metadata \'{"crm_id":"42"}\'')
-    .action((uid: string, _, command: Command) =>
+    .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
         const body = defined({
           metadata: jsonOption('--metadata', ctx.options.metadata),
           responses: jsonOption('--responses', ctx.options.responses),

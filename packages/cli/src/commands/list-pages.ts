@@ -1,12 +1,13 @@
 import type { OperationName } from '@schedule/core';
 import type { Command } from 'commander';
 import { type RunContext, show } from '../command-context.js';
+import { wholeNumber } from '../input/whole-number.js';
 import { type Column, renderList } from '../output/render.js';
 
 /** Adds the paging options of a list command (before the common ones, so --help lists them with the command's own). */
 export function withPaging(command: Command): Command {
   return command
-    .option('--limit <n>', 'items per page, 1 to 100', (v) => Number(v))
+    .option('--limit <n>', 'items per page, 1 to 100', wholeNumber('--limit'))
     .option('--cursor <cursor>', 'the page after this cursor (printed as next_cursor)')
     .option('--all', 'every page, following the cursor to the end');
 }

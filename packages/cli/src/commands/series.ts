@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { defined, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
 import { hostIdOf } from '../input/host-flag.js';
+import { ifMatchVersion } from '../input/if-match-flag.js';
+import { wholeNumber } from '../input/whole-number.js';
 import { withProgress } from '../interactive/progress.js';
 import { offerSeriesWizard } from '../interactive/register-interactive.js';
 import {
@@ -64,9 +67,7 @@ async function seriesBodyOf(ctx: RunContext): Promise<Record<string, unknown>> {
   const o = ctx.options;
   return defined({
     host_user_id: await hostIdOf(ctx, o.host),
-    event_type_id: o.eventType,
-    username: o.username,
-    event_slug: o.eventSlug,
+    ...(await eventTypeOf(ctx, 'owner-by-default')),
     attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, phone: o.phone }),
     frequency: o.frequency,
     weekdays: o.weekdays,
@@ -83,20 +84,21 @@ async function seriesBodyOf(ctx: RunContext): Promise<Record<string, unknown>> {
 /** The flags of a series' body, shared by `series create` and `series preview`. */
 function withSeriesBodyOptions(command: Command): Command {
   return command
-    .requiredOption('--host <username-or-id>', 'whose calendar to book (someone you may act for)')
-    .option('--event-type <id>', 'the event type (or --username with --event-slug)')
-    .option('--username <name>', "the event type's owner")
-    .option('--event-slug <slug>', "the event type's slug")
+    .requiredOption('--host <username-or-id>', 'who hosts the meetings: whose calendar to book (someone you may act for)')
+    .option('--event-type <id>', 'the event type (or --event-slug)')
+    .option('--event-slug <slug>', "the event type's slug: the host's own, or --owner's")
+    .option('--owner <username-or-id>', "the event type's owner (with --event-slug; default: the host)")
+    .addOption(usernameOption())
     .requiredOption('--attendee-email <email>', 'who the meetings are with')
     .option('--attendee-name <name>', 'their name')
     .option('--phone <phone>', 'their phone')
     .requiredOption('--frequency <frequency>', 'weekly or monthly_same_day')
     .option('--weekdays <days>', 'weekly: comma-separated mon,tue,wed,thu,fri,sat,sun', weekdays)
-    .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', (v) => Number(v))
+    .option('--interval-weeks <n>', 'weekly: every n weeks, 1 to 8', wholeNumber('--interval-weeks'))
     .requiredOption('--time <HH:MM>', '24-hour wall clock in --timezone')
     .option('--timezone <zone>', "the series' zone (default: the host's)")
     .requiredOption('--starts-on <date>', 'YYYY-MM-DD, the first day the pattern is walked from')
-    .requiredOption('--count <n>', 'how many meetings, 1 to 42', (v) => Number(v))
+    .requiredOption('--count <n>', 'how many meetings, 1 to 42', wholeNumber('--count'))
     .option('--location-url <url>', 'a fixed link for every meeting instead of generated ones')
     .option('--no-notify', 'send the attendee no mail about this series');
 }
@@ -186,7 +188,24 @@ export function registerSeries(program: Command): void {
   )
     .addHelpText(
       'after',
-      '\nExample:\n  schedule series create --host alice --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
+      [
+        '',
+        'Examples:',
+        "  # Six meetings on alice's calendar, Mondays and Wednesdays at 10:00 in her zone, of her event type weekly-sync:",
+        '  schedule series create --host alice --event-slug weekly-sync --attendee-email kim@example.com \\',
+        '    --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
+        "  # bob hosts, on alice's event type intro, every other Friday at 15:00 New York time:",
+        '  schedule series create --host bob --owner alice --event-slug intro --attendee-email lee@example.com \\',
+        '    --frequency weekly --interval-weeks 2 --weekdays fri --time 15:00 --timezone America/New_York --starts-on 2026-12-04 --count 8',
+        '  # The same day every month (a month without that day is passed over), with a fixed link and no mail to the attendee:',
+        '  schedule series create --host alice --event-slug intro --attendee-email ana@example.com --frequency monthly_same_day \\',
+        '    --time 09:30 --starts-on 2026-12-15 --count 12 --location-url https://meet.example.com/ana --no-notify',
+        '  # By event type id, as event-types list shows it, printing the series and its meetings as JSON:',
+        '  schedule series create --host alice --event-type <id> --attendee-email kim@example.com \\',
+        '    --frequency weekly --weekdays tue --time 14:00 --starts-on 2026-12-01 --count 4 --json',
+        '',
+        'On a terminal, schedule series create with none of these flags opens a wizard.',
+      ].join('\n'),
     )
     .action((_, command: Command) => createSeries(command));
   offerSeriesWizard(create, createSeries);
@@ -200,7 +219,7 @@ export function registerSeries(program: Command): void {
   )
     .addHelpText(
       'after',
-      '\nExample:\n  schedule series preview --host alice --username alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
+      '\nExample:\n  schedule series preview --host alice --event-slug weekly-sync \\\n    --attendee-email kim@example.com --frequency weekly --weekdays mon,wed --time 10:00 --starts-on 2026-12-01 --count 6',
     )
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -229,7 +248,7 @@ export function registerSeries(program: Command): void {
     series
       .command('resume <uid>')
       .description('Book what a pause holds; dates not free stay owed (run it again later).')
-      .option('--if-match <version>', 'refuse if the series changed since this version')
+      .option('--if-match <version>', 'refuse if the series changed since this version', ifMatchVersion)
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule series resume <uid> --if-match 4')
@@ -281,12 +300,12 @@ export function registerSeries(program: Command): void {
       .description('Change the pattern (held meetings are rebooked), the fixed link, or whether the attendee gets mail.')
       .option('--frequency <frequency>', 'weekly or monthly_same_day')
       .option('--weekdays <days>', 'comma-separated mon..sun', weekdays)
-      .option('--interval-weeks <n>', '1 to 8', (v) => Number(v))
+      .option('--interval-weeks <n>', '1 to 8', wholeNumber('--interval-weeks'))
       .option('--time <HH:MM>', '24-hour wall clock')
       .option('--location-url <url>', 'replaces the fixed link (only a series that has one)')
       .option('--notify', 'mail the attendee from now on')
       .option('--no-notify', 'no more mail to the attendee')
-      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--if-match <version>', 'the version you read (default: read it now)', ifMatchVersion)
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule series update <uid> --time 11:00')

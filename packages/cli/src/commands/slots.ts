@@ -1,21 +1,18 @@
 import type { Command } from 'commander';
-import { defined, type RunContext, runCommand, show, withCommonOptions } from '../command-context.js';
-import { ownerNameOf } from '../input/host-flag.js';
-import { typedTime } from '../input/time-flags.js';
+import { defined, runCommand, show, withCommonOptions } from '../command-context.js';
+import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
+import { typedTimeOrDate } from '../input/time-flags.js';
 import { renderList, renderObject } from '../output/render.js';
 import { SLOT_COLUMNS } from './columns.js';
 
 /** The options naming the event type, as both slots commands take them. */
 function withEventTypeOptions(command: Command): Command {
   return command
-    .option('--event-type <id>', 'the event type (or --host with --event-slug)')
-    .option('--host <username-or-id>', "the event type's owner, whose free times these are")
-    .option('--username <name>', 'the same as --host, by username')
-    .option('--event-slug <slug>', "the event type's slug");
-}
-
-async function eventTypeQuery(ctx: RunContext) {
-  return defined({ event_type_id: ctx.options.eventType, username: await ownerNameOf(ctx), event_slug: ctx.options.eventSlug });
+    .option('--event-type <id>', 'the event type (or --event-slug with --owner)')
+    .option('--event-slug <slug>', "the event type's slug")
+    .option('--owner <username-or-id>', "the event type's owner (with --event-slug)")
+    .option('--host <username-or-id>', "whose free times: the event type's owner, the same as --owner")
+    .addOption(usernameOption());
 }
 
 /** `schedule slots list|check`. */
@@ -24,8 +21,8 @@ export function registerSlots(program: Command): void {
 
   withCommonOptions(
     withEventTypeOptions(slots.command('list').description('List free start times between --start and --end (at most 31 days).'))
-      .requiredOption('--start <iso>', 'from (inclusive): a date, or a time (without an offset: in --tz)', typedTime)
-      .requiredOption('--end <iso>', 'to (exclusive): a date, or a time (without an offset: in --tz)', typedTime)
+      .requiredOption('--start <iso>', 'from (inclusive): a date, or a time (without an offset: in --tz)', typedTimeOrDate)
+      .requiredOption('--end <iso>', 'to (exclusive): a date, or a time (without an offset: in --tz)', typedTimeOrDate)
       .option('--timezone <zone>', 'the zone the answer is labelled with'),
   )
     .addHelpText(
@@ -33,14 +30,14 @@ export function registerSlots(program: Command): void {
       [
         '',
         'Examples:',
-        '  schedule slots list --host alice --event-slug intro --start 2026-12-07 --end 2026-12-14',
+        '  schedule slots list --owner alice --event-slug intro --start 2026-12-07 --end 2026-12-14',
         '  schedule slots list --event-type <id> --start 2026-12-08T09:00 --end 2026-12-08T12:00 --tz Europe/Berlin',
       ].join('\n'),
     )
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const query = {
-          ...(await eventTypeQuery(ctx)),
+          ...(await eventTypeOf(ctx, 'is-owner')),
           ...defined({ start: ctx.options.start, end: ctx.options.end, timezone: ctx.options.timezone }),
         };
         const data = (await ctx.call('list_slots', { query })).data as { slots: unknown[] };
@@ -52,15 +49,15 @@ export function registerSlots(program: Command): void {
     withEventTypeOptions(
       slots.command('check').description('Check whether one exact start can be booked, and if not, why and the next free one.'),
     )
-      .requiredOption('--start <iso>', 'the start to check (without an offset: in --tz)', typedTime)
-      .option('--end <iso>', 'the end (default: start + duration)', typedTime)
+      .requiredOption('--start <iso>', 'the start to check (without an offset: in --tz)', typedTimeOrDate)
+      .option('--end <iso>', 'the end (default: start + duration)', typedTimeOrDate)
       .option('--timezone <zone>', 'the zone to look for next_available in'),
   )
     .addHelpText('after', '\nExample:\n  schedule slots check --event-type <id> --start 2026-12-08T09:00:00Z')
     .action((_, command: Command) =>
       runCommand(command, async (ctx) => {
         const query = {
-          ...(await eventTypeQuery(ctx)),
+          ...(await eventTypeOf(ctx, 'is-owner')),
           ...defined({ start: ctx.options.start, end: ctx.options.end, timezone: ctx.options.timezone }),
         };
         const data = (await ctx.call('check_slot', { query })).data as Record<string, unknown>;

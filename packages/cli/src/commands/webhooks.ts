@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { defined, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { ifMatchVersion } from '../input/if-match-flag.js';
 import {
   deliveryQueuedText,
   webhookCreatedText,
@@ -100,7 +101,7 @@ export function registerWebhooks(program: Command): void {
       .option('--description <text>', 'a note for people')
       .option('--no-description', 'remove the note')
       .option('--status <status>', 'paused (events meanwhile are missed) or active (resumes from new events)')
-      .option('--if-match <version>', 'the version you read (default: read it now)')
+      .option('--if-match <version>', 'the version you read (default: read it now)', ifMatchVersion)
       .option(...KEY_OPTION),
   )
     .addHelpText(

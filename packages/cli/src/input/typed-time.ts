@@ -45,10 +45,9 @@ export function withZoneOffset(epochMs: number, zone: string): string {
 
 /**
  * What a typed time is sent as. With `Z` or an offset: as typed. A bare
- * date: as typed (a flag that takes dates keeps it; one that does not lets
- * the API refuse it, naming the flag). A date-time without an offset: read
- * in `zone` through `wallClock`, and sent with the offset in force then.
- * Anything else: as typed, for the API to refuse.
+ * date: as typed (for a flag that takes dates). A date-time without an
+ * offset: read in `zone` through `wallClock`, and sent with the offset in
+ * force then. Anything else: as typed, and `typedTimeProblem` refuses it.
  */
 export function timeToSend(text: string, zone: string, wallClock: WallClockReader): string {
   const m = ZONELESS.exec(text);
@@ -56,11 +55,39 @@ export function timeToSend(text: string, zone: string, wallClock: WallClockReade
   const [, year, month, day, hour, minute, second, millis] = m;
   const date = { year: Number(year), month: Number(month), day: Number(day) };
   const [h, min, sec] = [Number(hour), Number(minute), Number(second ?? 0)];
-  // A date or time no calendar has (2026-02-30, 24:10) is left for the API to refuse in its own words.
+  // A date or time no calendar has (2026-02-30, 24:10) is sent as typed: typedTimeProblem refuses it.
   const probe = new Date(Date.UTC(date.year, date.month - 1, date.day, h, min, sec));
   if (probe.getUTCDate() !== date.day || probe.getUTCHours() !== h || probe.getUTCMinutes() !== min || probe.getUTCSeconds() !== sec) {
     return text;
   }
   const epochMs = wallClock(date, h, min, zone) + sec * 1000 + Number((millis ?? '').padEnd(3, '0'));
   return withZoneOffset(epochMs, zone);
+}
+
+/** What a flag takes: an instant only (`--start` of a booking), or a date as well (a list's `--from`). */
+export type TimeKind = 'instant' | 'instant-or-date';
+
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+function dateExists(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+/**
+ * Why a typed time cannot be sent, in the CLI's words, or undefined when it
+ * can: `sent` (timeToSend's answer) names its offset, or is a date that
+ * exists for a flag that takes dates. The API would refuse the rest saying
+ * an offset is missing, which is not what a CLI user got wrong: a zone-less
+ * time is read in --tz (docs/api/choices.md). What names its offset but is
+ * out of range is left to the API, whose words then fit.
+ */
+export function typedTimeProblem(flag: string, text: string, sent: string, kind: TimeKind): string | undefined {
+  if (WITH_OFFSET.test(sent) && dateExists(sent)) return undefined;
+  const date = isDateOnly(text) && dateExists(text);
+  if (date && kind === 'instant-or-date') return undefined;
+  if (date) return `${flag} ${text} is a date; give a time too, such as ${text}T09:00 (read in --tz) or ${text}T09:00:00Z.`;
+  if (kind === 'instant') return `${flag} ${text} is not a time; give one such as 2027-01-31T18:00 (read in --tz) or 2027-01-31T17:00:00Z.`;
+  return `${flag} ${text} is not a date or a time; give one such as 2027-01-31, 2027-01-31T18:00 (read in --tz) or 2027-01-31T17:00:00Z.`;
 }

@@ -6,9 +6,11 @@ import { localDate } from '../output/zone-time.js';
 import type { BookingItem } from './api-items.js';
 import { listAll } from './list-all.js';
 import { withProgress } from './progress.js';
+import { isInteractive } from './terminal.js';
 
 // `schedule agenda`: upcoming confirmed bookings by day. Only the terminal
-// view loads ink (agenda-view.ts); piped output is plain tab-separated text.
+// view loads ink (agenda-view.ts, and agenda-app.ts where a person can act
+// on a meeting); piped output is plain tab-separated text.
 
 const DAY_MS = 86_400_000;
 
@@ -77,17 +79,14 @@ async function showAgenda(ctx: RunContext, days: number): Promise<void> {
   const zone = ctx.options.tz === undefined ? me.timezone : ctx.style.zone;
   const grouped = groupByDay(bookings, zone);
   if (!ctx.style.tty) return ctx.print(agendaLines(grouped));
+  const showHost = listsOthers(bookings, me);
+  // Someone at a terminal may act on a meeting; with none to act on, or no keyboard (stdin piped, CI), it is drawn once.
+  if (bookings.length > 0 && isInteractive()) {
+    const { actOnAgenda } = await import('./agenda-actions.js');
+    return actOnAgenda(ctx, { bookings, zone, nowMs, span: days, showHost });
+  }
   const { renderAgenda } = await import('./agenda-view.js');
-  ctx.print(
-    renderAgenda({
-      days: grouped,
-      zone,
-      color: ctx.style.color,
-      today: localDate(nowMs, zone),
-      span: days,
-      showHost: listsOthers(bookings, me),
-    }),
-  );
+  ctx.print(renderAgenda({ days: grouped, zone, color: ctx.style.color, today: localDate(nowMs, zone), span: days, showHost }));
 }
 
 /** `schedule agenda [--days N]`. */

@@ -30,6 +30,8 @@ export interface PersonItem {
 /** The fields of a booking the interactive views show. */
 export interface BookingItem {
   readonly uid: string;
+  /** Its event type, whose free times a reschedule picks from. */
+  readonly event_type_id?: string;
   readonly title: string;
   readonly status: string;
   readonly start_at: string;

@@ -35,7 +35,9 @@ export function registerInteractive(program: Command): void {
   withCommonOptions(
     program
       .command('agenda')
-      .description("Your upcoming confirmed bookings, by day, in your time zone (your profile's, or --tz).")
+      .description(
+        "Your upcoming confirmed bookings, by day, in your time zone (your profile's, or --tz); on a terminal, cancel or reschedule one.",
+      )
       .option('--days <n>', 'how many days ahead, 1 to 366 (default: 7)'),
   )
     .addHelpText(
@@ -44,6 +46,9 @@ export function registerInteractive(program: Command): void {
         '',
         "Times and days are in your profile's time zone (schedule whoami), or --tz. With a token that sees other",
         "people's meetings, a host column shows whose each one is.",
+        '',
+        'On a terminal: ↑/↓ choose a meeting, c cancel it (a reason for the attendee, then a confirmation), r reschedule it',
+        '(a free time picked on the week grid of schedule book, then a confirmation), enter for both as a menu, q quit.',
         '',
         'Piped, each booking is one tab-separated line: day (in that zone), start, end (UTC), uid, host, attendee, title.',
         '',

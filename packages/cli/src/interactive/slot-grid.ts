@@ -21,6 +21,8 @@ export interface SlotGridProps {
   readonly canGoBack: boolean;
   /** How many time rows fit on the screen; the rows scroll to keep the highlight in view. All when absent. */
   readonly maxRows?: number | undefined;
+  /** What enter does with the slot, in the key hints: `book` (the default), `move`. */
+  readonly pickWord?: string;
   onPick(slot: Slot): void;
   onWeek(step: 1 | -1): void;
   onCancel(): void;
@@ -38,7 +40,18 @@ function directionOf(key: Key): Direction | undefined {
  * A week of free slots: days as columns, times as rows. Arrow keys move the
  * highlight between free slots, n/p change week, enter picks, esc quits.
  */
-export function SlotGrid({ days, slots, zone, color, canGoBack, maxRows, onPick, onWeek, onCancel }: SlotGridProps): ReactNode {
+export function SlotGrid({
+  days,
+  slots,
+  zone,
+  color,
+  canGoBack,
+  maxRows,
+  pickWord = 'book',
+  onPick,
+  onWeek,
+  onCancel,
+}: SlotGridProps): ReactNode {
   const grid = useMemo(() => buildGrid(days, slots ?? [], zone), [days, slots, zone]);
   // The highlight belongs to one grid: a new week (or its slots arriving) starts at its earliest free slot.
   const [held, readHeld, setHeld] = useFreshState<{ grid: Grid; cursor: Cursor | undefined }>(() => ({ grid, cursor: firstCursor(grid) }));
@@ -92,7 +105,7 @@ export function SlotGrid({ days, slots, zone, color, canGoBack, maxRows, onPick,
         ? h(Text, null, 'No free times this week.')
         : h(Box, { flexDirection: 'column' }, ...rows),
     picked ? h(Text, null, 'Selected: ', h(Text, tint(color, { bold: true }), slotText(days, cursor, picked, zone))) : null,
-    h(Text, tint(color, HINT), `←↑↓→ move  n next week${canGoBack ? '  p previous week' : ''}  enter book  esc quit`),
+    h(Text, tint(color, HINT), `←↑↓→ move  n next week${canGoBack ? '  p previous week' : ''}  enter ${pickWord}  esc quit`),
   );
 }
 

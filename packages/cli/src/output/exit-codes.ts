@@ -41,6 +41,8 @@ const BY_CODE: Record<CliCode, number> = {
   bad_request: EXIT_CODES.usage,
   headers_too_large: EXIT_CODES.usage,
   expectation_failed: EXIT_CODES.usage,
+  /** A short uid that starts several bookings: give more of it. */
+  ambiguous_uid: EXIT_CODES.usage,
   not_found: EXIT_CODES.notFound,
   booking_not_found: EXIT_CODES.notFound,
   series_not_found: EXIT_CODES.notFound,

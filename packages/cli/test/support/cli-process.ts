@@ -86,6 +86,8 @@ export interface TtyRun {
   waitFor(text: string, deadlineMs?: number): Promise<void>;
   /** Sends keys as the terminal would. */
   type(keys: string): void;
+  /** Waits for `text`, then types `keys`: a person answering what they read. */
+  answer(text: string, keys: string): Promise<void>;
   /** The exit code and everything drawn (stdout and stderr share the terminal). */
   exit: Promise<{ code: number | null; screen: string; raw: string }>;
 }
@@ -156,6 +158,10 @@ export function runOnTty(args: readonly string[], env: NodeJS.ProcessEnv, option
     type(keys) {
       mark = clean().length;
       child.stdin.write(keys);
+    },
+    async answer(text, keys) {
+      await this.waitFor(text);
+      this.type(keys);
     },
   };
 }

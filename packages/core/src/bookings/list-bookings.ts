@@ -13,6 +13,18 @@ import type { Booking } from './booking-view.js';
 export const BOOKING_SORTS = ['start_at_desc', 'start_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc'] as const;
 export type BookingSort = (typeof BOOKING_SORTS)[number];
 
+/**
+ * `uid_prefix`: the bookings whose uid starts so, as a person types the
+ * first characters of one (the CLI takes a short uid, as git takes a short
+ * commit id). Only what a uid is made of, so the text is never a LIKE
+ * pattern, and compared in lower case, as uids are stored.
+ */
+const uidPrefixParam = z
+  .string()
+  .regex(/^[0-9a-fA-F-]{1,36}$/, 'must be 1 to 36 characters of a uid: hex digits and hyphens')
+  .transform((text) => text.toLowerCase())
+  .meta({ description: 'Only bookings whose uid starts with this (1 to 36 hex digits and hyphens, any case).', examples: ['3d6f2a10'] });
+
 /** The query of `GET /v1/bookings` (docs/api). */
 export const listBookingsQuerySchema = z.object({
   limit: limitParam(),
@@ -27,6 +39,7 @@ export const listBookingsQuerySchema = z.object({
   end_date: instantParam.optional().meta({ description: `Latest start (a date: all of it). ${DATE_OR_INSTANT}` }),
   updated_since: instantParam.optional().meta({ description: `Changed at or after this. ${DATE_OR_INSTANT}` }),
   include_cancelled: booleanParam.optional().meta({ description: 'Without status: false leaves canceled ones out (default: in).' }),
+  uid_prefix: uidPrefixParam.optional(),
 });
 
 export type ListBookingsQuery = z.output<typeof listBookingsQuerySchema>;
@@ -68,6 +81,15 @@ export async function listBookings(deps: { store: Store }, principal: Principal,
       : q.where('bookings.start_at', '<=', toTimestamp(query.end_date.epochMs));
   }
   if (query.updated_since) q = q.where('bookings.updated_at', '>=', toTimestamp(query.updated_since.epochMs));
+  if (query.uid_prefix !== undefined) {
+    // The range walks the primary key's index instead of every row. Every uid
+    // with the prefix sorts at or after it and before it plus 'g' (above any
+    // hex digit, and a letter, so a linguistic collation that passes over
+    // hyphens orders it the same way); LIKE keeps only true prefixes whatever
+    // the collation. The prefix holds no % or _ (uidPrefixParam).
+    const prefix = query.uid_prefix;
+    q = q.where('bookings.uid', '>=', prefix).where('bookings.uid', '<', `${prefix}g`).where('bookings.uid', 'like', `${prefix}%`);
+  }
 
   if (cursor !== undefined) {
     const after = decodeCursor(cursor, binding);
