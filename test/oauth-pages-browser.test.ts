@@ -134,8 +134,10 @@ describe.each([
     schema = backend === 'postgres' ? testSchema() : undefined;
     // A file, not :memory:: the test sets the host's password on the same database from its own connection.
     const db = schema?.dbUrl ?? join(tempDir(), 'schedule.db');
-    // The pages, favicon requests and the API calls with no token share the anonymous bucket; a browser flow makes dozens.
-    const workspace = buildWorkspace({ limits: { anonymous_per_minute: 10_000, oauth_per_minute: 10_000 } }).workspace;
+    // The pages (their own bucket), favicon requests and the API calls with no token (the anonymous one): a browser flow makes dozens.
+    const workspace = buildWorkspace({
+      limits: { anonymous_per_minute: 10_000, oauth_pages_per_minute: 10_000, oauth_per_minute: 10_000 },
+    }).workspace;
     // TOKEN_CACHE_MS=0: a revoked token must be refused on the very next request, not after the cache's 2 seconds.
     [server, app, browser] = await Promise.all([
       startInProcess({ workspace: writeWorkspace(workspace), db }, { TOKEN_CACHE_MS: '0' }),

@@ -44,6 +44,7 @@ const RAISED = {
   oauth_revoke_per_minute: HIGH,
   oauth_introspect_per_minute: HIGH,
   oauth_register_per_minute: HIGH,
+  oauth_pages_per_minute: HIGH,
   sign_in_per_minute: HIGH,
 };
 /** The rate-limit server's: the defaults (register 5 a minute) but for a small token bucket and two password tries. */
