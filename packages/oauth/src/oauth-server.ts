@@ -4,6 +4,7 @@ import { clientAddress, type RequestLogger, sendError, setRateLimitHeaders } fro
 import { createAuthorizationServer, INTERACTION_PATH, OAUTH_ROUTES } from './authorization-server.js';
 import { APPS_PATH, connectedApps, SIGN_IN_PATH } from './connected-apps.js';
 import { FormError } from './form-body.js';
+import { fromOwnPage } from './form-origin.js';
 import { interactionHandlers } from './interactions.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { sendErrorPage } from './pages/layout.js';
@@ -125,6 +126,14 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
       callback(req, res);
       return new Promise((resolve) => res.on('finish', () => resolve(res.statusCode)));
     }
+    // Every form of the pages, whatever its token says: a post from another site's page is login or consent forgery.
+    if (method === 'POST' && path.startsWith('/oauth/') && !fromOwnPage(req, resources.issuer)) {
+      return sendErrorPage(
+        res,
+        403,
+        'This form was sent from another site. Open this server’s page yourself and send the form from there.',
+      );
+    }
     const interaction = INTERACTION.exec(path);
     if (interaction) {
       const [, uid = '', step] = interaction;
@@ -134,7 +143,7 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
       if (step === 'consent' && method === 'POST') return interactions.consent(req, res, uid);
     }
     if (path === APPS_PATH && get) return apps.show(req, res);
-    if (path === SIGN_IN_PATH && get) return apps.signInForm(res);
+    if (path === SIGN_IN_PATH && get) return apps.signInForm(req, res);
     if (path === SIGN_IN_PATH && method === 'POST') return apps.signIn(req, res, address);
     if (path === `${APPS_PATH}/revoke` && method === 'POST') return apps.revoke(req, res);
     if (path === '/oauth/sign-out' && method === 'POST') return apps.signOut(req, res);

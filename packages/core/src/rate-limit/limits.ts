@@ -16,7 +16,7 @@ export const limitsSchema = z.object({
   oauth_register_per_minute: z.int().positive().default(5),
   /** The sign-in, consent and connected-apps pages: a bucket of their own, so clients polling without a token cannot crowd a host out of signing in. */
   oauth_pages_per_minute: z.int().positive().default(60),
-  /** Password tries per address, and per username from anywhere: guessing stays slow even from many addresses. */
+  /** Password tries per address, and per username from anywhere (but a browser that signed in as that user before): guessing stays slow even from many addresses. */
   sign_in_per_minute: z.int().positive().default(10),
 });
 export type Limits = z.infer<typeof limitsSchema>;

@@ -1,0 +1,212 @@
+import { createOAuthClient, listGrants } from '@schedule/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiResponse } from './support/http.js';
+import { authorizeUrl, type OAuthApp, pkce, rawRequest } from './support/oauth-app.js';
+import { formOf, type PageResponse, TestBrowser } from './support/oauth-browser.js';
+import { type Answer, expectPage, RAISED_LIMITS, type StoreServer, sessionCookieOf, startOnStore } from './support/oauth-pages.js';
+
+// Issue 29 items 3, 4 and 6: attacks on the authorization server, each
+// played as the test. A login CSRF signs a visitor in as the attacker; an
+// open redirector bounces browsers through this server to any site that
+// registered itself; a stranger holds a host's sign-in lockout; and the
+// lesser holes around registration, the consent page and the flows offered.
+// Every case runs on SQLite and on PostgreSQL. The server trusts one proxy
+// (TRUST_PROXY=1), so a case can play a client at another address by the
+// X-Forwarded-For its proxy would send.
+
+const OLIVIA = { username: 'olivia', password: 'olivia-password-1' };
+const OSCAR = { username: 'oscar', password: 'oscar-password-1' };
+/** The lockout server's: three password tries a minute, the rest the defaults (anonymous 30, pages 60). */
+const TIGHT = { sign_in_per_minute: 3 };
+const ATTACKER_SITE = 'https://attacker.example';
+const FORGED = 'The form is missing its anti-forgery token; reload the page and try again.';
+const CROSS_SITE = 'This form was sent from another site. Open this server’s page yourself and send the form from there.';
+const NO_PRE_SESSION = 'This browser did not send the sign-in page’s cookie; allow cookies for this site, reload the page and try again.';
+const PRE_SESSION_COOKIE = /^schedule_sign_in=[A-Za-z0-9_-]{43}; Path=\/oauth\/sign-in; HttpOnly; SameSite=Strict; Max-Age=3600$/;
+const SECURE_PRE_SESSION_COOKIE =
+  /^schedule_sign_in=[A-Za-z0-9_-]{43}; Path=\/oauth\/sign-in; HttpOnly; SameSite=Strict; Max-Age=3600; Secure$/;
+const KNOWN_COOKIE = /^schedule_known=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Strict; Max-Age=31536000$/;
+const SECURE_KNOWN_COOKIE = /^schedule_known=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Strict; Max-Age=31536000; Secure$/;
+
+const cookieLine = (answer: Answer, name: string) => answer.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+
+describe.each([
+  ['SQLite', 'sqlite'],
+  ['PostgreSQL', 'postgres'],
+] as const)('OAuth hardening on %s', (_, backend) => {
+  let main: StoreServer;
+  let tight: StoreServer;
+  let origin: string;
+  /** An app the operator registered. */
+  let operator: OAuthApp;
+
+  beforeAll(async () => {
+    const passwords = { [OLIVIA.username]: OLIVIA.password, [OSCAR.username]: OSCAR.password };
+    [main, tight] = await Promise.all([
+      startOnStore(backend, { limits: RAISED_LIMITS, env: { TOKEN_CACHE_MS: '0', TRUST_PROXY: '1' }, passwords }),
+      startOnStore(backend, { limits: TIGHT, env: { TRUST_PROXY: '1' }, passwords }),
+    ]);
+    origin = main.server.url;
+    const registered = await createOAuthClient(
+      main.store.db,
+      { clock: main.clock },
+      { client_name: 'Operator app', redirect_uris: ['https://operator.example/callback'] },
+    );
+    operator = { clientId: registered.client_id, redirectUri: 'https://operator.example/callback' };
+  });
+
+  afterAll(async () => {
+    await Promise.all([main?.stop(), tight?.stop()]);
+  });
+
+  const browser = (headers: Record<string, string> = {}) => new TestBrowser(origin, headers);
+
+  /** A browser's sign-in form on /oauth/sign-in (its pre-session cookie kept) and the token in it. */
+  async function signInForm(b: TestBrowser): Promise<string> {
+    const page = await b.open('/oauth/sign-in');
+    expectPage(page, 200, 'Sign in to schedule');
+    return formOf(page).csrf;
+  }
+
+  describe('login CSRF (item 3): the sign-in form is bound to the browser that opened it', () => {
+    it('a post from another site’s page is refused 403 and signs nobody in, though its token and cookie are right', async () => {
+      const sentFromElsewhere: Record<string, string>[] = [
+        { origin: ATTACKER_SITE },
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: 'null' },
+      ];
+      for (const sent of sentFromElsewhere) {
+        const victim = browser();
+        const csrf = await signInForm(victim);
+        const res = await victim.request('/oauth/sign-in', { form: { csrf, ...OSCAR }, headers: sent });
+        expectPage(res, 403, CROSS_SITE);
+        expect(sessionCookieOf(res)).toBeUndefined();
+        expect(victim.hasCookie('schedule_session')).toBe(false);
+      }
+    });
+
+    it('the attacker’s own form, token and all, posted in the victim’s browser is refused 403: the token is bound to the attacker’s cookie', async () => {
+      const attacker = browser();
+      const csrf = await signInForm(attacker);
+      // The victim's browser has a form of its own open (a cookie of its own), or has never been here (no cookie at all).
+      const opened = browser();
+      await signInForm(opened);
+      const fresh = browser();
+      const forged = await opened.request('/oauth/sign-in', { form: { csrf, ...OSCAR } });
+      expectPage(forged, 403, FORGED);
+      const cookieless = await fresh.request('/oauth/sign-in', { form: { csrf, ...OSCAR } });
+      expectPage(cookieless, 403, NO_PRE_SESSION);
+      for (const res of [forged, cookieless]) expect(sessionCookieOf(res)).toBeUndefined();
+      // The same token in the browser it was made for still signs in: it is the binding that refused the others.
+      const own = await attacker.request('/oauth/sign-in', { form: { csrf, ...OSCAR } });
+      expect(own.status).toBe(303);
+      expect(own.headers.get('location')).toBe('/oauth/apps');
+    });
+
+    it('this server’s own page, posted as a browser does (Origin and Sec-Fetch-Site same-origin), signs in', async () => {
+      const b = browser();
+      const csrf = await signInForm(b);
+      const res = await b.request('/oauth/sign-in', { form: { csrf, ...OLIVIA }, headers: { origin, 'sec-fetch-site': 'same-origin' } });
+      expect(res.status).toBe(303);
+      const apps = await b.open('/oauth/apps');
+      expectPage(apps, 200, 'Signed in as <strong>olivia</strong>');
+    });
+
+    it('the sign-in page’s cookie is HttpOnly, SameSite=Strict, only for /oauth/sign-in, an hour; Secure behind a proxy that says https', async () => {
+      const plain = await rawRequest(`${origin}/oauth/sign-in`);
+      expect(cookieLine(plain, 'schedule_sign_in')).toMatch(PRE_SESSION_COOKIE);
+      const secure = await rawRequest(`${origin}/oauth/sign-in`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(cookieLine(secure, 'schedule_sign_in')).toMatch(SECURE_PRE_SESSION_COOKIE);
+    });
+
+    it('the consent and connected-apps forms from another site are refused 403 whatever token they carry, and grant or revoke nothing', async () => {
+      const b = browser();
+      const signIn = await b.open(authorizeUrl(origin, operator, pkce()));
+      const consent = await b.submit(signIn, OLIVIA);
+      expectPage(consent, 200, 'Allow');
+      const before = await listGrants(main.store.db, { clientId: operator.clientId });
+      const { action, csrf } = formOf(consent);
+      const res = await b.request(action, {
+        form: { csrf, scope: 'bookings:read', decision: 'allow' },
+        headers: { origin: ATTACKER_SITE, 'sec-fetch-site': 'cross-site' },
+      });
+      expectPage(res, 403, CROSS_SITE);
+      expect(await listGrants(main.store.db, { clientId: operator.clientId })).toEqual(before);
+
+      const revoke = await b.request('/oauth/apps/revoke', { form: { csrf: 'any', grant_id: 'any' }, headers: { origin: ATTACKER_SITE } });
+      expectPage(revoke, 403, CROSS_SITE);
+      const signOut = await b.request('/oauth/sign-out', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } });
+      expectPage(signOut, 403, CROSS_SITE);
+      expect(b.hasCookie('schedule_session')).toBe(true);
+    });
+  });
+
+  describe('lesser holes (item 6)', () => {
+    /** Password tries in a fresh 60-second window of the tight server; the clock is put back after. */
+    async function inFreshWindow(run: () => Promise<void>): Promise<void> {
+      tight.clock.set(Math.floor(Date.now() / 60_000) * 60_000 + 10 * 60_000 + 100);
+      try {
+        await run();
+      } finally {
+        tight.clock.set(Date.now());
+      }
+    }
+
+    /** A browser on the tight server, at a client address of its own behind the proxy. */
+    const tightBrowser = (address: string) => new TestBrowser(tight.server.url, { 'x-forwarded-for': address });
+
+    /** Signs in on /oauth/sign-in; `headers` for both requests (the browser moved to another address, say). */
+    async function signInOn(
+      b: TestBrowser,
+      who: { username: string; password: string },
+      headers: Record<string, string> = {},
+    ): Promise<PageResponse> {
+      const page = await b.request('/oauth/sign-in', { headers });
+      return b.request('/oauth/sign-in', { form: { csrf: formOf(page).csrf, ...who }, headers });
+    }
+
+    it('a stranger who keeps the username bucket full does not lock the host out of the browser they signed in with before', async () => {
+      const own = tightBrowser('198.51.100.7');
+      await inFreshWindow(async () => {
+        expect((await signInOn(own, OLIVIA)).status).toBe(303);
+        // The attacker, from an address of theirs, spends the rest of olivia's tries for this minute.
+        const attacker = tightBrowser('203.0.113.66');
+        for (const guess of ['guess-one', 'guess-two'])
+          expect((await signInOn(attacker, { username: 'olivia', password: guess })).status).toBe(401);
+        expectPage(await signInOn(attacker, { username: 'olivia', password: 'guess-three' }), 429);
+        // A browser olivia never signed in with waits, even with the right password: the lockout still guards her.
+        const stranger = await signInOn(tightBrowser('192.0.2.44'), OLIVIA);
+        expectPage(stranger, 429, 'Too many sign-in attempts');
+        expect(sessionCookieOf(stranger)).toBeUndefined();
+        // Her own browser, from wherever she is now, gets in.
+        const back = await signInOn(own, OLIVIA, { 'x-forwarded-for': '192.0.2.45' });
+        expect(back.status).toBe(303);
+        expect(back.headers.get('location')).toBe('/oauth/apps');
+      });
+    });
+
+    it('the mark of a browser the host signed in with is HttpOnly, SameSite=Strict, for /oauth, a year; Secure behind https', async () => {
+      const plain = await signInOn(tightBrowser('198.51.100.8'), OLIVIA);
+      expect(cookieLine(plain, 'schedule_known')).toMatch(KNOWN_COOKIE);
+      const secure = await signInOn(
+        new TestBrowser(tight.server.url, { 'x-forwarded-for': '198.51.100.9', 'x-forwarded-proto': 'https' }),
+        OLIVIA,
+      );
+      expect(cookieLine(secure, 'schedule_known')).toMatch(SECURE_KNOWN_COOKIE);
+    });
+
+    it('the sign-in pages have a bucket of their own: an address out of anonymous requests still gets the sign-in page', async () => {
+      const headers = { 'x-forwarded-for': '198.51.100.77' };
+      await inFreshWindow(async () => {
+        // An MCP client without a token polling discovery from the host's address, past the anonymous 30.
+        let last: ApiResponse | undefined;
+        for (let i = 0; i < 31; i++) last = await rawRequest(`${tight.server.url}/.well-known/oauth-authorization-server`, { headers });
+        expect(last?.status).toBe(429);
+        const page = await rawRequest(`${tight.server.url}/oauth/sign-in`, { headers });
+        expectPage(page, 200, 'Sign in to schedule');
+        expect(page.headers.get('x-ratelimit-limit')).toBe('60');
+      });
+    });
+  });
+});
