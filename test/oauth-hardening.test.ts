@@ -1,9 +1,18 @@
 import { createOAuthClient, listGrants } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from './support/http.js';
-import { authorizeUrl, type OAuthApp, pkce, rawRequest } from './support/oauth-app.js';
+import { authorizeUrl, codeFor, exchangeCode, type OAuthApp, pkce, rawRequest, registerApp, tokensFor } from './support/oauth-app.js';
 import { formOf, type PageResponse, TestBrowser } from './support/oauth-browser.js';
-import { type Answer, expectPage, RAISED_LIMITS, type StoreServer, sessionCookieOf, startOnStore } from './support/oauth-pages.js';
+import {
+  type Answer,
+  bodyOf,
+  expectPage,
+  htmlOf,
+  RAISED_LIMITS,
+  type StoreServer,
+  sessionCookieOf,
+  startOnStore,
+} from './support/oauth-pages.js';
 
 // Issue 29 items 3, 4 and 6: attacks on the authorization server, each
 // played as the test. A login CSRF signs a visitor in as the attacker; an
@@ -28,6 +37,23 @@ const SECURE_PRE_SESSION_COOKIE =
 const KNOWN_COOKIE = /^schedule_known=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Strict; Max-Age=31536000$/;
 const SECURE_KNOWN_COOKIE = /^schedule_known=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Strict; Max-Age=31536000; Secure$/;
 
+/** The error page of the authorization endpoint (renderError): exactly this error, and no redirect anywhere. */
+function expectErrorPage(answer: Answer, error: string, description: string): void {
+  expectPage(answer, 400);
+  expect(bodyOf(answer)).toBe(
+    `<h1>This request cannot be authorized</h1><p><strong>error</strong>: ${error}</p>` +
+      `<p><strong>error_description</strong>: ${description.replace(/'/g, '&#39;')}</p>`,
+  );
+}
+
+/** The redirect back to the app with an error (RFC 6749 section 4.1.2.1, RFC 9207 `iss`), in the query or, for `token`, the fragment. */
+function expectErrorRedirect(answer: Answer, app: OAuthApp, params: Record<string, string>, part: 'search' | 'hash' = 'search'): void {
+  if (answer.status !== 303) throw new Error(`expected a redirect, got ${answer.status}: ${htmlOf(answer).slice(0, 600)}`);
+  const to = new URL(answer.headers.get('location') ?? '');
+  expect(`${to.origin}${to.pathname}`).toBe(app.redirectUri);
+  expect(Object.fromEntries(new URLSearchParams(to[part].slice(1)))).toEqual(params);
+}
+
 const cookieLine = (answer: Answer, name: string) => answer.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
 
 describe.each([
@@ -37,6 +63,8 @@ describe.each([
   let main: StoreServer;
   let tight: StoreServer;
   let origin: string;
+  /** A self-registered public app: anyone's, trusted with nothing. */
+  let app: OAuthApp;
   /** An app the operator registered. */
   let operator: OAuthApp;
 
@@ -47,6 +75,7 @@ describe.each([
       startOnStore(backend, { limits: TIGHT, env: { TRUST_PROXY: '1' }, passwords }),
     ]);
     origin = main.server.url;
+    app = await registerApp(origin, { name: 'Self-registered app' });
     const registered = await createOAuthClient(
       main.store.db,
       { clock: main.clock },
@@ -139,6 +168,72 @@ describe.each([
       const signOut = await b.request('/oauth/sign-out', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } });
       expectPage(signOut, 403, CROSS_SITE);
       expect(b.hasCookie('schedule_session')).toBe(true);
+    });
+  });
+
+  describe('errors at the authorization endpoint redirect only to apps the browser’s user trusts (item 4, RFC 9700 section 4.11.2)', () => {
+    const CASES = [
+      {
+        name: 'no PKCE',
+        params: { code_challenge: undefined, code_challenge_method: undefined },
+        error: 'invalid_request',
+        description: 'Authorization Server policy requires PKCE to be used for this request',
+      },
+      { name: 'prompt=none', params: { prompt: 'none' }, error: 'login_required', description: 'End-User authentication is required' },
+      {
+        name: 'a resource this server does not serve',
+        params: { resource: 'https://elsewhere.example/' },
+        error: 'invalid_target',
+        description: 'unknown resource https://elsewhere.example/',
+      },
+      {
+        name: 'response_type=token',
+        params: { response_type: 'token' },
+        error: 'unsupported_response_type',
+        description: 'unsupported response_type requested',
+        part: 'hash' as const,
+      },
+    ];
+    /** Olivia's browser: she granted `app` through it, so the library's session there names her. */
+    let granted: TestBrowser;
+    /** Oscar's browser: signed in through an authorization of another app; he never granted `app`. */
+    let otherHost: TestBrowser;
+
+    beforeAll(async () => {
+      granted = browser();
+      await tokensFor(granted, origin, app, OLIVIA);
+      otherHost = browser();
+      await tokensFor(otherHost, origin, await registerApp(origin, { name: 'Oscar’s app' }), OSCAR);
+    });
+
+    describe.each(CASES)('$name', (c) => {
+      it('a self-registered app nobody on this browser granted: the 400 error page, and the browser goes nowhere', async () => {
+        expectErrorPage(await browser().request(authorizeUrl(origin, app, pkce(), c.params)), c.error, c.description);
+        // Granted by olivia, not by oscar who is signed in here (who, signed in, fails prompt=none for want of consent).
+        const signedIn = c.params.prompt === 'none' ? { error: 'consent_required', description: 'requested scopes not granted' } : c;
+        expectErrorPage(await otherHost.request(authorizeUrl(origin, app, pkce(), c.params)), signedIn.error, signedIn.description);
+      });
+
+      it('an app the operator registered: the redirect to it with the error, state and iss', async () => {
+        const request = pkce();
+        const res = await browser().request(authorizeUrl(origin, operator, request, c.params));
+        expectErrorRedirect(res, operator, { error: c.error, error_description: c.description, state: request.state, iss: origin }, c.part);
+      });
+
+      it('a self-registered app the host signed in on this browser granted before: the redirect to it with the error', async () => {
+        const request = pkce();
+        // Signed in, prompt=none fails only for what she has not granted yet: a scope she was never asked for.
+        const more = c.params.prompt === 'none' ? { scope: 'series:write' } : {};
+        const res = await granted.request(authorizeUrl(origin, app, request, { ...c.params, ...more }));
+        const error = c.params.prompt === 'none' ? 'consent_required' : c.error;
+        const description = c.params.prompt === 'none' ? 'requested scopes not granted' : c.description;
+        expectErrorRedirect(res, app, { error, error_description: description, state: request.state, iss: origin }, c.part);
+      });
+    });
+
+    it('an untrusted app still gets its code once the host has seen the pages and allowed', async () => {
+      const { code, request } = await codeFor(browser(), origin, app, OLIVIA);
+      expect((await exchangeCode(origin, app, code, request.verifier)).status).toBe(200);
     });
   });
 

@@ -89,6 +89,8 @@ describe.each([
   /** A public app and a confidential one, registered once on the main server. */
   let app: OAuthApp;
   let confidential: OAuthApp;
+  /** An app the operator registered: the one whose authorization errors are redirected (oauth-hardening.test.ts has the others). */
+  let operator: OAuthApp;
   let origin: string;
 
   beforeAll(async () => {
@@ -105,6 +107,12 @@ describe.each([
     origin = main.server.url;
     app = await registerApp(origin, { name: 'Public refusal app' });
     confidential = await registerApp(origin, { name: 'Confidential refusal app', confidential: true });
+    const registered = await createOAuthClient(
+      main.store.db,
+      { clock: main.clock },
+      { client_name: 'Operator refusal app', redirect_uris: ['https://operator.example/callback'] },
+    );
+    operator = { clientId: registered.client_id, redirectUri: 'https://operator.example/callback' };
   });
 
   afterAll(async () => {
@@ -166,9 +174,11 @@ describe.each([
   describe('PKCE is required, S256 only', () => {
     it('an authorization request without code_challenge is sent back to the app with invalid_request', async () => {
       const request = pkce();
-      const res = await rawRequest(authorizeUrl(origin, app, request, { code_challenge: undefined, code_challenge_method: undefined }));
+      const res = await rawRequest(
+        authorizeUrl(origin, operator, request, { code_challenge: undefined, code_challenge_method: undefined }),
+      );
       // RFC 7636 section 4.4.1: the redirect_uri is registered, so the error goes back to the app (with RFC 9207 `iss`).
-      expectErrorRedirect(res, app, {
+      expectErrorRedirect(res, operator, {
         error: 'invalid_request',
         error_description: 'Authorization Server policy requires PKCE to be used for this request',
         state: request.state,
@@ -179,9 +189,9 @@ describe.each([
     it('code_challenge_method=plain is refused the same way', async () => {
       const request = pkce();
       const res = await rawRequest(
-        authorizeUrl(origin, app, request, { code_challenge: request.verifier, code_challenge_method: 'plain' }),
+        authorizeUrl(origin, operator, request, { code_challenge: request.verifier, code_challenge_method: 'plain' }),
       );
-      expectErrorRedirect(res, app, {
+      expectErrorRedirect(res, operator, {
         error: 'invalid_request',
         error_description: 'not supported value of code_challenge_method',
         state: request.state,
@@ -319,8 +329,8 @@ describe.each([
 
     it('a resource this server does not serve is sent back to the app as invalid_target', async () => {
       const request = pkce();
-      const res = await rawRequest(authorizeUrl(origin, app, request, { resource: 'https://elsewhere.example/' }));
-      expectErrorRedirect(res, app, {
+      const res = await rawRequest(authorizeUrl(origin, operator, request, { resource: 'https://elsewhere.example/' }));
+      expectErrorRedirect(res, operator, {
         error: 'invalid_target',
         error_description: 'unknown resource https://elsewhere.example/',
         state: request.state,

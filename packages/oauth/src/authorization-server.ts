@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Clock, SCOPES, type Store, sharedSecret } from '@schedule/core';
 import type Provider from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
+import { guardErrorRedirects } from './error-redirects.js';
 import { loadOidcProvider } from './load-library.js';
 import { escapeHtml, page, pageHeaders } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
@@ -147,12 +148,15 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     },
     ...(deps.fetch ? { fetch: deps.fetch as NonNullable<Configuration['fetch']> } : {}),
     async renderError(ctx, out) {
-      // Never a redirect: an unknown client or a redirect_uri that does not match gets this page.
+      // Never a redirect: an unknown client, a redirect_uri that does not match, or an error of a client that is not
+      // trusted with redirects (error-redirects.ts) gets this page.
       const lines = Object.entries(out)
         .filter(([key]) => key === 'error' || key === 'error_description')
         .map(([key, value]) => `<p><strong>${escapeHtml(key)}</strong>: ${escapeHtml(String(value))}</p>`);
       // A page like the others: never framed, never cached (it can name the client and the redirect URI).
       ctx.set(pageHeaders());
+      // The library gives `prompt=none` errors a 303 (they are meant to be redirected); as a page, it is a bad request.
+      if (ctx.status < 400) ctx.status = 400;
       ctx.type = 'html';
       ctx.body = page('Authorization failed', `<h1>This request cannot be authorized</h1>${lines.join('')}`);
     },
@@ -160,5 +164,6 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
 
   const provider = new Provider(resources.issuer, configuration);
   provider.proxy = deps.trustProxy === true;
+  guardErrorRedirects(provider, { db: deps.store.db, authorizationPath: OAUTH_ROUTES.authorization });
   return { provider, cookieKey };
 }
