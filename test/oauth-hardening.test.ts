@@ -1,7 +1,18 @@
-import { createOAuthClient, listGrants } from '@schedule/core';
+import { createOAuthClient, listGrants, listOAuthClients } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from './support/http.js';
-import { authorizeUrl, codeFor, exchangeCode, type OAuthApp, pkce, rawRequest, registerApp, tokensFor } from './support/oauth-app.js';
+import {
+  authorizeUrl,
+  codeFor,
+  exchangeCode,
+  type OAuthApp,
+  pkce,
+  postForm,
+  rawRequest,
+  refresh,
+  registerApp,
+  tokensFor,
+} from './support/oauth-app.js';
 import { formOf, type PageResponse, TestBrowser } from './support/oauth-browser.js';
 import {
   type Answer,
@@ -13,6 +24,7 @@ import {
   sessionCookieOf,
   startOnStore,
 } from './support/oauth-pages.js';
+import { USER_IDS } from './support/workspace.js';
 
 // Issue 29 items 3, 4 and 6: attacks on the authorization server, each
 // played as the test. A login CSRF signs a visitor in as the attacker; an
@@ -302,6 +314,122 @@ describe.each([
         expectPage(page, 200, 'Sign in to schedule');
         expect(page.headers.get('x-ratelimit-limit')).toBe('60');
       });
+    });
+
+    it('only the code flow: the implicit and hybrid OpenID flows are refused, and there is no openid-configuration', async () => {
+      for (const responseType of ['id_token', 'code id_token', 'id_token token', 'none']) {
+        const request = pkce();
+        const res = await browser().request(
+          authorizeUrl(origin, operator, request, { response_type: responseType, scope: 'openid', nonce: 'n-1' }),
+        );
+        expect(res.status).toBe(303);
+        const to = new URL(res.headers.get('location') ?? '');
+        expect(`${to.origin}${to.pathname}`).toBe(operator.redirectUri);
+        const params = new URLSearchParams(to.hash.slice(1) || to.search.slice(1));
+        expect(params.get('error')).toBe('unsupported_response_type');
+      }
+      expectPage(await rawRequest(`${origin}/.well-known/openid-configuration`), 404);
+      // RFC 8414 metadata, which is the server's own, says so too.
+      const metadata = await rawRequest(`${origin}/.well-known/oauth-authorization-server`);
+      expect(metadata.body).toMatchObject({
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+      });
+    });
+
+    it('scope=openid gets no ID token: the token answer has the API scopes only', async () => {
+      const tokens = await tokensFor(browser(), origin, operator, OLIVIA, { params: { scope: 'openid bookings:read' } });
+      expect(tokens).not.toHaveProperty('id_token');
+      expect(tokens.scope).toBe('bookings:read');
+    });
+
+    it('registration refuses the grant and response types of other flows', async () => {
+      const register = (body: Record<string, unknown>) =>
+        rawRequest(`${origin}/v1/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: ['https://app.example/callback'], token_endpoint_auth_method: 'none', ...body }),
+        });
+      const implicit = await register({ grant_types: ['implicit'], response_types: ['id_token'] });
+      expect(implicit.status).toBe(400);
+      expect(implicit.body.error).toBe('invalid_client_metadata');
+      const hybrid = await register({ response_types: ['code id_token'] });
+      expect(hybrid.status).toBe(400);
+      expect(hybrid.body.error).toBe('invalid_client_metadata');
+    });
+
+    it('a self-registered client cannot claim registered_by: operator', async () => {
+      const res = await rawRequest(`${origin}/v1/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Pretender', redirect_uris: ['https://pretender.example/cb'], registered_by: 'operator' }),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'invalid_client_metadata',
+        error_description: 'registered_by is not client metadata; it is set by this server',
+      });
+      expect((await listOAuthClients(main.store.db)).filter((c) => c.client_name === 'Pretender')).toEqual([]);
+    });
+
+    it('registration refuses an http redirect URI off this machine; http on 127.0.0.1, [::1] and localhost is accepted', async () => {
+      const register = (uri: string) =>
+        rawRequest(`${origin}/v1/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: 'none' }),
+        });
+      for (const uri of ['http://app.example/callback', 'http://10.0.0.5:8080/cb', 'http://127.0.0.1.example.com/cb']) {
+        const res = await register(uri);
+        expect(res.status, uri).toBe(400);
+        expect(res.body).toEqual({
+          error: 'invalid_redirect_uri',
+          error_description: 'redirect_uris may use http only on this machine (127.0.0.1, [::1], localhost); use https',
+        });
+      }
+      for (const uri of ['http://127.0.0.1:33418/callback', 'http://[::1]/callback', 'http://localhost:6274/oauth/callback']) {
+        expect((await register(uri)).status, uri).toBe(201);
+      }
+    });
+
+    it('the consent page names the host the answer is sent to, beside the name the app chose', async () => {
+      const b = browser();
+      const consent = await b.submit(await b.open(authorizeUrl(origin, app, pkce())), OLIVIA);
+      expectPage(consent, 200, 'Your answer goes to <strong>app.example</strong>.');
+      const loopback = await registerApp(origin, { name: 'Desktop app', redirectUri: 'http://127.0.0.1:9123/callback' });
+      const again = await b.open(authorizeUrl(origin, loopback, pkce()));
+      expectPage(again, 200, 'Your answer goes to <strong>127.0.0.1:9123 (an app on this computer)</strong>.');
+    });
+
+    it('a loopback redirect registered without application_type takes any port at authorization (RFC 8252 section 7.3)', async () => {
+      const res = await rawRequest(`${origin}/v1/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'MCP client',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          token_endpoint_auth_method: 'none',
+        }),
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.application_type).toBe('native');
+      const desktop = { clientId: res.body.client_id as string, redirectUri: 'http://127.0.0.1:54321/callback' };
+      const { code, request } = await codeFor(browser(), origin, desktop, OLIVIA);
+      expect((await exchangeCode(origin, desktop, code, request.verifier)).status).toBe(200);
+    });
+
+    it('revoking an access token ends its grant: the refresh token is refused too, as docs/oauth.md says', async () => {
+      const grantIds = async () =>
+        (await listGrants(main.store.db, { userId: USER_IDS.owner, clientId: app.clientId })).map((g) => g.grant_id);
+      const before = await grantIds();
+      const tokens = await tokensFor(browser(), origin, app, OLIVIA);
+      const [grantId] = (await grantIds()).filter((id) => !before.includes(id));
+      expect(grantId).toBeDefined();
+      expect((await postForm(origin, '/v1/oauth/revoke', { token: tokens.access_token }, app)).status).toBe(200);
+      const refreshed = await refresh(origin, app, tokens.refresh_token);
+      expect(refreshed.status).toBe(400);
+      expect(refreshed.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+      expect(await grantIds()).not.toContain(grantId);
     });
   });
 });

@@ -7,6 +7,7 @@ import { readHostSession } from './host-session.js';
 import { consentPage } from './pages/consent-page.js';
 import { escapeHtml, FORGED, sendErrorPage, sendPage } from './pages/layout.js';
 import { signInPage } from './pages/sign-in-page.js';
+import { redirectDestination } from './redirect-destination.js';
 import type { Resources } from './resources.js';
 import { type SignInDeps, signInWith } from './sign-in.js';
 
@@ -77,6 +78,7 @@ export function interactionHandlers(deps: InteractionDeps) {
         csrf: csrfToken(deps.cookieKey, 'consent', details.uid),
         clientName: await clientNameOf(provider, String(details.params.client_id)),
         clientId: String(details.params.client_id),
+        destination: redirectDestination(String(details.params.redirect_uri ?? '')),
         username: await usernameOf(deps.records, accountId),
         resourceName: resourceName(resource),
         scopes,
@@ -160,9 +162,12 @@ export function interactionHandlers(deps: InteractionDeps) {
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
       }
       // The library asks for the scopes as the server's own too (authorization-server.ts): the same choice is recorded there.
+      // Besides those, only `offline_access` is granted (it changes nothing, docs/oauth.md). `openid` is always refused: the library
+      // counts it as asked whatever the server's scopes are, and granting it would issue an ID token (docs/oauth.md "Not offered").
       const ownAsked = (details.prompt.details.missingOIDCScope ?? []) as string[];
-      const keptOwn = ownAsked.filter((s) => !KNOWN_SCOPES.has(s) || chosen.has(s));
-      const refusedOwn = ownAsked.filter((s) => KNOWN_SCOPES.has(s) && !chosen.has(s));
+      const grantable = (s: string) => s === 'offline_access' || (KNOWN_SCOPES.has(s) && chosen.has(s));
+      const keptOwn = ownAsked.filter(grantable);
+      const refusedOwn = ownAsked.filter((s) => !grantable(s));
       if (keptOwn.length) grant.addOIDCScope(keptOwn.join(' '));
       if (refusedOwn.length) grant.rejectOIDCScope(refusedOwn.join(' '));
       const grantId = await grant.save();

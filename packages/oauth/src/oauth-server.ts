@@ -74,7 +74,7 @@ function libraryMethods(path: string): readonly string[] | undefined {
   if (path === OAUTH_ROUTES.registration) return ['POST'];
   // RFC 7592 read of one's own registration, with the registration access token.
   if (path.startsWith(`${OAUTH_ROUTES.registration}/`)) return ['GET'];
-  if (path === OAUTH_ROUTES.jwks || path === '/.well-known/openid-configuration') return ['GET'];
+  if (path === OAUTH_ROUTES.jwks) return ['GET'];
   return undefined;
 }
 
@@ -115,7 +115,7 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
     if (get && path === AUTHORIZATION_SERVER_METADATA_PATH) return sendJson(res, authorizationServerMetadata(resources));
     if (get && path === API_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'api'));
     if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp'));
-    if (path.startsWith('/v1/oauth/') || path === '/.well-known/openid-configuration') {
+    if (path.startsWith('/v1/oauth/')) {
       const allowed = libraryMethods(path);
       if (!allowed) throw new ScheduleError('not_found', `No route ${path}.`);
       if (method !== 'OPTIONS' && !allowed.includes(method === 'HEAD' ? 'GET' : method)) {
