@@ -134,6 +134,8 @@ for (const fixture of storeFixtures()) {
       await register('unused');
       await register('granted');
       await register('later');
+      // A record whose issue time is not epoch seconds cannot be told old: it is kept.
+      await upsertRecord(deps, 'Client', 'undated', { client_id: 'undated', client_id_issued_at: '0' }, undefined);
       await upsertRecord(deps, 'Grant', 'g-granted', { jti: 'g-granted', accountId: ALICE, clientId: 'granted' }, 365 * 86_400);
       // A grant that ends (it expires, or the host revokes it) leaves its client unused from then on.
       await upsertRecord(deps, 'Grant', 'g-later', { jti: 'g-later', accountId: ALICE, clientId: 'later' }, UNUSED_CLIENT_SECONDS + 3600);
@@ -147,25 +149,25 @@ for (const fixture of storeFixtures()) {
 
       clock.advance(UNUSED_CLIENT_SECONDS * 1000 - 1000);
       expect(await purgeExpiredRecords(deps)).toBe(0);
-      expect(await clients()).toEqual([operator.client_id, 'granted', 'later', 'unused'].sort());
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'later', 'undated', 'unused'].sort());
 
       clock.advance(1000);
       // The client and its registration access token.
       expect(await purgeExpiredRecords(deps)).toBe(2);
-      expect(await clients()).toEqual([operator.client_id, 'granted', 'later'].sort());
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'later', 'undated'].sort());
       expect(await findRecord(deps, 'RegistrationAccessToken', 'rat-unused')).toBeUndefined();
       expect(await findRecord(deps, 'RegistrationAccessToken', 'rat-granted')).toBeDefined();
 
       // An hour on, the other grant expires: it and its client go in the same pass.
       clock.advance(3600 * 1000);
       expect(await purgeExpiredRecords(deps)).toBe(3);
-      expect(await clients()).toEqual([operator.client_id, 'granted'].sort());
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'undated'].sort());
 
       // The operator's client is kept however old and unused it is.
       clock.advance(10 * UNUSED_CLIENT_SECONDS * 1000);
       await revokeGrantRecords(store.db, 'g-granted');
       await purgeExpiredRecords(deps);
-      expect(await clients()).toEqual([operator.client_id]);
+      expect(await clients()).toEqual([operator.client_id, 'undated'].sort());
     });
 
     it('shares one secret between processes: the first to ask makes it', async () => {

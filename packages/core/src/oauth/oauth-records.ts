@@ -134,9 +134,6 @@ export async function revokeGrantRecords(db: Executor, grantId: string): Promise
  */
 export const UNUSED_CLIENT_SECONDS = 30 * 24 * 60 * 60;
 
-/** Clients deleted per statement: far below either database's limit on bound parameters. */
-const CLIENT_BATCH = 500;
-
 /**
  * Deletes what has expired, then the self-registered clients that are
  * older than UNUSED_CLIENT_SECONDS and hold no grant (an expired grant was
@@ -152,20 +149,17 @@ export async function purgeExpiredRecords(deps: RecordDeps): Promise<number> {
 async function purgeUnusedClients(db: Executor, nowMs: number): Promise<number> {
   const cutoff = Math.floor(nowMs / 1000) - UNUSED_CLIENT_SECONDS;
   const candidates = await db.selectFrom('oauth_records').select(['id', 'payload_json']).where('model', '=', 'Client').execute();
-  const unused = candidates
-    .filter((row) => {
-      const payload = JSON.parse(row.payload_json) as { registered_by?: unknown; client_id_issued_at?: unknown };
-      return (
-        payload.registered_by !== 'operator' && typeof payload.client_id_issued_at === 'number' && payload.client_id_issued_at <= cutoff
-      );
-    })
-    .map((row) => row.id);
   let deleted = 0;
-  for (let start = 0; start < unused.length; start += CLIENT_BATCH) {
-    // The client and what is filed under it (its registration access token), unless a host holds a grant for it.
+  for (const row of candidates) {
+    const payload = JSON.parse(row.payload_json) as { registered_by?: unknown; client_id_issued_at?: unknown };
+    // A client without an issue time in seconds cannot be told old; it is kept.
+    const old = typeof payload.client_id_issued_at === 'number' && payload.client_id_issued_at <= cutoff;
+    if (payload.registered_by === 'operator' || !old) continue;
+    // One client a statement (each goes once, 30 days after it came): the client and what is filed under it (its
+    // registration access token), unless a host holds a grant for it by now.
     const result = await db
       .deleteFrom('oauth_records')
-      .where('client_id', 'in', unused.slice(start, start + CLIENT_BATCH))
+      .where('client_id', '=', row.id)
       .where(({ exists, not, selectFrom }) =>
         not(
           exists(
