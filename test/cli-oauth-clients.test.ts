@@ -23,7 +23,7 @@ const ISSUED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/;
 
 const workspace = (clients: readonly object[]) => ({
   // This suite opens the pages and signs in more often in a minute than anyone unknown may.
-  limits: { sign_in_per_minute: 1000, oauth_authorize_per_minute: 1000, anonymous_per_minute: 1000 },
+  limits: { sign_in_per_minute: 1000, oauth_authorize_per_minute: 1000, anonymous_per_minute: 1000, oauth_pages_per_minute: 1000 },
   users: [
     { id: ALICE, username: 'alice', email: 'alice@clients.test' },
     { id: BOB, username: 'bob', email: 'bob@clients.test' },

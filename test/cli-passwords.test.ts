@@ -17,7 +17,7 @@ const PASSWORD = 'plum-tree-ladder-41';
 const OTHER = 'quiet harbour lantern';
 const WORKSPACE = {
   // This suite opens the pages and signs in more often in a minute than anyone unknown may.
-  limits: { sign_in_per_minute: 1000, oauth_authorize_per_minute: 1000, anonymous_per_minute: 1000 },
+  limits: { sign_in_per_minute: 1000, oauth_authorize_per_minute: 1000, anonymous_per_minute: 1000, oauth_pages_per_minute: 1000 },
   users: [
     { id: ALICE, username: 'alice', email: 'alice@passwords.test' },
     { username: 'bob', email: 'bob@passwords.test' },

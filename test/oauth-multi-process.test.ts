@@ -48,7 +48,12 @@ describe('the OAuth flow across two server processes on one PostgreSQL', () => {
     await new Promise<void>((resolve) => balancer.server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(balancer.server.address() as AddressInfo).port}`;
     const fixture = buildWorkspace();
-    fixture.workspace.limits = { anonymous_per_minute: 1000, oauth_register_per_minute: 1000, sign_in_per_minute: 1000 };
+    fixture.workspace.limits = {
+      anonymous_per_minute: 1000,
+      oauth_register_per_minute: 1000,
+      oauth_pages_per_minute: 1000,
+      sign_in_per_minute: 1000,
+    };
     const workspace = writeWorkspace(fixture.workspace);
     // Both know themselves by the balancer's address, as a deployment behind one name does.
     const env = { PUBLIC_URL: origin, TOKEN_CACHE_MS: '0' };

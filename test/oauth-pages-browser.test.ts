@@ -21,6 +21,8 @@ import { buildWorkspace, EVENT_TYPES, SECRETS, USERNAMES } from './support/works
 // must never render inside another site's frame (clickjacking the Allow button).
 
 const HOST = { username: USERNAMES.owner, password: 'correct horse battery staple' };
+/** Someone with an account of their own, who would have a host's browser signed in as them (login CSRF). */
+const ATTACKER = { username: USERNAMES.member, password: 'attacker password 1' };
 const REQUESTED = ['bookings:read', 'slots:read', 'series:read'] as const;
 const UNTICKED = 'slots:read';
 const KEPT = REQUESTED.filter((scope) => scope !== UNTICKED);
@@ -32,7 +34,8 @@ const DAY_MS = 86_400_000;
  * The app's side of the redirect: a loopback server (RFC 8252 section 7.3)
  * that records every query it is sent. `/frame?src=…` is a page of another
  * origin (another port) that embeds `src` in an iframe, as a clickjacking
- * site would.
+ * site would; `/forge?action=…&field=value…` is one that posts a form to
+ * `action` as soon as it loads, as a login-CSRF site would.
  */
 interface AppServer {
   readonly origin: string;
@@ -51,6 +54,16 @@ async function startAppServer(): Promise<AppServer> {
       res.end('<!doctype html><title>App</title><p id="done">Back in the app.</p>');
     } else if (url.pathname === '/plain') {
       res.end('<!doctype html><title>Plain</title><p id="said">A page that may be framed.</p>');
+    } else if (url.pathname === '/forge') {
+      const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      const fields = [...url.searchParams]
+        .filter(([name]) => name !== 'action')
+        .map(([name, value]) => `<input type="hidden" name="${attr(name)}" value="${attr(value)}">`)
+        .join('');
+      res.end(
+        `<!doctype html><title>Win a prize</title><form method="post" action="${attr(url.searchParams.get('action') ?? '')}">${fields}</form>` +
+          '<script>document.forms[0].submit()</script>',
+      );
     } else if (url.pathname === '/frame') {
       const src = (url.searchParams.get('src') ?? '').replace(/&/g, '&amp;').replace(/"/g, '&quot;');
       // A frame of this server's own page beside it: proof that framing as such works here, so only the policy can stop the other.
@@ -134,8 +147,10 @@ describe.each([
     schema = backend === 'postgres' ? testSchema() : undefined;
     // A file, not :memory:: the test sets the host's password on the same database from its own connection.
     const db = schema?.dbUrl ?? join(tempDir(), 'schedule.db');
-    // The pages, favicon requests and the API calls with no token share the anonymous bucket; a browser flow makes dozens.
-    const workspace = buildWorkspace({ limits: { anonymous_per_minute: 10_000, oauth_per_minute: 10_000 } }).workspace;
+    // The pages (their own bucket), favicon requests and the API calls with no token (the anonymous one): a browser flow makes dozens.
+    const workspace = buildWorkspace({
+      limits: { anonymous_per_minute: 10_000, oauth_pages_per_minute: 10_000, oauth_per_minute: 10_000 },
+    }).workspace;
     // TOKEN_CACHE_MS=0: a revoked token must be refused on the very next request, not after the cache's 2 seconds.
     [server, app, browser] = await Promise.all([
       startInProcess({ workspace: writeWorkspace(workspace), db }, { TOKEN_CACHE_MS: '0' }),
@@ -143,6 +158,7 @@ describe.each([
       launchChromium(),
     ]);
     await setUserPassword(db, HOST.username, HOST.password);
+    await setUserPassword(db, ATTACKER.username, ATTACKER.password);
 
     // RFC 7591 dynamic registration of a public client (no secret: it proves itself with PKCE).
     const registered = await fetch(`${server.url}/v1/oauth/register`, {
@@ -355,6 +371,53 @@ describe.each([
       await expectRefused(String(tokens.body.access_token));
     } finally {
       await context.close();
+    }
+  });
+
+  it('signing in on /oauth/sign-in leads to the connected-apps page; the sign-in cookies are HttpOnly and SameSite=Strict', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/oauth/sign-in`);
+      await signIn(page);
+      await page.locator('h1', { hasText: 'Connected apps' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/oauth/apps');
+      expect(await page.locator('body').innerText()).toContain(`Signed in as ${HOST.username}.`);
+      const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c]));
+      expect(cookies.schedule_sign_in).toMatchObject({ path: '/oauth/sign-in', httpOnly: true, sameSite: 'Strict', secure: false });
+      expect(cookies.schedule_known).toMatchObject({ path: '/oauth', httpOnly: true, sameSite: 'Strict', secure: false });
+      expect(cookies.schedule_session).toMatchObject({ path: '/oauth', httpOnly: true, sameSite: 'Lax', secure: false });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('login CSRF: another site’s page that posts the sign-in form with the attacker’s token and password signs the visitor in as nobody', async () => {
+    // The attacker's own copy of the form: the page answers anyone, so its token is easy to get.
+    const form = await fetch(`${server.url}/oauth/sign-in`);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+    expect(csrf).not.toBe('');
+    const forge = `${app.origin}/forge?${new URLSearchParams({ action: `${server.url}/oauth/sign-in`, csrf, ...ATTACKER })}`;
+    // A visitor who never opened the sign-in page, and one who has it open in another tab (a pre-session of their own).
+    for (const visitedBefore of [false, true]) {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        if (visitedBefore) await page.goto(`${server.url}/oauth/sign-in`);
+        const [posted] = await Promise.all([
+          page.waitForResponse((res) => res.url() === `${server.url}/oauth/sign-in` && res.request().method() === 'POST'),
+          page.goto(forge),
+        ]);
+        expect(posted.status()).toBe(403);
+        expect(await posted.text()).toContain('This form was sent from another site.');
+        expect((await context.cookies()).map((c) => c.name)).not.toContain('schedule_session');
+        // The next visit to the pages finds nobody signed in: the apps page sends the visitor to sign in.
+        await page.goto(`${server.url}/oauth/apps`);
+        expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
+        expect(await page.locator('h1').innerText()).toBe('Sign in to schedule');
+      } finally {
+        await context.close();
+      }
     }
   });
 

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
-import { createOAuthClient, listGrants, openStore, revokeOAuthClient, type Store } from '@schedule/core';
+import { createOAuthClient, listGrants, revokeOAuthClient } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiResponse } from './support/http.js';
-import { type MovableClock, movableClock, startInProcess } from './support/in-process.js';
 import { INITIALIZE } from './support/mcp-client.js';
 import {
   authorizeUrl,
@@ -17,11 +15,18 @@ import {
   registerApp,
   tokensFor,
 } from './support/oauth-app.js';
-import { formOf, type PageResponse, setUserPassword, TestBrowser } from './support/oauth-browser.js';
-import { type TestSchema, testSchema } from './support/postgres.js';
+import { formOf, type PageResponse, TestBrowser } from './support/oauth-browser.js';
+import {
+  type Answer,
+  bodyOf,
+  expectPage,
+  htmlOf,
+  RAISED_LIMITS,
+  type StoreServer,
+  sessionCookieOf,
+  startOnStore,
+} from './support/oauth-pages.js';
 import { exhaustBucket } from './support/rate-limit.js';
-import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
-import { buildWorkspace } from './support/workspace.js';
 
 // Issue 15: everything the authorization server must refuse, and how. Each
 // refusal is asserted exactly: the status, the RFC 6749 `error` of the token,
@@ -33,23 +38,9 @@ import { buildWorkspace } from './support/workspace.js';
 const PASSWORD = 'olivia-password-1';
 const HOST = { username: 'olivia', password: PASSWORD };
 const OWNER_ID = 'b1000000-0000-4000-8000-000000000001';
-const HIGH = 10_000;
-/** The main server's limits: high enough that no case here is refused for its rate. */
-const RAISED = {
-  pat_per_minute: HIGH,
-  oauth_per_minute: HIGH,
-  anonymous_per_minute: HIGH,
-  oauth_authorize_per_minute: HIGH,
-  oauth_token_per_minute: HIGH,
-  oauth_revoke_per_minute: HIGH,
-  oauth_introspect_per_minute: HIGH,
-  oauth_register_per_minute: HIGH,
-  sign_in_per_minute: HIGH,
-};
 /** The rate-limit server's: the defaults (register 5 a minute) but for a small token bucket and two password tries. */
 const TIGHT = { oauth_token_per_minute: 3, sign_in_per_minute: 2 };
 const ADDRESS = '127.0.0.1';
-const PAGE_POLICY = /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; frame-ancestors 'none'; base-uri 'none'$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SESSION_COOKIE = /^schedule_session=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=86400$/;
 const SECURE_SESSION_COOKIE = /^schedule_session=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=86400; Secure$/;
@@ -59,28 +50,6 @@ const UNKNOWN_CLIENT_PAGE =
   '<h1>This request cannot be authorized</h1><p><strong>error</strong>: invalid_client</p><p><strong>error_description</strong>: client is invalid</p>';
 /** What oidc-provider answers for any code or refresh token it will not honour: it does not say which check failed. */
 const INVALID_GRANT = { error: 'invalid_grant', error_description: 'grant request is invalid' };
-
-/** A page as http.ts reads it or as TestBrowser does. */
-type Answer = ApiResponse | PageResponse;
-const htmlOf = (answer: Answer) => ('text' in answer ? answer.text : answer.body);
-
-/** What a page shows: the contents of its body element. */
-const bodyOf = (answer: Answer) => /<body>([\s\S]*)<\/body><\/html>$/.exec(htmlOf(answer))?.[1];
-
-/** One of our HTML pages: its status, the headers every page carries, no redirect, and `says` in its text (HTML-escaped). */
-function expectPage(answer: Answer, status: number, says?: string): void {
-  const html = htmlOf(answer);
-  if (answer.status !== status) throw new Error(`expected a ${status} page, got ${answer.status}: ${html.slice(0, 600)}`);
-  expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  expect(answer.headers.get('content-security-policy')).toMatch(PAGE_POLICY);
-  expect(answer.headers.get('x-frame-options')).toBe('DENY');
-  expect(answer.headers.get('cache-control')).toBe('no-store');
-  expect(answer.headers.get('location')).toBeNull();
-  expect(html).toMatch(/^<!doctype html>/);
-  // Never a stack trace, whatever went wrong.
-  expect(html).not.toMatch(/\n\s+at |\.(ts|js):\d+:\d+/);
-  if (says !== undefined) expect(html).toContain(says.replace(/"/g, '&#34;').replace(/'/g, '&#39;'));
-}
 
 /**
  * An RFC 6749 error answer (section 5.2) of an OAuth endpoint: JSON, exactly
@@ -109,55 +78,45 @@ function expectErrorRedirect(res: Answer, app: OAuthApp, params: Record<string, 
   expect(redirectParams(app, new URL(res.headers.get('location') ?? ''))).toEqual(params);
 }
 
-/** The session cookie a response sets, if any. */
-const sessionCookieOf = (headers: Headers) => headers.getSetCookie().find((line) => line.startsWith('schedule_session='));
-
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-/** A file SQLite database or a fresh PostgreSQL schema: a second store must be able to open what the server opened. */
-function database(backend: 'sqlite' | 'postgres'): { db: string; schema?: TestSchema } {
-  if (backend === 'sqlite') return { db: join(tempDir(), 'schedule.db') };
-  const schema = testSchema();
-  return { db: schema.dbUrl, schema };
-}
 
 describe.each([
   ['SQLite', 'sqlite'],
   ['PostgreSQL', 'postgres'],
 ] as const)('OAuth refusals on %s', (_, backend) => {
-  const main = { clock: movableClock() } as { clock: MovableClock; server: TestServer; db: string; schema?: TestSchema; store: Store };
-  const tight = { clock: movableClock() } as typeof main;
+  let main: StoreServer;
+  let tight: StoreServer;
   /** A public app and a confidential one, registered once on the main server. */
   let app: OAuthApp;
   let confidential: OAuthApp;
+  /** An app the operator registered: the one whose authorization errors are redirected (oauth-hardening.test.ts has the others). */
+  let operator: OAuthApp;
   let origin: string;
 
   beforeAll(async () => {
-    Object.assign(main, database(backend));
-    Object.assign(tight, database(backend));
-    [main.server, tight.server] = await Promise.all([
+    [main, tight] = await Promise.all([
       // TOKEN_CACHE_MS=0: a revoked token must be refused at once, not after the cache's seconds.
       // TRUST_PROXY=1: one case sends X-Forwarded-Proto: https as a TLS-terminating proxy would.
-      startInProcess(
-        { workspace: writeWorkspace(buildWorkspace({ limits: RAISED }).workspace), db: main.db, clock: main.clock },
-        { TOKEN_CACHE_MS: '0', TRUST_PROXY: '1', LOG_LEVEL: 'info' },
-      ),
-      startInProcess(
-        { workspace: writeWorkspace(buildWorkspace({ limits: TIGHT }).workspace), db: tight.db, clock: tight.clock },
-        { TOKEN_CACHE_MS: '0' },
-      ),
+      startOnStore(backend, {
+        limits: RAISED_LIMITS,
+        env: { TOKEN_CACHE_MS: '0', TRUST_PROXY: '1', LOG_LEVEL: 'info' },
+        passwords: { olivia: PASSWORD },
+      }),
+      startOnStore(backend, { limits: TIGHT, env: { TOKEN_CACHE_MS: '0' }, passwords: { olivia: PASSWORD } }),
     ]);
-    await Promise.all([setUserPassword(main.db, 'olivia', PASSWORD), setUserPassword(tight.db, 'olivia', PASSWORD)]);
-    [main.store, tight.store] = await Promise.all([openStore(main.db), openStore(tight.db)]);
     origin = main.server.url;
     app = await registerApp(origin, { name: 'Public refusal app' });
     confidential = await registerApp(origin, { name: 'Confidential refusal app', confidential: true });
+    const registered = await createOAuthClient(
+      main.store.db,
+      { clock: main.clock },
+      { client_name: 'Operator refusal app', redirect_uris: ['https://operator.example/callback'] },
+    );
+    operator = { clientId: registered.client_id, redirectUri: 'https://operator.example/callback' };
   });
 
   afterAll(async () => {
-    await Promise.all([main.store?.close(), tight.store?.close()]);
-    await Promise.all([main.server?.stop(), tight.server?.stop()]);
-    await Promise.all([main.schema?.drop(), tight.schema?.drop()]);
+    await Promise.all([main?.stop(), tight?.stop()]);
   });
 
   /** A browser with no session yet: each case gets its own, so a grant one case revokes is no other case's. */
@@ -215,9 +174,11 @@ describe.each([
   describe('PKCE is required, S256 only', () => {
     it('an authorization request without code_challenge is sent back to the app with invalid_request', async () => {
       const request = pkce();
-      const res = await rawRequest(authorizeUrl(origin, app, request, { code_challenge: undefined, code_challenge_method: undefined }));
+      const res = await rawRequest(
+        authorizeUrl(origin, operator, request, { code_challenge: undefined, code_challenge_method: undefined }),
+      );
       // RFC 7636 section 4.4.1: the redirect_uri is registered, so the error goes back to the app (with RFC 9207 `iss`).
-      expectErrorRedirect(res, app, {
+      expectErrorRedirect(res, operator, {
         error: 'invalid_request',
         error_description: 'Authorization Server policy requires PKCE to be used for this request',
         state: request.state,
@@ -228,9 +189,9 @@ describe.each([
     it('code_challenge_method=plain is refused the same way', async () => {
       const request = pkce();
       const res = await rawRequest(
-        authorizeUrl(origin, app, request, { code_challenge: request.verifier, code_challenge_method: 'plain' }),
+        authorizeUrl(origin, operator, request, { code_challenge: request.verifier, code_challenge_method: 'plain' }),
       );
-      expectErrorRedirect(res, app, {
+      expectErrorRedirect(res, operator, {
         error: 'invalid_request',
         error_description: 'not supported value of code_challenge_method',
         state: request.state,
@@ -368,8 +329,8 @@ describe.each([
 
     it('a resource this server does not serve is sent back to the app as invalid_target', async () => {
       const request = pkce();
-      const res = await rawRequest(authorizeUrl(origin, app, request, { resource: 'https://elsewhere.example/' }));
-      expectErrorRedirect(res, app, {
+      const res = await rawRequest(authorizeUrl(origin, operator, request, { resource: 'https://elsewhere.example/' }));
+      expectErrorRedirect(res, operator, {
         error: 'invalid_target',
         error_description: 'unknown resource https://elsewhere.example/',
         state: request.state,
@@ -468,7 +429,7 @@ describe.each([
       for (const csrf of [undefined, other, 'A'.repeat(43)]) {
         const res = await b.request(action, { form: { ...HOST, ...(csrf === undefined ? {} : { csrf }) } });
         expectPage(res, 403, FORGED);
-        expect(sessionCookieOf(res.headers)).toBeUndefined();
+        expect(sessionCookieOf(res)).toBeUndefined();
       }
       expect(b.hasCookie('schedule_session')).toBe(false);
       // The interaction is still at its sign-in step: nothing moved it on.
@@ -541,7 +502,7 @@ describe.each([
       });
       expectPage(res, 401, 'The username or password is not right.');
       expect(res.body).toContain('name="password"');
-      expect(sessionCookieOf(res.headers)).toBeUndefined();
+      expect(sessionCookieOf(res)).toBeUndefined();
       expect(b.hasCookie('schedule_session')).toBe(false);
     });
 
@@ -550,20 +511,20 @@ describe.each([
       const page = await signInPageOf(b);
       const res = await b.request(formOf(page).action, { form: { csrf: formOf(page).csrf, ...HOST } });
       expect(res.status).toBe(303);
-      expect(sessionCookieOf(res.headers)).toMatch(SESSION_COOKIE);
+      expect(sessionCookieOf(res)).toMatch(SESSION_COOKIE);
     });
 
     it('behind a trusted proxy that says https (TRUST_PROXY=1, X-Forwarded-Proto: https) the cookie is Secure', async () => {
       const res = await signInDirectly(origin, { 'x-forwarded-proto': 'https' });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/oauth/apps');
-      expect(sessionCookieOf(res.headers)).toMatch(SECURE_SESSION_COOKIE);
+      expect(sessionCookieOf(res)).toMatch(SECURE_SESSION_COOKIE);
     });
 
     it('a server that does not trust proxies ignores X-Forwarded-Proto: no Secure flag over plain http', async () => {
       const res = await signInDirectly(tight.server.url, { 'x-forwarded-proto': 'https' });
       expect(res.status).toBe(303);
-      expect(sessionCookieOf(res.headers)).toMatch(SESSION_COOKIE);
+      expect(sessionCookieOf(res)).toMatch(SESSION_COOKIE);
     });
   });
 
@@ -621,7 +582,7 @@ describe.each([
           expect(retryAfter).toBeGreaterThanOrEqual(Math.min(58, Math.floor(59.9 - elapsedSeconds)));
           expect(retryAfter).toBeLessThanOrEqual(60);
           expectPage(res, 429, `Too many sign-in attempts; wait ${retryAfter} seconds and try again.`);
-          expect(sessionCookieOf(res.headers)).toBeUndefined();
+          expect(sessionCookieOf(res)).toBeUndefined();
         }
         expect(b.hasCookie('schedule_session')).toBe(false);
       } finally {
@@ -758,9 +719,15 @@ async function rawRequestPage(url: string): Promise<PageResponse> {
 async function signInDirectly(base: string, headers: Record<string, string>): Promise<ApiResponse> {
   const form = await rawRequestPage(`${base}/oauth/sign-in`);
   expectPage(form, 200, 'Sign in to schedule');
+  // The form's token is bound to the cookie the page set (the pre-session), which a browser sends back with the form.
+  const preSession =
+    form.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('schedule_sign_in='))
+      ?.split(';')[0] ?? '';
   return rawRequest(`${base}/oauth/sign-in`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: preSession, ...headers },
     body: new URLSearchParams({ csrf: formOf(form).csrf, ...HOST }).toString(),
   });
 }

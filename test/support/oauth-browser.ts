@@ -33,7 +33,11 @@ export function formOf(page: PageResponse): { action: string; csrf: string } {
 export class TestBrowser {
   private readonly jar = new Map<string, string>();
 
-  constructor(private readonly origin: string) {}
+  /** `headers` go with every request: what a proxy in front of the server adds for this browser (`X-Forwarded-For`), say. */
+  constructor(
+    private readonly origin: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private remember(headers: Headers): void {
     for (const line of headers.getSetCookie()) {
@@ -55,10 +59,18 @@ export class TestBrowser {
     return this.jar.has(name);
   }
 
-  /** One request, no redirect followed. */
-  async request(url: string, init: { method?: string; form?: Record<string, string | string[]> } = {}): Promise<PageResponse> {
+  /** A cookie's value as this browser holds it. */
+  cookie(name: string): string | undefined {
+    return this.jar.get(name);
+  }
+
+  /** One request, no redirect followed; `headers` add to (or override) the browser's own. */
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ): Promise<PageResponse> {
     const absolute = new URL(url, this.origin).toString();
-    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    const headers: Record<string, string> = { ...this.headers, cookie: this.cookieHeader(), ...init.headers };
     let body: string | undefined;
     if (init.form) {
       const params = new URLSearchParams();

@@ -38,6 +38,7 @@ export async function startOAuthServer(backend: Backend): Promise<OAuthTestServe
     oauth_revoke_per_minute: 1000,
     oauth_introspect_per_minute: 1000,
     oauth_register_per_minute: 1000,
+    oauth_pages_per_minute: 1000,
     sign_in_per_minute: 1000,
   };
   // TOKEN_CACHE_MS=0: a revoked token is refused by the very next request, so the tests need neither sleeps nor polling.

@@ -78,6 +78,7 @@ export interface Limits {
   oauth_revoke_per_minute?: number;
   oauth_introspect_per_minute?: number;
   oauth_register_per_minute?: number;
+  oauth_pages_per_minute?: number;
   sign_in_per_minute?: number;
 }
 

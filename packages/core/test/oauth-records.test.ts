@@ -3,6 +3,7 @@ import { createAuthenticator, forResource } from '../src/auth/authenticate.js';
 import { hashSecret } from '../src/auth/token-secret.js';
 import { manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
+import { createOAuthClient } from '../src/oauth/oauth-clients.js';
 import {
   consumeRecord,
   destroyRecord,
@@ -10,6 +11,7 @@ import {
   findRecordByUid,
   purgeExpiredRecords,
   revokeGrantRecords,
+  UNUSED_CLIENT_SECONDS,
   upsertRecord,
 } from '../src/oauth/oauth-records.js';
 import { checkPassword, hashPassword, setPassword, verifyPassword } from '../src/oauth/passwords.js';
@@ -120,6 +122,52 @@ for (const fixture of storeFixtures()) {
       expect(await forResource(authenticate, API)(ACCESS)).toBeUndefined();
       clock.advance(900_000);
       expect(await authenticate(ACCESS)).toBeUndefined();
+    });
+
+    it('deletes a self-registered client no host has a grant for once it is 30 days old; a granted one and the operator’s stay', async () => {
+      const { store, clock, deps } = await open();
+      // What the library stores for a registration (RFC 7591): the issue time in epoch seconds, and its registration access token.
+      const register = async (id: string) => {
+        await upsertRecord(deps, 'Client', id, { client_id: id, client_id_issued_at: Math.floor(clock.now() / 1000) }, undefined);
+        await upsertRecord(deps, 'RegistrationAccessToken', `rat-${id}`, { jti: `rat-${id}`, clientId: id }, undefined);
+      };
+      await register('unused');
+      await register('granted');
+      await register('later');
+      // A record whose issue time is not epoch seconds cannot be told old: it is kept.
+      await upsertRecord(deps, 'Client', 'undated', { client_id: 'undated', client_id_issued_at: '0' }, undefined);
+      await upsertRecord(deps, 'Grant', 'g-granted', { jti: 'g-granted', accountId: ALICE, clientId: 'granted' }, 365 * 86_400);
+      // A grant that ends (it expires, or the host revokes it) leaves its client unused from then on.
+      await upsertRecord(deps, 'Grant', 'g-later', { jti: 'g-later', accountId: ALICE, clientId: 'later' }, UNUSED_CLIENT_SECONDS + 3600);
+      const operator = await createOAuthClient(
+        store.db,
+        { clock },
+        { client_name: 'Operator app', redirect_uris: ['https://op.example/cb'] },
+      );
+      const clients = async () =>
+        (await store.db.selectFrom('oauth_records').select('id').where('model', '=', 'Client').orderBy('id').execute()).map((r) => r.id);
+
+      clock.advance(UNUSED_CLIENT_SECONDS * 1000 - 1000);
+      expect(await purgeExpiredRecords(deps)).toBe(0);
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'later', 'undated', 'unused'].sort());
+
+      clock.advance(1000);
+      // The client and its registration access token.
+      expect(await purgeExpiredRecords(deps)).toBe(2);
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'later', 'undated'].sort());
+      expect(await findRecord(deps, 'RegistrationAccessToken', 'rat-unused')).toBeUndefined();
+      expect(await findRecord(deps, 'RegistrationAccessToken', 'rat-granted')).toBeDefined();
+
+      // An hour on, the other grant expires: it and its client go in the same pass.
+      clock.advance(3600 * 1000);
+      expect(await purgeExpiredRecords(deps)).toBe(3);
+      expect(await clients()).toEqual([operator.client_id, 'granted', 'undated'].sort());
+
+      // The operator's client is kept however old and unused it is.
+      clock.advance(10 * UNUSED_CLIENT_SECONDS * 1000);
+      await revokeGrantRecords(store.db, 'g-granted');
+      await purgeExpiredRecords(deps);
+      expect(await clients()).toEqual([operator.client_id, 'undated'].sort());
     });
 
     it('shares one secret between processes: the first to ask makes it', async () => {

@@ -7,10 +7,13 @@ import {
   type Principal,
   type RateLimitDecision,
 } from '@schedule/core';
+import { clientAddress } from './client-address.js';
 
 /** What admitting a request needs: who the token is, and the limiter. */
 export interface AdmissionDeps extends CoreAdmissionDeps {
   readonly authenticate: Authenticator;
+  /** How many proxies in front of the server to trust with `X-Forwarded-For` (TRUST_PROXY); 0 or absent: none. */
+  readonly trustProxy?: number | undefined;
 }
 
 /** The caller of an admitted request: its principal (none without a valid token) and whether it sent a token at all. */
@@ -27,7 +30,7 @@ export function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDeci
 
 /**
  * Admits a request by core's `admit` (its bucket: the bearer token's, else
- * the client address's), then sets the `X-RateLimit-*` headers on every
+ * the client address's, read through trusted proxies as client-address.ts says), then sets the `X-RateLimit-*` headers on every
  * answer: `429 rate_limited` past the limit, and the failure of a token
  * lookup (a 503 when the database is away) are thrown with them set.
  */
@@ -35,7 +38,7 @@ export async function admitRequest(deps: AdmissionDeps, req: IncomingMessage, re
   const secret = bearerSecret(req.headers.authorization);
   const admission = await admit(deps, {
     principal: async () => (secret ? deps.authenticate(secret) : undefined),
-    address: req.socket.remoteAddress ?? 'unknown',
+    address: clientAddress(req, deps.trustProxy ?? 0),
   });
   setRateLimitHeaders(res, admission.decision);
   switch (admission.kind) {

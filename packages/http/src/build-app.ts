@@ -44,6 +44,8 @@ export interface AppDeps {
   readonly metricsToken?: string | undefined;
   /** Where this API's protected resource metadata is (RFC 9728), named in every 401 and 403 challenge. */
   readonly resourceMetadataUrl?: string | undefined;
+  /** How many proxies in front of the server to trust with `X-Forwarded-For` for anonymous buckets (TRUST_PROXY); 0 or absent: none. */
+  readonly trustProxy?: number | undefined;
 }
 
 /** Probe paths a load balancer or orchestrator calls: no token, no rate limit, no database unless ready. */

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Authenticator, isScheduleError, ScheduleError } from '@schedule/core';
-import { admitRequest, bearerChallenge, checkJsonContentType, lingerAfterRefusal, readJsonBody, sendError } from '@schedule/http';
+import {
+  admitRequest,
+  bearerChallenge,
+  checkJsonContentType,
+  clientAddress,
+  lingerAfterRefusal,
+  readJsonBody,
+  sendError,
+} from '@schedule/http';
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
@@ -39,6 +47,8 @@ export function mcpHttpHandler(
     authenticate: Authenticator;
     /** Where `/mcp`'s protected resource metadata is (RFC 9728): named in the 401 so an MCP client can start OAuth by itself. */
     resourceMetadataUrl?: string | undefined;
+    /** How many proxies to trust with `X-Forwarded-For` (TRUST_PROXY), as on the HTTP API. */
+    trustProxy?: number | undefined;
   },
 ) {
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -59,7 +69,11 @@ export function mcpHttpHandler(
     const body = await readJsonBody(req);
 
     // This request was counted above; its tool calls and resource reads are not counted again.
-    const server = buildServer(deps, { principal: async () => principal, address: req.socket.remoteAddress ?? 'unknown', counted: true });
+    const server = buildServer(deps, {
+      principal: async () => principal,
+      address: clientAddress(req, deps.trustProxy ?? 0),
+      counted: true,
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

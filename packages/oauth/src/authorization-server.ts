@@ -2,9 +2,11 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type Clock, SCOPES, type Store, sharedSecret } from '@schedule/core';
 import type Provider from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
+import { guardErrorRedirects } from './error-redirects.js';
 import { loadOidcProvider } from './load-library.js';
 import { escapeHtml, page, pageHeaders } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
+import { registrationPolicy } from './registration-policy.js';
 import type { Resources } from './resources.js';
 
 // The authorization server is oidc-provider (panva): a certified,
@@ -83,9 +85,11 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     adapter: recordAdapter({ db: deps.store.db, clock: deps.clock }),
     routes: OAUTH_ROUTES,
     // api.md's scopes are also listed as the server's own, so that a client may name them in its registration
-    // (`scope`, which MCP clients send); what a token carries is still decided per resource, below.
-    scopes: ['openid', 'offline_access', ...SCOPES],
-    claims: { openid: ['sub'] },
+    // (`scope`, which MCP clients send); what a token carries is still decided per resource, below. No `openid`:
+    // this is no OpenID provider (docs/oauth.md "Not offered"), so no ID token can be asked for.
+    scopes: ['offline_access', ...SCOPES],
+    // OAuth 2.1: the code flow only. The library's defaults also offer the implicit and hybrid OpenID flows.
+    responseTypes: ['code'],
     jwks,
     cookies: {
       keys: [cookieKey],
@@ -108,7 +112,7 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    extraClientMetadata: { properties: ['registered_by'] },
+    extraClientMetadata: { properties: ['registered_by'], validator: registrationPolicy(errors) },
     async findAccount(_ctx, id) {
       const user = await deps.store.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
       return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
@@ -117,6 +121,8 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
+      // No OpenID sessions for other sites to end (and its page would be one more the server does not show).
+      rpInitiatedLogout: { enabled: false },
       revocation: {
         enabled: true,
         // A client revokes only what was issued to it (RFC 7009 section 2.1). A confidential client asking for
@@ -147,12 +153,15 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
     },
     ...(deps.fetch ? { fetch: deps.fetch as NonNullable<Configuration['fetch']> } : {}),
     async renderError(ctx, out) {
-      // Never a redirect: an unknown client or a redirect_uri that does not match gets this page.
+      // Never a redirect: an unknown client, a redirect_uri that does not match, or an error of a client that is not
+      // trusted with redirects (error-redirects.ts) gets this page.
       const lines = Object.entries(out)
         .filter(([key]) => key === 'error' || key === 'error_description')
         .map(([key, value]) => `<p><strong>${escapeHtml(key)}</strong>: ${escapeHtml(String(value))}</p>`);
       // A page like the others: never framed, never cached (it can name the client and the redirect URI).
       ctx.set(pageHeaders());
+      // The library gives `prompt=none` errors a 303 (they are meant to be redirected); as a page, it is a bad request.
+      if (ctx.status < 400) ctx.status = 400;
       ctx.type = 'html';
       ctx.body = page('Authorization failed', `<h1>This request cannot be authorized</h1>${lines.join('')}`);
     },
@@ -160,5 +169,6 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
 
   const provider = new Provider(resources.issuer, configuration);
   provider.proxy = deps.trustProxy === true;
+  guardErrorRedirects(provider, { db: deps.store.db, authorizationPath: OAUTH_ROUTES.authorization });
   return { provider, cookieKey };
 }

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkPassword, listGrants, type RecordDeps, revokeGrant } from '@schedule/core';
+import { listGrants, type RecordDeps, revokeGrant } from '@schedule/core';
 import { csrfMatches, csrfToken } from './csrf.js';
 import { readForm } from './form-body.js';
-import { endHostSession, isSecure, readHostSession, startHostSession } from './host-session.js';
+import { endHostSession, isSecure, readHostSession } from './host-session.js';
 import type { InteractionDeps } from './interactions.js';
 import { appsPage } from './pages/apps-page.js';
-import { redirect, sendErrorPage, sendPage } from './pages/layout.js';
+import { FORGED, redirect, sendErrorPage, sendPage } from './pages/layout.js';
 import { signInPage } from './pages/sign-in-page.js';
-import { signInAllowed } from './sign-in-limit.js';
+import { preSession, readPreSession } from './pre-session.js';
+import { signInWith } from './sign-in.js';
 
 // The host's own page of the apps they authorized, each revocable. It
 // needs a signed-in host: the sign-in here is the same as in the flow.
@@ -17,8 +18,14 @@ export const SIGN_IN_PATH = '/oauth/sign-in';
 
 export function connectedApps(deps: Omit<InteractionDeps, 'resources'>) {
   const records: RecordDeps = deps.records;
-  /** The sign-in form outside an authorization is bound to nothing per-request; its token only proves it came from our page. */
-  const signInCsrf = csrfToken(deps.cookieKey, 'sign-in', SIGN_IN_PATH);
+  /** The sign-in form outside an authorization is bound to this browser's pre-session (pre-session.ts). */
+  const PURPOSE = 'sign-in pre-session';
+
+  /** The sign-in form for this browser, its pre-session cookie set or renewed on the answer. */
+  function signInForm(req: IncomingMessage, res: ServerResponse, status = 200, error?: string, username?: string): number {
+    const csrf = csrfToken(deps.cookieKey, PURPOSE, preSession(req, res, isSecure(req, deps.trustProxy)));
+    return sendPage(res, status, 'Sign in', signInPage({ action: SIGN_IN_PATH, csrf, error, username }));
+  }
 
   async function clientName(clientId: string): Promise<string | null> {
     const client = await deps.provider.Client.find(clientId).catch(() => undefined);
@@ -42,25 +49,22 @@ export function connectedApps(deps: Omit<InteractionDeps, 'resources'>) {
   return {
     show: (req: IncomingMessage, res: ServerResponse) => show(req, res),
 
-    signInForm: (res: ServerResponse) => sendPage(res, 200, 'Sign in', signInPage({ action: SIGN_IN_PATH, csrf: signInCsrf })),
+    signInForm: (req: IncomingMessage, res: ServerResponse) => signInForm(req, res),
 
     async signIn(req: IncomingMessage, res: ServerResponse, address: string): Promise<number> {
       const form = await readForm(req);
-      if (!csrfMatches(deps.cookieKey, 'sign-in', SIGN_IN_PATH, form.get('csrf') ?? undefined)) {
-        return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
+      const bound = readPreSession(req);
+      if (bound === undefined) {
+        return sendErrorPage(
+          res,
+          403,
+          'This browser did not send the sign-in page’s cookie; allow cookies for this site, reload the page and try again.',
+        );
       }
-      const username = (form.get('username') ?? '').trim().slice(0, 100);
-      const password = form.get('password') ?? '';
-      const page = (status: number, error: string) =>
-        sendPage(res, status, 'Sign in', signInPage({ action: SIGN_IN_PATH, csrf: signInCsrf, error, username }));
-      const allowed = await signInAllowed(deps, address, username);
-      if (!allowed.ok) {
-        res.setHeader('Retry-After', String(allowed.retryAfterSeconds));
-        return page(429, `Too many sign-in attempts; wait ${allowed.retryAfterSeconds} seconds and try again.`);
-      }
-      const accountId = username && password ? await checkPassword(records.db, username, password) : undefined;
-      if (!accountId) return page(401, 'The username or password is not right.');
-      await startHostSession(records, res, accountId, isSecure(req, deps.trustProxy));
+      // A token from another browser's form (an attacker's own, posted from elsewhere) is bound to that browser's cookie, not this one.
+      if (!csrfMatches(deps.cookieKey, PURPOSE, bound, form.get('csrf') ?? undefined)) return sendErrorPage(res, 403, FORGED);
+      const outcome = await signInWith(deps, req, res, form, address);
+      if (!outcome.signedIn) return signInForm(req, res, outcome.status, outcome.error, outcome.username);
       return redirect(res, APPS_PATH);
     },
 
@@ -68,9 +72,7 @@ export function connectedApps(deps: Omit<InteractionDeps, 'resources'>) {
       const form = await readForm(req);
       const session = await readHostSession(records, req);
       if (!session) return redirect(res, SIGN_IN_PATH);
-      if (!csrfMatches(deps.cookieKey, 'apps', session.id, form.get('csrf') ?? undefined)) {
-        return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
-      }
+      if (!csrfMatches(deps.cookieKey, 'apps', session.id, form.get('csrf') ?? undefined)) return sendErrorPage(res, 403, FORGED);
       const revoked = await revokeGrant(records.db, form.get('grant_id') ?? '', session.accountId);
       return show(req, res, revoked ? 'The app was disconnected; its tokens no longer work.' : 'That app was already disconnected.');
     },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { destroyRecord, findRecord, type RecordDeps, upsertRecord } from '@schedule/core';
+import { appendCookie, readCookie } from './cookies.js';
 
 // A host signed in on the authorization pages. It lets them authorize
 // another app without typing the password again and see their connected
@@ -15,14 +16,6 @@ export interface HostSession {
   readonly accountId: string;
 }
 
-function cookieValue(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
-
 /** Whether this request reached us over https (directly, or through a proxy we trust to say so). */
 export function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
@@ -35,19 +28,15 @@ export function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
 }
 
 export async function readHostSession(deps: RecordDeps, req: IncomingMessage): Promise<HostSession | undefined> {
-  const id = cookieValue(req, COOKIE);
+  const id = readCookie(req, COOKIE);
   if (!id || id.length > 100) return undefined;
   const record = await findRecord(deps, MODEL, id);
   return typeof record?.accountId === 'string' ? { id, accountId: record.accountId } : undefined;
 }
 
 function setCookie(res: ServerResponse, value: string, maxAge: number, secure: boolean): void {
-  // HttpOnly: no script reads it. SameSite=Lax: another site's form cannot post with it.
-  const attributes = [`${COOKIE}=${value}`, 'Path=/oauth', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAge}`];
-  if (secure) attributes.push('Secure');
-  const existing = res.getHeader('Set-Cookie');
-  const list = Array.isArray(existing) ? existing : existing === undefined ? [] : [String(existing)];
-  res.setHeader('Set-Cookie', [...list, attributes.join('; ')]);
+  // SameSite=Lax: another site's form cannot post with it, and a link from an app still arrives signed in.
+  appendCookie(res, COOKIE, value, { path: '/oauth', sameSite: 'Lax', maxAgeSeconds: maxAge, secure });
 }
 
 export async function startHostSession(deps: RecordDeps, res: ServerResponse, accountId: string, secure: boolean): Promise<HostSession> {

@@ -1,28 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkPassword, type Limits, type RateLimiter, type RecordDeps, SCOPES } from '@schedule/core';
+import { type RecordDeps, SCOPES } from '@schedule/core';
 import type Provider from 'oidc-provider';
 import { csrfMatches, csrfToken } from './csrf.js';
 import { readForm } from './form-body.js';
-import { isSecure, readHostSession, startHostSession } from './host-session.js';
+import { readHostSession } from './host-session.js';
 import { consentPage } from './pages/consent-page.js';
-import { escapeHtml, sendErrorPage, sendPage } from './pages/layout.js';
+import { escapeHtml, FORGED, sendErrorPage, sendPage } from './pages/layout.js';
 import { signInPage } from './pages/sign-in-page.js';
+import { redirectDestination } from './redirect-destination.js';
 import type { Resources } from './resources.js';
-import { signInAllowed } from './sign-in-limit.js';
+import { type SignInDeps, signInWith } from './sign-in.js';
 
 // The two steps a host goes through when an app asks for access: sign in
 // (skipped while they have a session), then consent, where they may untick
 // scopes. oidc-provider keeps the request between the steps (the
 // "interaction"); these handlers show the pages and give it the outcome.
 
-export interface InteractionDeps {
+export interface InteractionDeps extends SignInDeps {
   readonly provider: Provider;
-  readonly records: RecordDeps;
-  readonly cookieKey: string;
-  readonly rateLimiter: RateLimiter;
-  readonly limits: Limits;
   readonly resources: Resources;
-  readonly trustProxy: boolean;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -82,6 +78,7 @@ export function interactionHandlers(deps: InteractionDeps) {
         csrf: csrfToken(deps.cookieKey, 'consent', details.uid),
         clientName: await clientNameOf(provider, String(details.params.client_id)),
         clientId: String(details.params.client_id),
+        destination: redirectDestination(String(details.params.redirect_uri ?? '')),
         username: await usernameOf(deps.records, accountId),
         resourceName: resourceName(resource),
         scopes,
@@ -129,26 +126,11 @@ export function interactionHandlers(deps: InteractionDeps) {
       const form = await readForm(req);
       const details = await detailsFor(req, res, uid);
       if (details?.prompt.name !== 'login') return gone(res);
-      if (!csrfMatches(deps.cookieKey, 'sign-in', uid, form.get('csrf') ?? undefined)) {
-        return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
-      }
-      const username = (form.get('username') ?? '').trim().slice(0, 100);
-      const password = form.get('password') ?? '';
-      const allowed = await signInAllowed(deps, address, username);
-      if (!allowed.ok) {
-        res.setHeader('Retry-After', String(allowed.retryAfterSeconds));
-        return showSignIn(
-          res,
-          details,
-          429,
-          `Too many sign-in attempts; wait ${allowed.retryAfterSeconds} seconds and try again.`,
-          username,
-        );
-      }
-      const accountId = username && password ? await checkPassword(deps.records.db, username, password) : undefined;
-      if (!accountId) return showSignIn(res, details, 401, 'The username or password is not right.', username);
-      await startHostSession(deps.records, res, accountId, isSecure(req, deps.trustProxy));
-      await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+      // Bound to the interaction, which the library binds to this browser by its own cookie: another browser's form does not match.
+      if (!csrfMatches(deps.cookieKey, 'sign-in', uid, form.get('csrf') ?? undefined)) return sendErrorPage(res, 403, FORGED);
+      const outcome = await signInWith(deps, req, res, form, address);
+      if (!outcome.signedIn) return showSignIn(res, details, outcome.status, outcome.error, outcome.username);
+      await provider.interactionFinished(req, res, { login: { accountId: outcome.accountId } }, { mergeWithLastSubmission: false });
       return 303;
     },
 
@@ -157,9 +139,7 @@ export function interactionHandlers(deps: InteractionDeps) {
       const form = await readForm(req);
       const details = await detailsFor(req, res, uid);
       if (details?.prompt.name !== 'consent') return gone(res);
-      if (!csrfMatches(deps.cookieKey, 'consent', uid, form.get('csrf') ?? undefined)) {
-        return sendErrorPage(res, 403, 'The form is missing its anti-forgery token; reload the page and try again.');
-      }
+      if (!csrfMatches(deps.cookieKey, 'consent', uid, form.get('csrf') ?? undefined)) return sendErrorPage(res, 403, FORGED);
       const chosen = new Set(form.getAll('scope'));
       const missing = missingScopes(details);
       const asked = askedScopes(details);
@@ -182,9 +162,12 @@ export function interactionHandlers(deps: InteractionDeps) {
         if (refused.length) grant.rejectResourceScope(resource, refused.join(' '));
       }
       // The library asks for the scopes as the server's own too (authorization-server.ts): the same choice is recorded there.
+      // Besides those, only `offline_access` is granted (it changes nothing, docs/oauth.md). `openid` is always refused: the library
+      // counts it as asked whatever the server's scopes are, and granting it would issue an ID token (docs/oauth.md "Not offered").
       const ownAsked = (details.prompt.details.missingOIDCScope ?? []) as string[];
-      const keptOwn = ownAsked.filter((s) => !KNOWN_SCOPES.has(s) || chosen.has(s));
-      const refusedOwn = ownAsked.filter((s) => KNOWN_SCOPES.has(s) && !chosen.has(s));
+      const grantable = (s: string) => s === 'offline_access' || (KNOWN_SCOPES.has(s) && chosen.has(s));
+      const keptOwn = ownAsked.filter(grantable);
+      const refusedOwn = ownAsked.filter((s) => !grantable(s));
       if (keptOwn.length) grant.addOIDCScope(keptOwn.join(' '));
       if (refusedOwn.length) grant.rejectOIDCScope(refusedOwn.join(' '));
       const grantId = await grant.save();

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, type Limits, type RateLimiter, rateLimitedError, ScheduleError, type Store } from '@schedule/core';
-import { type RequestLogger, sendError, setRateLimitHeaders } from '@schedule/http';
+import { clientAddress, type RequestLogger, sendError, setRateLimitHeaders } from '@schedule/http';
 import { createAuthorizationServer, INTERACTION_PATH, OAUTH_ROUTES } from './authorization-server.js';
 import { APPS_PATH, connectedApps, SIGN_IN_PATH } from './connected-apps.js';
 import { FormError } from './form-body.js';
+import { fromOwnPage } from './form-origin.js';
 import { interactionHandlers } from './interactions.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { sendErrorPage } from './pages/layout.js';
@@ -18,7 +19,12 @@ export interface OAuthServerDeps {
   readonly logger: RequestLogger;
   /** The origin clients reach this server at (`PUBLIC_URL`). */
   readonly publicUrl: string;
-  readonly trustProxy?: boolean;
+  /**
+   * How many proxies in front of the server to trust (TRUST_PROXY): their
+   * `X-Forwarded-For` keys the per-address buckets (client-address.ts in
+   * @schedule/http), and their `X-Forwarded-Proto: https` makes cookies `Secure`.
+   */
+  readonly trustProxy?: number;
   /** How client ID metadata documents are fetched; see AuthorizationServerDeps. */
   readonly fetch?: typeof fetch;
 }
@@ -38,7 +44,9 @@ function endpointBucket(path: string, limits: Limits): { name: string; limit: nu
   if (path === OAUTH_ROUTES.revocation) return { name: 'oauth_revoke', limit: limits.oauth_revoke_per_minute };
   if (path === OAUTH_ROUTES.introspection) return { name: 'oauth_introspect', limit: limits.oauth_introspect_per_minute };
   if (path === OAUTH_ROUTES.registration) return { name: 'oauth_register', limit: limits.oauth_register_per_minute };
-  // Discovery, the pages, the key set: the anonymous bucket, as every unauthenticated request.
+  // A host's browser on the pages is not counted with clients polling discovery or /mcp without a token from the same address.
+  if (path.startsWith('/oauth/')) return { name: 'oauth_pages', limit: limits.oauth_pages_per_minute };
+  // Discovery, the key set: the anonymous bucket, as every unauthenticated request.
   return { name: 'anonymous', limit: limits.anonymous_per_minute };
 }
 
@@ -66,7 +74,7 @@ function libraryMethods(path: string): readonly string[] | undefined {
   if (path === OAUTH_ROUTES.registration) return ['POST'];
   // RFC 7592 read of one's own registration, with the registration access token.
   if (path.startsWith(`${OAUTH_ROUTES.registration}/`)) return ['GET'];
-  if (path === OAUTH_ROUTES.jwks || path === '/.well-known/openid-configuration') return ['GET'];
+  if (path === OAUTH_ROUTES.jwks) return ['GET'];
   return undefined;
 }
 
@@ -80,11 +88,11 @@ const INTERACTION = new RegExp(`^${INTERACTION_PATH}/([A-Za-z0-9_-]{1,64})(?:/(s
  */
 export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthServer> {
   const resources = resourcesOf(deps.publicUrl);
-  const trustProxy = deps.trustProxy === true;
+  const trustProxy = deps.trustProxy ?? 0;
   const { provider, cookieKey } = await createAuthorizationServer({
     ...deps,
     resources,
-    trustProxy,
+    trustProxy: trustProxy > 0,
     log: (message) => deps.logger.info({ library: 'oidc-provider' }, message),
   });
   provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'authorization server fault'));
@@ -96,19 +104,18 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
     rateLimiter: deps.rateLimiter,
     limits: deps.limits,
     resources,
-    trustProxy,
+    trustProxy: trustProxy > 0,
   };
   const interactions = interactionHandlers(pageDeps);
   const apps = connectedApps(pageDeps);
 
-  async function route(req: IncomingMessage, res: ServerResponse, path: string, seen: { route: string }): Promise<number> {
+  async function route(req: IncomingMessage, res: ServerResponse, path: string, address: string, seen: { route: string }): Promise<number> {
     const method = req.method ?? 'GET';
-    const address = req.socket.remoteAddress ?? 'unknown';
     const get = method === 'GET' || method === 'HEAD';
     if (get && path === AUTHORIZATION_SERVER_METADATA_PATH) return sendJson(res, authorizationServerMetadata(resources));
     if (get && path === API_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'api'));
     if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp'));
-    if (path.startsWith('/v1/oauth/') || path === '/.well-known/openid-configuration') {
+    if (path.startsWith('/v1/oauth/')) {
       const allowed = libraryMethods(path);
       if (!allowed) throw new ScheduleError('not_found', `No route ${path}.`);
       if (method !== 'OPTIONS' && !allowed.includes(method === 'HEAD' ? 'GET' : method)) {
@@ -119,6 +126,14 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
       callback(req, res);
       return new Promise((resolve) => res.on('finish', () => resolve(res.statusCode)));
     }
+    // Every form of the pages, whatever its token says: a post from another site's page is login or consent forgery.
+    if (method === 'POST' && path.startsWith('/oauth/') && !fromOwnPage(req, resources.issuer)) {
+      return sendErrorPage(
+        res,
+        403,
+        'This form was sent from another site. Open this server’s page yourself and send the form from there.',
+      );
+    }
     const interaction = INTERACTION.exec(path);
     if (interaction) {
       const [, uid = '', step] = interaction;
@@ -128,7 +143,7 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
       if (step === 'consent' && method === 'POST') return interactions.consent(req, res, uid);
     }
     if (path === APPS_PATH && get) return apps.show(req, res);
-    if (path === SIGN_IN_PATH && get) return apps.signInForm(res);
+    if (path === SIGN_IN_PATH && get) return apps.signInForm(req, res);
     if (path === SIGN_IN_PATH && method === 'POST') return apps.signIn(req, res, address);
     if (path === `${APPS_PATH}/revoke` && method === 'POST') return apps.revoke(req, res);
     if (path === '/oauth/sign-out' && method === 'POST') return apps.signOut(req, res);
@@ -139,11 +154,11 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     seen.route = `${req.method} ${path.startsWith('/oauth/') || path.startsWith('/v1/oauth/') ? path.split('/').slice(0, 4).join('/') : path}`;
     const bucket = endpointBucket(path, deps.limits);
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(req, trustProxy);
     const decision = await deps.rateLimiter.consume({ key: `${bucket.name}:${address}`, limit: bucket.limit });
     setRateLimitHeaders(res, decision);
     if (!decision.allowed) return sendError(res, rateLimitedError(decision), requestId);
-    return route(req, res, path, seen);
+    return route(req, res, path, address, seen);
   }
 
   return {

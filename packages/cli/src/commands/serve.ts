@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forResource, operations } from '@schedule/core';
-import { buildApp, type ConnectionLimits, observeHandler, type RunningServer } from '@schedule/http';
+import { buildApp, type ConnectionLimits, observeHandler, type RunningServer, trustedProxyHops } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { createOAuthServer, type OAuthServer, resourcesOf } from '@schedule/oauth';
 import { PUBLIC_DEMO_PASSWORD } from '../demo-tokens.js';
@@ -80,6 +80,7 @@ export interface Serving {
 export async function startServing(options: ServeOptions, host: ServiceHost = processHost()): Promise<Serving> {
   // Checked before the database opens: a wrong flag costs nothing.
   const port = portOf(options.port, host.env);
+  const trustProxy = trustedProxyHops(host.env.TRUST_PROXY);
   const service = await startService(options, host);
   // The front ends need the public URL (the OAuth issuer, the resources a
   // token is bound to), which with port 0 is known only once listening: a
@@ -97,7 +98,7 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
     () => service.close(),
   );
   try {
-    built(routeFrontEnds(await buildFrontEnds(service, host, host.env.PUBLIC_URL || http.url)));
+    built(routeFrontEnds(await buildFrontEnds(service, host, { publicUrl: host.env.PUBLIC_URL || http.url, trustProxy })));
   } catch (error) {
     await http.close();
     await service.close();
@@ -113,8 +114,16 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
   };
 }
 
-/** The HTTP API, the MCP server and the authorization server of one service, at one public URL. */
-async function buildFrontEnds(service: Service, host: ServiceHost, publicUrl: string): Promise<FrontEnds> {
+/**
+ * The HTTP API, the MCP server and the authorization server of one service,
+ * at one public URL, each keying its per-address buckets through the same
+ * trusted proxies.
+ */
+async function buildFrontEnds(
+  service: Service,
+  host: ServiceHost,
+  { publicUrl, trustProxy }: { publicUrl: string; trustProxy: number },
+): Promise<FrontEnds> {
   const resources = resourcesOf(publicUrl);
   const oauth = await createOAuthServer({
     store: service.store,
@@ -124,7 +133,7 @@ async function buildFrontEnds(service: Service, host: ServiceHost, publicUrl: st
     limits: service.limits,
     logger: service.logger,
     publicUrl,
-    trustProxy: host.env.TRUST_PROXY === '1' || host.env.TRUST_PROXY === 'true',
+    trustProxy,
   });
   const api = buildApp({
     core: service.core,
@@ -138,6 +147,7 @@ async function buildFrontEnds(service: Service, host: ServiceHost, publicUrl: st
     metrics: service.metrics,
     metricsToken: host.env.METRICS_TOKEN || undefined,
     resourceMetadataUrl: resources.apiMetadataUrl,
+    trustProxy,
   });
   // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
   const mcp = observeHandler(
@@ -147,6 +157,7 @@ async function buildFrontEnds(service: Service, host: ServiceHost, publicUrl: st
       ...mcpDepsOf(service),
       authenticate: forResource(service.authenticate, resources.mcp),
       resourceMetadataUrl: resources.mcpMetadataUrl,
+      trustProxy,
     }),
   );
   return { api, mcp, oauth };

@@ -127,8 +127,51 @@ export async function revokeGrantRecords(db: Executor, grantId: string): Promise
     .execute();
 }
 
-/** Deletes what has expired; returns how many rows went. */
+/**
+ * How long a client that registered itself may go without any host's grant
+ * before it is deleted (docs/oauth.md "Clients"). Registration is open, so
+ * clients nobody ever authorized (or no longer does) would otherwise pile up.
+ */
+export const UNUSED_CLIENT_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * Deletes what has expired, then the self-registered clients that are
+ * older than UNUSED_CLIENT_SECONDS and hold no grant (an expired grant was
+ * deleted just before); returns how many rows went. Clients the operator
+ * registered stay until the operator removes them.
+ */
 export async function purgeExpiredRecords(deps: RecordDeps): Promise<number> {
-  const result = await deps.db.deleteFrom('oauth_records').where('expires_at', '<=', toTimestamp(deps.clock.now())).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const now = deps.clock.now();
+  const result = await deps.db.deleteFrom('oauth_records').where('expires_at', '<=', toTimestamp(now)).executeTakeFirst();
+  return Number(result.numDeletedRows) + (await purgeUnusedClients(deps.db, now));
+}
+
+async function purgeUnusedClients(db: Executor, nowMs: number): Promise<number> {
+  const cutoff = Math.floor(nowMs / 1000) - UNUSED_CLIENT_SECONDS;
+  const candidates = await db.selectFrom('oauth_records').select(['id', 'payload_json']).where('model', '=', 'Client').execute();
+  let deleted = 0;
+  for (const row of candidates) {
+    const payload = JSON.parse(row.payload_json) as { registered_by?: unknown; client_id_issued_at?: unknown };
+    // A client without an issue time in seconds cannot be told old; it is kept.
+    const old = typeof payload.client_id_issued_at === 'number' && payload.client_id_issued_at <= cutoff;
+    if (payload.registered_by === 'operator' || !old) continue;
+    // One client a statement (each goes once, 30 days after it came): the client and what is filed under it (its
+    // registration access token), unless a host holds a grant for it by now.
+    const result = await db
+      .deleteFrom('oauth_records')
+      .where('client_id', '=', row.id)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('oauth_records as granted')
+              .select('granted.id')
+              .where('granted.model', '=', 'Grant')
+              .whereRef('granted.client_id', '=', 'oauth_records.client_id'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
 }

@@ -14,7 +14,9 @@ export const limitsSchema = z.object({
   oauth_revoke_per_minute: z.int().positive().default(60),
   oauth_introspect_per_minute: z.int().positive().default(120),
   oauth_register_per_minute: z.int().positive().default(5),
-  /** Password tries per address, and per username from anywhere: guessing stays slow even from many addresses. */
+  /** The sign-in, consent and connected-apps pages: a bucket of their own, so clients polling without a token cannot crowd a host out of signing in. */
+  oauth_pages_per_minute: z.int().positive().default(60),
+  /** Password tries per address, and per username from anywhere (but a browser that signed in as that user before): guessing stays slow even from many addresses. */
   sign_in_per_minute: z.int().positive().default(10),
 });
 export type Limits = z.infer<typeof limitsSchema>;

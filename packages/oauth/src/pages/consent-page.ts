@@ -24,6 +24,8 @@ export interface ConsentView {
   readonly csrf: string;
   readonly clientName: string;
   readonly clientId: string;
+  /** Where the browser goes after the answer (the request's redirect URI), in redirect-destination.ts's words. */
+  readonly destination: string;
   readonly username: string;
   /** What the token will be for, in words ("the HTTP API", "the MCP server"). */
   readonly resourceName: string;
@@ -39,6 +41,7 @@ export function consentPage(view: ConsentView): string {
     .join('\n');
   return `<h1>Allow ${escapeHtml(view.clientName)}?</h1>
 <p><strong>${escapeHtml(view.clientName)}</strong> <span class="note">(<code>${escapeHtml(view.clientId)}</code>)</span> asks to use ${escapeHtml(view.resourceName)} as <strong>${escapeHtml(view.username)}</strong>. Untick what it should not do.</p>
+<p>Your answer goes to <strong>${escapeHtml(view.destination)}</strong>. The name above is the one the app chose for itself; this address is where it really is.</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 ${boxes}

@@ -24,7 +24,7 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 export const PAGE_POLICY = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; frame-ancestors 'none'; base-uri 'none'`;
 
 export function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · schedule</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="same-origin"><title>${escapeHtml(title)} · schedule</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 /** The headers every page carries: never cached, never framed, never sniffed. */
@@ -33,7 +33,9 @@ export function pageHeaders(): Record<string, string> {
     'Content-Security-Policy': PAGE_POLICY,
     'X-Frame-Options': 'DENY',
     'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: under it a browser sends `Origin: null` with our own forms, and form-origin.ts must see the real one.
+    // Same-origin still keeps the interaction's address from every other site, the app's redirect URI included.
+    'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff',
   };
 }
@@ -47,6 +49,9 @@ export function sendPage(res: ServerResponse, status: number, title: string, bod
   res.end(html);
   return status;
 }
+
+/** A form posted without the anti-forgery token its page gave it. */
+export const FORGED = 'The form is missing its anti-forgery token; reload the page and try again.';
 
 export function sendErrorPage(res: ServerResponse, status: number, message: string): number {
   return sendPage(res, status, 'Error', `<h1>Something is wrong with this request</h1><p class="error">${escapeHtml(message)}</p>`);
