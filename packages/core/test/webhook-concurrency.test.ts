@@ -3,7 +3,7 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import type { Store } from '../src/storage/store.js';
 import { toTimestamp } from '../src/time.js';
 import type { DeliveryStep } from '../src/webhooks/delivery/delivery-deps.js';
-import { ALICE, loadOrganization } from './support/organization.js';
+import { ADA, ALICE, loadOrganization, MIA, OSCAR, URSULA } from './support/organization.js';
 import { sharedDatabases } from './support/shared-database.js';
 import { storeFixtures } from './support/stores.js';
 import {
@@ -14,6 +14,7 @@ import {
   startReceiver,
   type TestDeliverer,
   testDeliverer,
+  webhookRow,
 } from './support/webhooks.js';
 
 // Concurrency of delivery: one dead receiver never delays another webhook;
@@ -75,8 +76,10 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
 
   it("the fast webhook's deliveries all arrive while the dead one holds only its own 4 slots", async () => {
     deliverer = testDeliverer({ store, clock });
-    const { id: deadId } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/dead`, events: ['booking.created'] });
-    const { id: fastId } = await insertWebhook(store, clock, { owner: ALICE, url: `${fast.url}/fast`, events: ['booking.created'] });
+    // Both answered promptly until now: each may have four requests in flight.
+    const known = { owner: ALICE, events: ['booking.created'], answersPromptly: true };
+    const { id: deadId } = await insertWebhook(store, clock, { ...known, url: `${dead.url}/dead` });
+    const { id: fastId } = await insertWebhook(store, clock, { ...known, url: `${fast.url}/fast` });
     for (let i = 0; i < 10; i++) await insertEvent(store, clock, { host: ALICE });
 
     const first = await deliverer.step();
@@ -109,7 +112,7 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
   it('the global cap bounds requests in flight over all webhooks', async () => {
     deliverer = testDeliverer({ store, clock }, { settings: { maxInFlight: 6 } });
     for (const path of ['/a', '/b', '/c']) {
-      await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}${path}`, events: ['booking.created'] });
+      await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}${path}`, events: ['booking.created'], answersPromptly: true });
     }
     for (let i = 0; i < 5; i++) await insertEvent(store, clock, { host: ALICE });
     let started = 0;
@@ -131,6 +134,109 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
     expect(await deliveriesOf(store, id)).toMatchObject([
       { status: 'pending', attempts: 0, lease: null, locked_until: null, last_error: null },
     ]);
+  });
+});
+
+/**
+ * Records the order in which deliveries were sent and answered, so a test can
+ * tell afterwards how many of one receiver's requests were in flight at once.
+ */
+function sendLog() {
+  const log: { phase: 'sending' | 'answered'; id: string }[] = [];
+  return {
+    hook: async (step: DeliveryStep) => {
+      if (step.phase !== 'events-claimed') log.push({ phase: step.phase, id: step.deliveryId });
+    },
+    /** The most requests of these deliveries in flight at once. */
+    mostAtOnce(ids: ReadonlySet<string>): number {
+      let now = 0;
+      let most = 0;
+      for (const entry of log) {
+        if (!ids.has(entry.id)) continue;
+        now += entry.phase === 'sending' ? 1 : -1;
+        most = Math.max(most, now);
+      }
+      return most;
+    },
+  };
+}
+
+describe.each(storeFixtures())('ten receivers that never answer beside a prompt one, on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let hanging: Receiver;
+  let prompt: Receiver;
+  let deliverer: TestDeliverer;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    clock = manualClock(T0);
+    await loadOrganization({ store, clock });
+  });
+  beforeEach(async () => {
+    // Accepts each request, reads it, and never answers: the socket stays open until the client gives up.
+    hanging = await startReceiver(() => 'hang');
+    prompt = await startReceiver();
+  });
+  afterEach(async () => {
+    await hanging.close();
+    await deliverer.close();
+    await prompt.close();
+    await store.db.deleteFrom('webhook_deliveries').execute();
+    await store.db.deleteFrom('webhooks').execute();
+  });
+  afterAll(() => fixture.cleanup());
+
+  /**
+   * Ten hanging webhooks (owners as given) and Alice's prompt one all receive
+   * 100 events of `host`. Steps as each delivery ends, until the prompt
+   * receiver has all 100; fails the test if that needs a hanging request to end.
+   */
+  async function deliverBeside(owners: readonly string[], host: string) {
+    const log = sendLog();
+    deliverer = testDeliverer({ store, clock }, { steps: log.hook });
+    for (const [i, owner] of owners.entries()) {
+      await insertWebhook(store, clock, { owner, url: `${hanging.url}/hang-${i}`, events: ['booking.created'] });
+    }
+    const { id: promptId } = await insertWebhook(store, clock, { owner: ALICE, url: `${prompt.url}/prompt`, events: ['booking.created'] });
+    for (let i = 0; i < 100; i++) await insertEvent(store, clock, { host });
+
+    await deliverer.step();
+    const succeeded = () => deliverer.outcomes.filter((o) => o === 'succeeded').length;
+    // Each prompt answer frees a slot and the next step fills it; a hanging request ends only at the client's 10 s timeout.
+    while (succeeded() < 100) {
+      await deliverer.nextSettled();
+      await deliverer.step();
+    }
+    const promptRows = await deliveriesOf(store, promptId);
+    expect(promptRows.map((r) => r.status)).toEqual(Array(100).fill('succeeded'));
+    expect(prompt.received).toHaveLength(100);
+    // No hanging request ended on the way: the prompt receiver never waited for a slot one of them held.
+    expect(deliverer.outcomes).toEqual(Array(100).fill('succeeded'));
+    return { promptMostAtOnce: log.mostAtOnce(new Set(promptRows.map((r) => r.id))), hangingInFlight: deliverer.inFlight() };
+  }
+
+  it("ten hanging webhooks of one account: the prompt receiver's 100 deliveries all arrive, four at a time, before any of them times out", async () => {
+    const { promptMostAtOnce, hangingInFlight } = await deliverBeside(Array(10).fill(OSCAR), OSCAR);
+    // Four at once: what one webhook gets when no receiver hangs.
+    expect(promptMostAtOnce).toBe(4);
+    // One account holds at most 8 of the process's 16 slots, whatever number of webhooks it makes.
+    expect(hangingInFlight).toBe(8);
+    await hanging.whenReceived(8);
+    expect(hanging.received).toHaveLength(8);
+  });
+
+  it("ten hanging webhooks of three accounts: the prompt receiver's 100 deliveries all arrive, four at a time, before any of them times out", async () => {
+    // Ursula's bookings reach Ursula, her manager Mia, the admin Ada and the owner Alice.
+    const { promptMostAtOnce, hangingInFlight } = await deliverBeside(
+      [...Array(4).fill(URSULA), ...Array(3).fill(MIA), ...Array(3).fill(ADA)],
+      URSULA,
+    );
+    expect(promptMostAtOnce).toBe(4);
+    // A receiver that has not yet answered gets one request at a time.
+    expect(hangingInFlight).toBe(10);
+    await hanging.whenReceived(10);
+    expect(hanging.received).toHaveLength(10);
   });
 });
 
@@ -183,7 +289,12 @@ describe.each(sharedDatabases())('two processes on one $name database', (shared)
   });
 
   it('events one process has claimed for fan-out are not fanned out again by the other', async () => {
-    const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${receiver.url}/hook`, events: ['booking.created'] });
+    const { id } = await insertWebhook(one, clock, {
+      owner: ALICE,
+      url: `${receiver.url}/hook`,
+      events: ['booking.created'],
+      answersPromptly: true,
+    });
     for (let i = 0; i < 5; i++) await insertEvent(one, clock, { host: ALICE });
     const held = holdAt((step) => step.phase === 'events-claimed');
     const a = deliverer(one, { steps: held.hook });
@@ -210,6 +321,27 @@ describe.each(sharedDatabases())('two processes on one $name database', (shared)
     expect(outcomes).toEqual(Array(5).fill('succeeded'));
     expect(await deliveriesOf(one, id)).toHaveLength(5);
     expect(receiver.received).toHaveLength(5);
+  });
+
+  it('a receiver one process saw time out is backed off for the other too', async () => {
+    const hanging = await startReceiver(() => 'hang');
+    try {
+      const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${hanging.url}/hang`, events: ['booking.created'] });
+      for (let i = 0; i < 3; i++) await insertEvent(one, clock, { host: ALICE });
+      const a = deliverer(one, { timeoutMs: 150 });
+      const b = deliverer(two, { timeoutMs: 150 });
+      expect(await (await a.step()).finished).toEqual(['retrying']);
+      expect(await webhookRow(one, id)).toMatchObject({ backoff_until: toTimestamp(clock.now() + 10_000) });
+      // Two deliveries are due (never sent), but the webhook is backed off: the other process leaves them too.
+      expect(await b.step()).toMatchObject({ events: 0, started: 0 });
+      clock.advance(10_000);
+      const probe = await b.step();
+      expect(probe.started).toBe(1);
+      expect(await probe.finished).toEqual(['retrying']);
+      expect(await a.step()).toMatchObject({ started: 0 });
+    } finally {
+      await hanging.close();
+    }
   });
 
   it('a process stalled past its lease loses the delivery to the other; its late outcome is not recorded', async () => {

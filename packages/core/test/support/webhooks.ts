@@ -30,6 +30,8 @@ export interface WebhookRow {
   description?: string | null;
   /** Defaults to the clock's now. */
   createdAt?: string;
+  /** Its receiver answered promptly before, as a webhook delivering for a while has: four requests at once, not one. */
+  answersPromptly?: boolean;
 }
 
 /** Inserts a webhook; returns its id and secret. */
@@ -50,6 +52,7 @@ export async function insertWebhook(store: Store, clock: Clock, row: WebhookRow)
       previous_secret_until: row.previousSecretUntil ?? null,
       status: row.status ?? 'active',
       paused_reason: row.pausedReason ?? null,
+      answers_promptly: row.answersPromptly ? 1 : 0,
       created_at: at,
       updated_at: at,
     })
