@@ -63,6 +63,22 @@ const booking = (uid, host = OWNER) => ({
   changed_fields: ['metadata'],
 });
 
+/** A webhook to `url` for booking.updated, made a minute ago, as the create operation writes one. */
+const webhookRow = (owner, url) => ({
+  id: core.randomIds.uuid(),
+  owner_user_id: owner,
+  url,
+  events_json: JSON.stringify(['booking.updated']),
+  description: 'bench',
+  secret: `whsec_${randomBytes(32).toString('base64')}`,
+  previous_secret: null,
+  previous_secret_until: null,
+  status: 'active',
+  paused_reason: null,
+  created_at: core.toTimestamp(core.systemClock.now() - 60_000),
+  updated_at: core.toTimestamp(core.systemClock.now()),
+});
+
 /** The receiver: answers 200 at once; tells who waits for an event id when it arrives. */
 function startReceiver() {
   const arrivals = new Map();
@@ -126,23 +142,7 @@ async function benchStore(name, store, receiver) {
     ),
   );
   const now = () => core.toTimestamp(clock.now());
-  await store.db
-    .insertInto('webhooks')
-    .values({
-      id: ids.uuid(),
-      owner_user_id: OWNER,
-      url: receiver.url,
-      events_json: JSON.stringify(['booking.updated']),
-      description: 'bench',
-      secret: `whsec_${randomBytes(32).toString('base64')}`,
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'active',
-      paused_reason: null,
-      created_at: core.toTimestamp(clock.now() - 60_000),
-      updated_at: now(),
-    })
-    .execute();
+  await store.db.insertInto('webhooks').values(webhookRow(OWNER, receiver.url)).execute();
   const eventRow = (id) => ({
     id,
     event_type: 'booking.updated',
@@ -255,25 +255,11 @@ async function beside(openStore, hang, hanging) {
         }),
       ),
     );
-    const webhook = (owner, url) => ({
-      id: ids.uuid(),
-      owner_user_id: owner,
-      url,
-      events_json: JSON.stringify(['booking.updated']),
-      description: 'bench',
-      secret: `whsec_${randomBytes(32).toString('base64')}`,
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'active',
-      paused_reason: null,
-      created_at: core.toTimestamp(clock.now() - 60_000),
-      updated_at: core.toTimestamp(clock.now()),
-    });
     await store.db
       .insertInto('webhooks')
       .values([
-        webhook(OWNER, `${receiver.url}/prompt`),
-        ...Array.from({ length: hanging }, (_, i) => webhook(MALLORY, `${hang.url}/hang-${i}`)),
+        webhookRow(OWNER, `${receiver.url}/prompt`),
+        ...Array.from({ length: hanging }, (_, i) => webhookRow(MALLORY, `${hang.url}/hang-${i}`)),
       ])
       .execute();
     await store.db

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import type { Store } from '../src/storage/store.js';
@@ -17,14 +18,22 @@ import {
   webhookRow,
 } from './support/webhooks.js';
 
-// Concurrency of delivery: one dead receiver never delays another webhook;
-// two processes on one database (two Store objects, as two servers hold
-// them) fan out and deliver each event once; a process that stalls past its
-// lease loses the delivery to another, and its late outcome is not recorded.
-// Interleavings are forced by holding a process at a delivery step, never by sleeping.
+// Concurrency of delivery: dead and slow receivers never delay another
+// webhook (a bounded share of slots per webhook, per account and for
+// receivers not proven prompt; a request that times out backs its webhook
+// off, then one probe); two processes on one database (two Store objects, as
+// two servers hold them) fan out and deliver each event once, and see each
+// other's back-offs; a process that stalls past its lease loses the delivery
+// to another, and its late outcome is not recorded. Interleavings are forced
+// by holding a process at a delivery step, never by sleeping; the client's
+// timeout is real (short where a test needs one), the back-off runs on the
+// injected clock.
 
 const T0 = '2026-03-02T08:00:00.000Z';
+const at = (ms: number) => toTimestamp(Date.parse(T0) + ms);
 const LEASE_MS = 30_000;
+/** The client's time limit where a test needs a hanging receiver to time out. */
+const TIMEOUT_MS = 150;
 
 /** A step hook that holds the first step matching `match` until released. */
 function holdAt(match: (step: DeliveryStep) => boolean) {
@@ -48,8 +57,31 @@ function holdAt(match: (step: DeliveryStep) => boolean) {
     },
   };
 }
+/**
+ * Records the order in which deliveries were sent and answered, so a test can
+ * tell afterwards how many of one receiver's requests were in flight at once.
+ */
+function sendLog() {
+  const log: { phase: 'sending' | 'answered'; id: string }[] = [];
+  return {
+    hook: async (step: DeliveryStep) => {
+      if (step.phase !== 'events-claimed') log.push({ phase: step.phase, id: step.deliveryId });
+    },
+    /** The most requests of these deliveries in flight at once. */
+    mostAtOnce(ids: ReadonlySet<string>): number {
+      let now = 0;
+      let most = 0;
+      for (const entry of log) {
+        if (!ids.has(entry.id)) continue;
+        now += entry.phase === 'sending' ? 1 : -1;
+        most = Math.max(most, now);
+      }
+      return most;
+    },
+  };
+}
 
-describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture) => {
+describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $name', (fixture) => {
   let store: Store;
   let clock: ManualClock;
   let dead: Receiver;
@@ -62,6 +94,8 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
     await loadOrganization({ store, clock });
   });
   beforeEach(async () => {
+    clock.set(T0);
+    // Accepts each request, reads it, and never answers: the socket stays open until the client gives up.
     dead = await startReceiver(() => 'hang');
     fast = await startReceiver();
   });
@@ -85,11 +119,7 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
     const first = await deliverer.step();
     expect(first).toMatchObject({ events: 10, started: 8 });
     // Each fast answer frees a slot; the next step fills it from the fast webhook, the dead one being full.
-    const succeeded = () => deliverer.outcomes.filter((o) => o === 'succeeded').length;
-    while (succeeded() < 10) {
-      await deliverer.nextSettled();
-      await deliverer.step();
-    }
+    await deliverer.stepUntilSucceeded(10);
     const fastRows = await deliveriesOf(store, fastId);
     expect(fastRows.map((r) => r.status)).toEqual(Array(10).fill('succeeded'));
     expect(fast.received).toHaveLength(10);
@@ -135,57 +165,6 @@ describe.each(storeFixtures())('one dead receiver, one fast, on $name', (fixture
       { status: 'pending', attempts: 0, lease: null, locked_until: null, last_error: null },
     ]);
   });
-});
-
-/**
- * Records the order in which deliveries were sent and answered, so a test can
- * tell afterwards how many of one receiver's requests were in flight at once.
- */
-function sendLog() {
-  const log: { phase: 'sending' | 'answered'; id: string }[] = [];
-  return {
-    hook: async (step: DeliveryStep) => {
-      if (step.phase !== 'events-claimed') log.push({ phase: step.phase, id: step.deliveryId });
-    },
-    /** The most requests of these deliveries in flight at once. */
-    mostAtOnce(ids: ReadonlySet<string>): number {
-      let now = 0;
-      let most = 0;
-      for (const entry of log) {
-        if (!ids.has(entry.id)) continue;
-        now += entry.phase === 'sending' ? 1 : -1;
-        most = Math.max(most, now);
-      }
-      return most;
-    },
-  };
-}
-
-describe.each(storeFixtures())('ten receivers that never answer beside a prompt one, on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let hanging: Receiver;
-  let prompt: Receiver;
-  let deliverer: TestDeliverer;
-
-  beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    await loadOrganization({ store, clock });
-  });
-  beforeEach(async () => {
-    // Accepts each request, reads it, and never answers: the socket stays open until the client gives up.
-    hanging = await startReceiver(() => 'hang');
-    prompt = await startReceiver();
-  });
-  afterEach(async () => {
-    await hanging.close();
-    await deliverer.close();
-    await prompt.close();
-    await store.db.deleteFrom('webhook_deliveries').execute();
-    await store.db.deleteFrom('webhooks').execute();
-  });
-  afterAll(() => fixture.cleanup());
 
   /**
    * Ten hanging webhooks (owners as given) and Alice's prompt one all receive
@@ -196,21 +175,16 @@ describe.each(storeFixtures())('ten receivers that never answer beside a prompt 
     const log = sendLog();
     deliverer = testDeliverer({ store, clock }, { steps: log.hook });
     for (const [i, owner] of owners.entries()) {
-      await insertWebhook(store, clock, { owner, url: `${hanging.url}/hang-${i}`, events: ['booking.created'] });
+      await insertWebhook(store, clock, { owner, url: `${dead.url}/hang-${i}`, events: ['booking.created'] });
     }
-    const { id: promptId } = await insertWebhook(store, clock, { owner: ALICE, url: `${prompt.url}/prompt`, events: ['booking.created'] });
+    const { id: promptId } = await insertWebhook(store, clock, { owner: ALICE, url: `${fast.url}/prompt`, events: ['booking.created'] });
     for (let i = 0; i < 100; i++) await insertEvent(store, clock, { host });
 
-    await deliverer.step();
-    const succeeded = () => deliverer.outcomes.filter((o) => o === 'succeeded').length;
     // Each prompt answer frees a slot and the next step fills it; a hanging request ends only at the client's 10 s timeout.
-    while (succeeded() < 100) {
-      await deliverer.nextSettled();
-      await deliverer.step();
-    }
+    await deliverer.stepUntilSucceeded(100);
     const promptRows = await deliveriesOf(store, promptId);
     expect(promptRows.map((r) => r.status)).toEqual(Array(100).fill('succeeded'));
-    expect(prompt.received).toHaveLength(100);
+    expect(fast.received).toHaveLength(100);
     // No hanging request ended on the way: the prompt receiver never waited for a slot one of them held.
     expect(deliverer.outcomes).toEqual(Array(100).fill('succeeded'));
     return { promptMostAtOnce: log.mostAtOnce(new Set(promptRows.map((r) => r.id))), hangingInFlight: deliverer.inFlight() };
@@ -222,8 +196,8 @@ describe.each(storeFixtures())('ten receivers that never answer beside a prompt 
     expect(promptMostAtOnce).toBe(4);
     // One account holds at most 8 of the process's 16 slots, whatever number of webhooks it makes.
     expect(hangingInFlight).toBe(8);
-    await hanging.whenReceived(8);
-    expect(hanging.received).toHaveLength(8);
+    await dead.whenReceived(8);
+    expect(dead.received).toHaveLength(8);
   });
 
   it("ten hanging webhooks of three accounts: the prompt receiver's 100 deliveries all arrive, four at a time, before any of them times out", async () => {
@@ -235,8 +209,164 @@ describe.each(storeFixtures())('ten receivers that never answer beside a prompt 
     expect(promptMostAtOnce).toBe(4);
     // A receiver that has not yet answered gets one request at a time.
     expect(hangingInFlight).toBe(10);
-    await hanging.whenReceived(10);
-    expect(hanging.received).toHaveLength(10);
+    await dead.whenReceived(10);
+    expect(dead.received).toHaveLength(10);
+  });
+
+  it('a request that times out backs the webhook off 10 s: nothing of it goes out before, then one probe', async () => {
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, {
+      owner: ALICE,
+      url: `${dead.url}/slow`,
+      events: ['booking.created'],
+      answersPromptly: true,
+    });
+    for (let i = 0; i < 5; i++) await insertEvent(store, clock, { host: ALICE });
+
+    // It answered promptly before: four requests go out, and all four time out.
+    const first = await deliverer.step();
+    expect(first.started).toBe(4);
+    expect(await first.finished).toEqual(Array(4).fill('retrying'));
+    expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 0, backoff_until: at(10_000), consecutive_failures: 4 });
+    // Every delivery waits for the back-off, the four that failed (due again in 5 s) and the one never sent alike.
+    const rows = await deliveriesOf(store, id);
+    expect(rows.map((r) => [r.attempts, r.next_attempt_at, r.last_error])).toEqual([
+      ...Array(4).fill([1, at(10_000), `no answer within ${TIMEOUT_MS / 1000} s`]),
+      [0, at(10_000), null],
+    ]);
+
+    clock.advance(9_999);
+    expect(await deliverer.step()).toMatchObject({ started: 0 });
+    clock.advance(1);
+    // The back-off over, one probe: the receiver has not answered promptly since.
+    const probe = await deliverer.step();
+    expect(probe.started).toBe(1);
+    expect(await probe.finished).toEqual(['retrying']);
+    expect(dead.received).toHaveLength(5);
+    // Failing for 10 s by now: backed off as long again.
+    expect(await webhookRow(store, id)).toMatchObject({ backoff_until: at(20_000), consecutive_failures: 5 });
+  });
+
+  it('the back-off grows with the time the receiver has been failing, up to 10 min', async () => {
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/slow`, events: ['booking.created'] });
+    for (let i = 0; i < 12; i++) await insertEvent(store, clock, { host: ALICE });
+    const ends: (string | null)[] = [];
+    for (let probe = 0; probe < 9; probe++) {
+      const report = await deliverer.step();
+      expect(report.started).toBe(1);
+      await report.finished;
+      const { backoff_until } = await webhookRow(store, id);
+      ends.push(backoff_until);
+      clock.set(backoff_until!);
+    }
+    // 10 s, then as long again as it has been failing: 10 s, 20 s, 40 s, … capped at 10 min.
+    expect(ends).toEqual([10, 20, 40, 80, 160, 320, 640, 1240, 1840].map((s) => at(s * 1000)));
+  });
+
+  it('an answer ends the back-off: a prompt one gives the webhook its four requests again', async () => {
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/slow`, events: ['booking.created'] });
+    for (let i = 0; i < 8; i++) await insertEvent(store, clock, { host: ALICE });
+    expect(await (await deliverer.step()).finished).toEqual(['retrying']);
+
+    dead.answer = () => ({ status: 200 });
+    clock.advance(10_000);
+    const probe = await deliverer.step();
+    expect(probe.started).toBe(1);
+    expect(await probe.finished).toEqual(['succeeded']);
+    expect(await webhookRow(store, id)).toMatchObject({
+      answers_promptly: 1,
+      backoff_until: null,
+      consecutive_failures: 0,
+      failing_since: null,
+    });
+    expect(await deliverer.step()).toMatchObject({ started: 4 });
+  });
+
+  it('a failed answer ends the back-off too: the receiver answers, and the delivery waits on its own schedule', async () => {
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/slow`, events: ['booking.created'] });
+    for (let i = 0; i < 3; i++) await insertEvent(store, clock, { host: ALICE });
+    await (await deliverer.step()).finished;
+
+    dead.answer = () => ({ status: 503 });
+    clock.advance(10_000);
+    expect(await (await deliverer.step()).finished).toEqual(['retrying']);
+    expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 1, backoff_until: null, consecutive_failures: 2 });
+  });
+
+  it('events that commit during the back-off wait for its end, and are not leased at fan-out', async () => {
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/slow`, events: ['booking.created'] });
+    await insertEvent(store, clock, { host: ALICE });
+    await (await deliverer.step()).finished;
+
+    clock.advance(3_000);
+    await insertEvent(store, clock, { host: ALICE });
+    expect(await deliverer.step()).toMatchObject({ events: 1, started: 0 });
+    const rows = await deliveriesOf(store, id);
+    expect(rows.map((r) => [r.attempts, r.next_attempt_at, r.lease])).toEqual([
+      [1, at(10_000), null],
+      [0, at(10_000), null],
+    ]);
+  });
+
+  it('a receiver that refuses the connection is not backed off: it holds no slot while it fails', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS });
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `http://127.0.0.1:${port}/gone`, events: ['booking.created'] });
+    await insertEvent(store, clock, { host: ALICE });
+    expect(await (await deliverer.step()).finished).toEqual(['retrying']);
+    expect(await webhookRow(store, id)).toMatchObject({ backoff_until: null, consecutive_failures: 1 });
+  });
+
+  it('a receiver that answers later than 2 s gets one request at a time, and is not backed off', async () => {
+    deliverer = testDeliverer({ store, clock });
+    const { id } = await insertWebhook(store, clock, {
+      owner: ALICE,
+      url: `${dead.url}/late`,
+      events: ['booking.created'],
+      answersPromptly: true,
+    });
+    for (let i = 0; i < 10; i++) await insertEvent(store, clock, { host: ALICE });
+    // The first answer takes 2.001 s on the injected clock; the rest come at once.
+    let late = true;
+    dead.answer = () => {
+      if (late) clock.advance(2_001);
+      late = false;
+      return { status: 200 };
+    };
+    const first = await deliverer.step();
+    expect(first.started).toBe(4);
+    expect(await first.finished).toEqual(Array(4).fill('succeeded'));
+    expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 0, backoff_until: null });
+    expect(await deliverer.step()).toMatchObject({ started: 1 });
+  });
+
+  it('receivers not proven prompt hold at most 12 slots: a prompt one keeps the other 4', async () => {
+    deliverer = testDeliverer({ store, clock });
+    // Fourteen that never answer, of three accounts (none over its 8), all receiving Ursula's bookings.
+    const owners = [...Array(5).fill(URSULA), ...Array(5).fill(MIA), ...Array(4).fill(ADA)];
+    for (const [i, owner] of owners.entries()) {
+      await insertWebhook(store, clock, { owner, url: `${dead.url}/hang-${i}`, events: ['booking.created'] });
+    }
+    const { id: fastId } = await insertWebhook(store, clock, {
+      owner: ALICE,
+      url: `${fast.url}/fast`,
+      events: ['booking.created'],
+      answersPromptly: true,
+    });
+    for (let i = 0; i < 20; i++) await insertEvent(store, clock, { host: URSULA });
+    await deliverer.stepUntilSucceeded(20);
+    expect(deliverer.outcomes).toEqual(Array(20).fill('succeeded'));
+    expect((await deliveriesOf(store, fastId)).map((r) => r.status)).toEqual(Array(20).fill('succeeded'));
+    expect(deliverer.inFlight()).toBe(12);
+    await dead.whenReceived(12);
+    expect(dead.received).toHaveLength(12);
   });
 });
 
@@ -328,8 +458,8 @@ describe.each(sharedDatabases())('two processes on one $name database', (shared)
     try {
       const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${hanging.url}/hang`, events: ['booking.created'] });
       for (let i = 0; i < 3; i++) await insertEvent(one, clock, { host: ALICE });
-      const a = deliverer(one, { timeoutMs: 150 });
-      const b = deliverer(two, { timeoutMs: 150 });
+      const a = deliverer(one, { timeoutMs: TIMEOUT_MS });
+      const b = deliverer(two, { timeoutMs: TIMEOUT_MS });
       expect(await (await a.step()).finished).toEqual(['retrying']);
       expect(await webhookRow(one, id)).toMatchObject({ backoff_until: toTimestamp(clock.now() + 10_000) });
       // Two deliveries are due (never sent), but the webhook is backed off: the other process leaves them too.

@@ -166,6 +166,8 @@ export interface TestDeliverer extends WebhookDeliverer {
   readonly outcomes: DeliveryOutcome[];
   /** Steps until nothing is left to fan out or start, awaiting every delivery started; returns the outcomes of this drain. */
   drain(): Promise<DeliveryOutcome[]>;
+  /** Steps once, then again each time a delivery ends (a slot frees), until `count` attempts in all have succeeded. */
+  stepUntilSucceeded(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -203,6 +205,13 @@ export function testDeliverer(
         const report = await deliverer.step();
         all.push(...(await report.finished));
         if (report.events === 0 && report.started === 0) return all;
+      }
+    },
+    async stepUntilSucceeded(count) {
+      await deliverer.step();
+      while (outcomes.filter((o) => o === 'succeeded').length < count) {
+        await deliverer.nextSettled();
+        await deliverer.step();
       }
     },
     async close() {
