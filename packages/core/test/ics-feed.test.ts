@@ -354,14 +354,30 @@ describe('the feed cache', () => {
   });
 });
 
-/** A feed of `events` events, each `rule` from `start` (UTC, basic form), lasting `duration`. */
-function feedOf(rule: string, start: string, events: number, duration = 'PT1S'): string {
+interface RecurringEvent {
+  readonly uid: string;
+  readonly rule: string;
+  /** UTC, basic form. */
+  readonly start: string;
+  readonly duration: string;
+}
+
+/** A feed of these recurring events. */
+function calendarOf(events: readonly RecurringEvent[]): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//schedule//ics-feed tests//EN'];
-  for (let i = 0; i < events; i++) {
-    lines.push('BEGIN:VEVENT', `UID:e${i}@schedule.test`, `DTSTART:${start}`, `DURATION:${duration}`, `RRULE:${rule}`, 'END:VEVENT');
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, `DTSTART:${e.start}`, `DURATION:${e.duration}`, `RRULE:${e.rule}`, 'END:VEVENT');
   }
   return [...lines, 'END:VCALENDAR', ''].join('\r\n');
 }
+
+/** `count` events alike, each `rule` from `start`, lasting `duration`. */
+function alike(rule: string, start: string, count: number, duration = 'PT1S'): RecurringEvent[] {
+  return Array.from({ length: count }, (_, i) => ({ uid: `e${i}@schedule.test`, rule, start, duration }));
+}
+
+/** A feed of `count` events alike. */
+const feedOf = (rule: string, start: string, count: number, duration?: string) => calendarOf(alike(rule, start, count, duration));
 
 /**
  * Counts the expansion's work as ical.js's recurrence steps, whatever the
@@ -414,29 +430,47 @@ describe('the cost of expanding a feed (issue 29)', () => {
     expect(steps.take()).toBeLessThanOrEqual(20_000 + 5);
   });
 
-  it('an unchanged feed is expanded once for the reads of its window, in the host’s zone', async () => {
+  it('20,000 occurrences in all are read; one more makes the feed unreadable', async () => {
+    // Two events of 10,000 minutes each (the most one event may have), then one more single occurrence.
+    const twoOfTenThousand = alike('FREQ=MINUTELY;COUNT=10000', '20260102T000000Z', 2);
+    const oneMore = { uid: 'one-more@schedule.test', rule: 'FREQ=DAILY;COUNT=1', start: '20260103T000000Z', duration: 'PT1S' };
+    written.set('/at-the-bound.ics', calendarOf(twoOfTenThousand));
+    written.set('/over-the-bound.ics', calendarOf([...twoOfTenThousand, oneMore]));
     const read = icsFeedReader({ clock });
-    const url = feed('weekly.ics');
-    const first = await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'));
-    expect(first).toEqual([span('2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z')]);
+    const day = span('2026-01-02T00:00:00Z', '2026-01-02T00:02:00Z');
+    expect(await read(feed('at-the-bound.ics'), day)).toHaveLength(4);
+    await expect(read(feed('over-the-bound.ics'), day)).rejects.toThrow(
+      'its events recur more than 20000 times in all before the window ends',
+    );
+  });
+
+  it('an unchanged feed is expanded once for the reads of its window, a day back to 92 days ahead, per host zone', async () => {
+    written.set('/daily.ics', feedOf('FREQ=DAILY', '20251201T130000Z', 1, 'PT1H'));
+    const read = icsFeedReader({ clock });
+    const url = feed('daily.ics');
+    const at1300 = (day: string) => span(`${day}T13:00:00Z`, `${day}T14:00:00Z`);
+    // Now is 2026-01-01T00:00Z: the window is 2025-12-31T00:00Z to 2026-04-02T00:00Z.
+    const first = await read(url, span('2025-12-31T12:00:00Z', '2026-01-01T12:00:00Z'));
+    expect(first).toEqual([at1300('2025-12-31')]);
     expect(steps.take()).toBeGreaterThan(0);
-    // Every slot list and check within a day before now and 92 days ahead is served from it.
-    expect(await read(url, span('2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z'))).toEqual([
-      span('2026-01-12T10:00:00Z', '2026-01-12T11:00:00Z'),
-    ]);
-    expect(await read(url, span('2026-03-30T10:30:00Z', '2026-04-02T00:00:00Z'))).toEqual([
-      span('2026-03-30T10:00:00Z', '2026-03-30T11:00:00Z'),
-    ]);
-    expect(await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'))).toEqual(first);
+    // Every slot list and check within it is served from that one expansion.
+    expect(await read(url, span('2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z'))).toEqual([at1300('2026-01-12')]);
+    expect(await read(url, span('2026-03-31T13:30:00Z', '2026-04-02T00:00:00Z'))).toEqual([at1300('2026-03-31'), at1300('2026-04-01')]);
+    expect(await read(url, span('2025-12-31T12:00:00Z', '2026-01-01T12:00:00Z'))).toEqual(first);
     expect(steps.take()).toBe(0);
-    // Another host zone, or a range beyond the window, is expanded on its own, once.
-    await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'), 'America/New_York');
-    await read(url, span('2030-01-07T00:00:00Z', '2030-01-08T00:00:00Z'));
+    // A range reaching before the window, or beyond it, is expanded on its own, and kept.
+    const before = span('2025-12-29T00:00:00Z', '2025-12-31T12:00:00Z');
+    const beyond = span('2030-01-07T00:00:00Z', '2030-01-08T00:00:00Z');
+    expect(await read(url, before)).toEqual([at1300('2025-12-29'), at1300('2025-12-30')]);
+    expect(await read(url, beyond)).toEqual([at1300('2030-01-07')]);
     expect(steps.take()).toBeGreaterThan(0);
+    expect(await read(url, before)).toEqual([at1300('2025-12-29'), at1300('2025-12-30')]);
+    expect(await read(url, beyond)).toEqual([at1300('2030-01-07')]);
+    expect(steps.take()).toBe(0);
+    // Another host zone is expanded on its own, once.
     await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'), 'America/New_York');
-    expect(await read(url, span('2030-01-07T00:00:00Z', '2030-01-08T00:00:00Z'))).toEqual([
-      span('2030-01-07T10:00:00Z', '2030-01-07T11:00:00Z'),
-    ]);
+    expect(steps.take()).toBeGreaterThan(0);
+    expect(await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'), 'America/New_York')).toEqual([at1300('2026-01-05')]);
     expect(steps.take()).toBe(0);
   });
 

@@ -176,6 +176,26 @@ describe('slots of one process', () => {
     expect(slots.admits(prompt('a'))).toBe(true);
   });
 
+  it('a full webhook given one back has room for one, and is full again once it takes it', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    expect(fill(slots, prompt('a', 'ann'))).toBe(4);
+    slots.giveBack(prompt('a', 'ann'));
+    expect(slots.exclusions().webhooks).toEqual([]);
+    expect(fill(slots, prompt('a', 'ann'))).toBe(1);
+    expect(slots.exclusions().webhooks).toEqual(['a']);
+    // The account's count went down and up with it: four more of Ann's fit, not five.
+    expect(fill(slots, prompt('b', 'ann'))).toBe(4);
+  });
+
+  it('giving back a prompt receiver’s request frees no slot of the unproven share', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    for (let i = 0; i < 12; i++) slots.take(unproven(`slow-${i}`));
+    slots.take(prompt('fast'));
+    slots.giveBack(prompt('fast'));
+    expect(slots.exclusions()).toMatchObject({ free: 4, promptOnly: true });
+    expect(slots.admits(unproven('slow-new'))).toBe(false);
+  });
+
   it('a copy counts on its own: what it takes is not taken from the original', () => {
     const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
     slots.take(prompt('a'));

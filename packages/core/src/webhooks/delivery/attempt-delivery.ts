@@ -34,8 +34,9 @@ export function deliveryHeaders(delivery: ClaimedDelivery, nowMs: number): Recor
  * Sends one claimed delivery and records what came of it: a 2xx succeeds,
  * 410 disables the webhook, anything else (or no answer) is a failure that
  * is tried again on the schedule. How long the receiver took is recorded
- * too: whether it answered promptly, or timed out and is backed off. `stopping` aborts the request when the
- * service stops: the delivery is then released unrecorded, to be sent again.
+ * too: whether it answered promptly, or timed out and is backed off.
+ * `stopping` aborts the request when the service stops: the delivery is then
+ * released unrecorded, to be sent again.
  */
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery, stopping: AbortSignal): Promise<DeliveryOutcome> {
   await deps.steps?.({ phase: 'sending', deliveryId: delivery.id });

@@ -28,9 +28,10 @@ export interface Claim {
   readonly claimed: ClaimedDelivery[];
   /**
    * False when this claim saw every due delivery it could take: candidates
-   * were fewer than the limit, or some were left for lack of room in their
-   * webhook (those wait for its requests to end). Claiming again at once would
-   * then only scan past the full webhooks' backlog to find nothing.
+   * were fewer than the limit, or some were left for lack of room (their
+   * webhook's, their account's, the unproven receivers'; those wait for
+   * requests to end). Claiming again at once would then only scan past the
+   * full webhooks' backlog to find nothing.
    */
   readonly more: boolean;
 }
@@ -46,14 +47,14 @@ export interface ClaimOptions {
 /**
  * Claims due deliveries of active webhooks not backed off, oldest due first,
  * taking no more than the slots admit (per webhook, per account, for
- * unproven receivers): a receiver that hangs holds its own slots only, and
+ * unproven receivers): a receiver that hangs holds its own share only, and
  * webhooks and accounts with none left are left out in the query itself, so
- * their backlog never fills the candidates. Candidates are read first; the claim then leases those still
- * due and unleased. On PostgreSQL the rows are locked with FOR UPDATE SKIP
- * LOCKED, so two processes claiming at once take different rows without
- * waiting on each other, and the lock re-checks the conditions on the newest
- * row, so a row another process leased since this one read it is not taken.
- * On SQLite the one UPDATE is atomic.
+ * their backlog never fills the candidates. Candidates are read first; the
+ * claim then leases those still due and unleased. On PostgreSQL the rows are
+ * locked with FOR UPDATE SKIP LOCKED, so two processes claiming at once take
+ * different rows without waiting on each other, and the lock re-checks the
+ * conditions on the newest row, so a row another process leased since this
+ * one read it is not taken. On SQLite the one UPDATE is atomic.
  */
 export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, options: ClaimOptions): Promise<Claim> {
   const { store } = deps;

@@ -81,9 +81,9 @@ export interface Failure {
  * delivery fails), and the webhook's run of failures grows. An answer says
  * whether the receiver answers promptly, and ends a back-off; a timeout
  * backs the webhook off (receiver-backoff.ts), its waiting deliveries with
- * it. When the run is
- * long enough in both count and time, the webhook is auto-paused and its
- * owner told by mail, in the same transaction, so exactly one process does it.
+ * it. When the run is long enough in both count and time, the webhook is
+ * auto-paused and its owner told by mail, in the same transaction, so
+ * exactly one process does it.
  */
 export async function recordFailure(
   deps: { store: Store; clock: Clock; ids: IdGenerator; logger: DeliveryLogger; settings: WebhookDeliverySettings },
