@@ -1,12 +1,14 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
 import type { Store } from '../src/storage/store.js';
 import { toTimestamp } from '../src/time.js';
 import type { DeliveryStep } from '../src/webhooks/delivery/delivery-deps.js';
 import { ADA, ALICE, loadOrganization, MIA, OSCAR, URSULA } from './support/organization.js';
 import { sharedDatabases } from './support/shared-database.js';
 import { storeFixtures } from './support/stores.js';
+import { seedDelivery } from './support/webhook-calls.js';
 import {
   deliveriesOf,
   insertEvent,
@@ -149,8 +151,34 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
     for (let i = 0; i < 5; i++) started += (await deliverer.step()).started;
     expect(started).toBe(6);
     expect(deliverer.inFlight()).toBe(6);
+    // Every slot taken: a step claims nothing, and says the next work is a slot freeing, not another step at once.
+    expect(await deliverer.step()).toMatchObject({ started: 0, more: false });
     await dead.whenReceived(6);
     expect(dead.received).toHaveLength(6);
+  });
+
+  it('a claim that fills every free slot says there may be more; one that left a row for lack of room, or found fewer, says not', async () => {
+    deliverer = testDeliverer({ store, clock }, { settings: { maxInFlight: 2 } });
+    const { id: unproven } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/new`, events: ['booking.created'] });
+    const { id: prompt } = await insertWebhook(store, clock, {
+      owner: OSCAR,
+      url: `${fast.url}/prompt`,
+      events: ['booking.created'],
+      answersPromptly: true,
+    });
+    const seed = (webhook_id: string, dueAt: string) =>
+      seedDelivery(store, { id: randomIds.uuid(), webhook_id, event_id: randomIds.uuid(), created_at: dueAt });
+    // Due first, two of a webhook with room for one: the claim's window of two holds both, and takes one.
+    await seed(unproven, at(-2));
+    await seed(unproven, at(-1));
+    await seed(prompt, T0);
+    expect(await deliverer.step()).toMatchObject({ events: 0, started: 1, more: false });
+    // The full webhook left out, its one slot goes to the prompt one: every free slot filled.
+    const second = await deliverer.step();
+    expect(second).toMatchObject({ started: 1, more: true });
+    await second.finished;
+    // A slot free and nothing left it may take.
+    expect(await deliverer.step()).toMatchObject({ started: 0, more: false });
   });
 
   it('stopping abandons the requests in flight: released unrecorded, sent again later', async () => {
@@ -324,7 +352,7 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
     expect(await webhookRow(store, id)).toMatchObject({ backoff_until: null, consecutive_failures: 1 });
   });
 
-  it('a receiver that answers later than 2 s gets one request at a time, and is not backed off', async () => {
+  it('an answer within 2 s is prompt; a later one leaves the webhook one request at a time, and is not backed off', async () => {
     deliverer = testDeliverer({ store, clock });
     const { id } = await insertWebhook(store, clock, {
       owner: ALICE,
@@ -332,19 +360,62 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
       events: ['booking.created'],
       answersPromptly: true,
     });
-    for (let i = 0; i < 10; i++) await insertEvent(store, clock, { host: ALICE });
-    // The first answer takes 2.001 s on the injected clock; the rest come at once.
-    let late = true;
+    for (let i = 0; i < 12; i++) await insertEvent(store, clock, { host: ALICE });
+    // The first answer of each step takes `took` ms on the injected clock; the rest come at once.
+    let took = 2_000;
     dead.answer = () => {
-      if (late) clock.advance(2_001);
-      late = false;
+      clock.advance(took);
+      took = 0;
       return { status: 200 };
     };
     const first = await deliverer.step();
     expect(first.started).toBe(4);
     expect(await first.finished).toEqual(Array(4).fill('succeeded'));
+    expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 1 });
+
+    took = 2_001;
+    const second = await deliverer.step();
+    expect(second.started).toBe(4);
+    expect(await second.finished).toEqual(Array(4).fill('succeeded'));
     expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 0, backoff_until: null });
     expect(await deliverer.step()).toMatchObject({ started: 1 });
+  });
+
+  it('once a back-off has ended, a new event of the webhook goes out at once, one at a time: the probe', async () => {
+    deliverer = testDeliverer({ store, clock });
+    const { id } = await insertWebhook(store, clock, {
+      owner: ALICE,
+      url: `${fast.url}/back`,
+      events: ['booking.created'],
+      backoffUntil: at(-1),
+    });
+    for (let i = 0; i < 2; i++) await insertEvent(store, clock, { host: ALICE });
+    const report = await deliverer.step();
+    expect(report).toMatchObject({ events: 2, started: 1 });
+    expect(await report.finished).toEqual(['succeeded']);
+    // Both were due at once, not at the back-off's past end.
+    expect((await deliveriesOf(store, id)).map((r) => [r.status, r.next_attempt_at])).toEqual([
+      ['succeeded', T0],
+      ['pending', T0],
+    ]);
+    expect(await webhookRow(store, id)).toMatchObject({ answers_promptly: 1, backoff_until: null });
+  });
+
+  it('a longer back-off already running (set by another process) is kept', async () => {
+    const { id } = await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}/slow`, events: ['booking.created'] });
+    // While this process's request waits for its timeout, another has backed the webhook off for a minute.
+    const elsewhere = async (step: DeliveryStep) => {
+      if (step.phase === 'answered')
+        await store.db
+          .updateTable('webhooks')
+          .set({ backoff_until: at(60_000) })
+          .where('id', '=', id)
+          .execute();
+    };
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: TIMEOUT_MS, steps: elsewhere });
+    await insertEvent(store, clock, { host: ALICE });
+    expect(await (await deliverer.step()).finished).toEqual(['retrying']);
+    expect(await webhookRow(store, id)).toMatchObject({ backoff_until: at(60_000) });
   });
 
   it('receivers not proven prompt hold at most 12 slots: a prompt one keeps the other 4', async () => {

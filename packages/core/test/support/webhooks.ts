@@ -32,6 +32,8 @@ export interface WebhookRow {
   createdAt?: string;
   /** Its receiver answered promptly before, as a webhook delivering for a while has: four requests at once, not one. */
   answersPromptly?: boolean;
+  /** Backed off until then, after a request timed out. */
+  backoffUntil?: string | null;
 }
 
 /** Inserts a webhook; returns its id and secret. */
@@ -53,6 +55,7 @@ export async function insertWebhook(store: Store, clock: Clock, row: WebhookRow)
       status: row.status ?? 'active',
       paused_reason: row.pausedReason ?? null,
       answers_promptly: row.answersPromptly ? 1 : 0,
+      backoff_until: row.backoffUntil ?? null,
       created_at: at,
       updated_at: at,
     })

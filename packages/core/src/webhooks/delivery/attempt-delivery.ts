@@ -40,28 +40,25 @@ export function deliveryHeaders(delivery: ClaimedDelivery, nowMs: number): Recor
  */
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery, stopping: AbortSignal): Promise<DeliveryOutcome> {
   await deps.steps?.({ phase: 'sending', deliveryId: delivery.id });
-  let answer: WebhookAnswer | undefined;
-  let error: string | undefined;
-  let timedOut = false;
   const sentAt = deps.clock.now();
-  try {
-    answer = await deps.http.post({
-      url: delivery.url,
-      headers: deliveryHeaders(delivery, sentAt),
-      body: delivery.payload_json,
-      signal: stopping,
-    });
-  } catch (caught) {
-    error = caught instanceof Error ? caught.message : String(caught);
-    timedOut = caught instanceof WebhookRequestFailed && caught.timedOut;
-  }
+  const sent = await deps.http
+    .post({ url: delivery.url, headers: deliveryHeaders(delivery, sentAt), body: delivery.payload_json, signal: stopping })
+    .then(
+      (answer: WebhookAnswer) => ({ answer }),
+      (caught: unknown) => ({
+        error: caught instanceof Error ? caught.message : String(caught),
+        timedOut: caught instanceof WebhookRequestFailed && caught.timedOut,
+      }),
+    );
   const prompt = deps.clock.now() - sentAt <= deps.settings.promptAnswerMs;
   await deps.steps?.({ phase: 'answered', deliveryId: delivery.id });
-  if (answer === undefined && stopping.aborted) {
+  if (!('answer' in sent)) {
+    if (!stopping.aborted) return recordFailure(deps, delivery, sent);
     await releaseDelivery(deps, delivery);
     return 'released';
   }
-  if (answer === undefined) return recordFailure(deps, delivery, { error: error ?? 'no answer', timedOut });
+  const { answer } = sent;
+  // Stryker disable next-line ConditionalExpression: an answer's status is final, never under 200 (1xx are interim); the other variants are killed
   if (answer.status >= 200 && answer.status <= 299) return recordSuccess(deps, delivery, answer, prompt);
   if (answer.status === 410) return recordGone(deps, delivery, answer);
   return recordFailure(deps, delivery, {

@@ -17,8 +17,6 @@ export interface ClaimedDelivery extends Standing {
   readonly previous_secret_until: string | null;
   /** The webhook's run of failures when claimed: a success resets it only if there was one. */
   readonly consecutive_failures: number;
-  /** The webhook's back-off when claimed (a past one: the webhook is on probation); an answer ends it. */
-  readonly backoff_until: string | null;
   /** This claim's lease: every write about the attempt names it, so a process whose lease ran out writes nothing. */
   readonly lease: string;
 }
@@ -82,7 +80,6 @@ export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, o
       'w.consecutive_failures',
       'w.owner_user_id',
       'w.answers_promptly',
-      'w.backoff_until',
     ])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
