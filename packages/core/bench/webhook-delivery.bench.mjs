@@ -399,7 +399,8 @@ const report = {
   })),
   beside_hanging_receivers: {
     benchmark: `${HANG_EVENTS} events to a prompt webhook while ${HANGING} webhooks of one account hang (accept, never answer), beside the same with none hanging; at most ${HANG_BOUND_MS / 1000} s each`,
-    target: 'ratio <= 2',
+    // Not 1: the hanging case also fans each event out to 11 webhooks instead of 1.
+    target: 'all 100 delivered, in about the time they take with none hanging',
     results: hangingResults,
   },
 };
