@@ -29,6 +29,10 @@ export default {
     'src/idempotency/idempotency.ts',
     'src/rate-limit/rate-limiter.ts',
     'src/wall-clock.ts',
+    'src/availability/adapters/busy-window.ts',
+    'src/availability/adapters/ics/feed-expansions.ts',
+    'src/webhooks/delivery/delivery-slots.ts',
+    'src/webhooks/delivery/receiver-backoff.ts',
   ],
   // Below 95% killed (equivalent mutants marked with a reason), the run fails.
   thresholds: { high: 97, low: 95, break: 95 },

@@ -29,6 +29,8 @@ export default defineConfig({
       'test/reschedule-booking.test.ts',
       'test/cancel-booking.test.ts',
       'test/booking-model.property.test.ts',
+      // The pure rules of webhook delivery (slots, back-off); the suites with a receiver stay out.
+      'test/webhook-rules.test.ts',
     ],
     exclude: ['test/series-notifications.test.ts'],
     testTimeout: 20_000,

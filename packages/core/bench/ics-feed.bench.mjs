@@ -5,13 +5,23 @@
 //   vs ICAL.parse of the whole text plus decoding each DTSTART;
 // - expand: busyWithin over a year vs ical.js's own iterator walking every
 //   series to the same end, its times turned to instants by ical.js.
+// And issue 29: a feed of ten events repeating every second, read through
+// icsFeedReader from a server on loopback:
+// - one read's cost, the first (fetch, parse, expand) and the ones after;
+// - sixteen reads of it at once, each for another day, and beside them
+//   unrelated requests to a bare node:http server in the same process, one
+//   after another while the reads last: the slowest of them, beside the
+//   slowest of as many such requests alone (the floor), in the same run.
 // Build first: `npx turbo run build`.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ICAL from 'ical.js';
+import { Agent, request } from 'undici';
 import { busyWithin } from '../dist/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../dist/availability/adapters/ics/parse-feed.js';
+import { icsFeedReader, systemClock } from '../dist/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -69,6 +79,90 @@ function msPerCall(fn) {
   return Math.round([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] * 10) / 10;
 }
 
+const median = (values) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] * 10) / 10;
+
+/** The every-second feed served on loopback, and a bare server answering at once: the unrelated request. */
+async function denseFeedRuns() {
+  const DAY = 86_400_000;
+  const basic = (ms) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  const start = basic(Date.now() + DAY);
+  const dense = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//schedule bench//EN'];
+  for (let i = 0; i < 10; i++)
+    dense.push('BEGIN:VEVENT', `UID:every-second-${i}@bench`, `DTSTART:${start}`, 'DURATION:PT1S', 'RRULE:FREQ=SECONDLY', 'END:VEVENT');
+  dense.push('END:VCALENDAR', '');
+  const body = dense.join('\r\n');
+  const feedServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(body));
+  const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  const listen = (server) => new Promise((done) => server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${server.address().port}`)));
+  const feedUrl = `${await listen(feedServer)}/every-second.ics`;
+  const bareUrl = `${await listen(bare)}/`;
+  const agent = new Agent();
+  const unrelated = async () => {
+    const startedAt = performance.now();
+    const res = await request(bareUrl, { dispatcher: agent });
+    await res.body.dump();
+    return performance.now() - startedAt;
+  };
+  const day = (n) => ({ startMs: Date.now() + n * DAY, endMs: Date.now() + (n + 1) * DAY });
+  const readOnce = async (read, n) => {
+    const startedAt = performance.now();
+    try {
+      await read(feedUrl, day(n), 'Europe/Berlin');
+    } catch {
+      // Unreadable (too dense to expand) is this feed's expected answer; its cost is what is measured.
+    }
+    return performance.now() - startedAt;
+  };
+  /** Unrelated requests one after another until `done()` (at least `least`): the slowest, and how many were made. */
+  const slowest = async (done, least = 1) => {
+    let worst = 0;
+    let made = 0;
+    while (made < least || !done()) {
+      worst = Math.max(worst, await unrelated());
+      made++;
+    }
+    return { worst, made };
+  };
+  const first = [];
+  const after = [];
+  const alone = [];
+  const beside = { first: [], after: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    await unrelated(); // warm the connection
+    let read = icsFeedReader({ clock: systemClock });
+    first.push(await readOnce(read, 1));
+    after.push(await readOnce(read, 2));
+    for (const when of ['first', 'after']) {
+      // First reads: a reader that has not fetched the feed yet; later reads: the one that just read it.
+      if (when === 'first') read = icsFeedReader({ clock: systemClock });
+      let finished = false;
+      const reads = Promise.all(Array.from({ length: 16 }, (_, n) => readOnce(read, 1 + n))).then(() => {
+        finished = true;
+      });
+      const { worst, made } = await slowest(() => finished);
+      await reads;
+      beside[when].push(worst);
+      alone.push((await slowest(() => true, made)).worst);
+    }
+  }
+  await agent.close();
+  await new Promise((done) => feedServer.close(done));
+  await new Promise((done) => bare.close(done));
+  const besideMs = { first: median(beside.first), after: median(beside.after) };
+  const floorMs = median(alone);
+  return {
+    feed: 'ten events, FREQ=SECONDLY from tomorrow, read for a day each',
+    one_read_ms: { first: median(first), after: median(after) },
+    slowest_unrelated_request_ms: { alone: floorMs, beside_16_first_reads: besideMs.first, beside_16_later_reads: besideMs.after },
+    ratio_unrelated_beside_16_first_reads_over_alone: Math.round((besideMs.first / floorMs) * 10) / 10,
+    ratio_unrelated_beside_16_later_reads_over_alone: Math.round((besideMs.after / floorMs) * 10) / 10,
+  };
+}
+
 const report = {
   benchmark: 'Read a 5,000-event feed (500 weekly series, Europe/Berlin): parseFeed and busyWithin vs bare ical.js',
   feed_bytes: text.length,
@@ -80,6 +174,7 @@ const report = {
 };
 report.ratio_parse_ours_over_ical_js = Math.round((report.parse_ms.ours / report.parse_ms.ical_js) * 100) / 100;
 report.ratio_expand_ours_over_ical_js = Math.round((report.expand_year_ms.ours / report.expand_year_ms.ical_js) * 100) / 100;
+report.every_second_feed = await denseFeedRuns();
 
 mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
 writeFileSync(resolve(here, '../../../bench-results/ics-feed.json'), `${JSON.stringify(report, null, 2)}\n`);

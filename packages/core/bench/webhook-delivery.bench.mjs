@@ -6,12 +6,17 @@
 //   the same receiver, as many at once as delivery sends to one webhook;
 // - idle latency: from an event's commit to its arrival at the receiver, one
 //   event at a time with the loop idle, beside the floor of one plain POST.
+// - beside hanging receivers (issue 29): 100 events to one prompt webhook while
+//   ten webhooks of one account point at sockets that accept and never answer,
+//   beside the floor of the same 100 with no hanging webhook, in the same run;
+//   bounded by BENCH_HANG_BOUND_MS (30 s), the count delivered by then is reported.
 // Set BENCH_POSTGRES_URL (postgres://…) to measure PostgreSQL too, in a fresh schema.
 // Build first: `npx turbo run build`.
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,10 +28,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const POLL_MS = 50; // WEBHOOK_POLL_MS's default
+const HANG_BOUND_MS = Number(process.env.BENCH_HANG_BOUND_MS ?? 30_000);
+const HANGING = 10;
+const HANG_EVENTS = 100;
 const OWNER = '7e57a1a0-0000-4000-8000-0000000000aa';
+const MALLORY = '7e57a1a0-0000-4000-8000-0000000000bb';
 
 // A booking as the outbox records it (about 1 KB of JSON).
-const booking = (uid) => ({
+const booking = (uid, host = OWNER) => ({
   uid,
   version: 2,
   event_type_id: '7e57a1a0-0000-4000-8000-000000000001',
@@ -36,7 +45,7 @@ const booking = (uid) => ({
   start_at: '2026-09-01T09:00:00.000Z',
   end_at: '2026-09-01T09:30:00.000Z',
   timezone: 'Europe/Berlin',
-  host: { user_id: OWNER, username: 'bench', email: 'bench@example.com' },
+  host: { user_id: host, username: 'bench', email: 'bench@example.com' },
   attendees: [{ email: 'guest@example.com', name: 'Guest', timezone: 'Europe/Berlin' }],
   guests: [],
   location: { type: 'conference', url: `https://meet.example.com/${uid}`, value: null },
@@ -52,6 +61,22 @@ const booking = (uid) => ({
   created_at: '2026-08-01T09:00:00.000Z',
   updated_at: '2026-08-01T09:05:00.000Z',
   changed_fields: ['metadata'],
+});
+
+/** A webhook to `url` for booking.updated, made a minute ago, as the create operation writes one. */
+const webhookRow = (owner, url) => ({
+  id: core.randomIds.uuid(),
+  owner_user_id: owner,
+  url,
+  events_json: JSON.stringify(['booking.updated']),
+  description: 'bench',
+  secret: `whsec_${randomBytes(32).toString('base64')}`,
+  previous_secret: null,
+  previous_secret_until: null,
+  status: 'active',
+  paused_reason: null,
+  created_at: core.toTimestamp(core.systemClock.now() - 60_000),
+  updated_at: core.toTimestamp(core.systemClock.now()),
 });
 
 /** The receiver: answers 200 at once; tells who waits for an event id when it arrives. */
@@ -117,23 +142,7 @@ async function benchStore(name, store, receiver) {
     ),
   );
   const now = () => core.toTimestamp(clock.now());
-  await store.db
-    .insertInto('webhooks')
-    .values({
-      id: ids.uuid(),
-      owner_user_id: OWNER,
-      url: receiver.url,
-      events_json: JSON.stringify(['booking.updated']),
-      description: 'bench',
-      secret: `whsec_${randomBytes(32).toString('base64')}`,
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'active',
-      paused_reason: null,
-      created_at: core.toTimestamp(clock.now() - 60_000),
-      updated_at: now(),
-    })
-    .execute();
+  await store.db.insertInto('webhooks').values(webhookRow(OWNER, receiver.url)).execute();
   const eventRow = (id) => ({
     id,
     event_type: 'booking.updated',
@@ -200,6 +209,108 @@ async function benchStore(name, store, receiver) {
   };
 }
 
+/** A server that accepts every connection and never answers: the socket stays open until the client gives up. */
+function startHangingServer() {
+  const sockets = new Set();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  return new Promise((resolveStart) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolveStart({
+        url: `http://127.0.0.1:${server.address().port}`,
+        close: () =>
+          new Promise((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(done);
+          }),
+      }),
+    ),
+  );
+}
+
+/**
+ * 100 events, each to the prompt webhook (owned by the bench owner, who sees
+ * every booking) and to `hanging` webhooks of Mallory, a plain user whose
+ * bookings they are, pointing at `hang`: seconds until the prompt receiver has
+ * all 100, or how many it had when the bound ran out.
+ */
+async function beside(openStore, hang, hanging) {
+  const store = await openStore();
+  const receiver = await startReceiver();
+  const clock = core.systemClock;
+  const ids = core.randomIds;
+  try {
+    await core.loadWorkspace(
+      { store, clock, ids },
+      core.parseWorkspace(
+        JSON.stringify({
+          organization: { name: 'Bench' },
+          users: [
+            { id: OWNER, username: 'bench', email: 'bench@example.com', name: 'Bench Host', role: 'owner' },
+            { id: MALLORY, username: 'mallory', email: 'mallory@example.com', name: 'Mallory' },
+          ],
+        }),
+      ),
+    );
+    await store.db
+      .insertInto('webhooks')
+      .values([
+        webhookRow(OWNER, `${receiver.url}/prompt`),
+        ...Array.from({ length: hanging }, (_, i) => webhookRow(MALLORY, `${hang.url}/hang-${i}`)),
+      ])
+      .execute();
+    await store.db
+      .insertInto('outbox')
+      .values(
+        Array.from({ length: HANG_EVENTS }, () => {
+          const id = ids.uuid();
+          return {
+            id,
+            event_type: 'booking.updated',
+            subject_uid: id,
+            payload_json: JSON.stringify(booking(id, MALLORY)),
+            created_at: core.toTimestamp(clock.now()),
+            dispatched_at: null,
+          };
+        }),
+      )
+      .execute();
+    const http = core.webhookHttpClient({ allowPrivateTargets: true });
+    const logger = { info() {}, warn() {} };
+    const startedAt = performance.now();
+    const loop = core.startWebhookDelivery({ store, clock, ids, http, logger }, { intervalMs: POLL_MS });
+    const bound = sleep(HANG_BOUND_MS).then(() => 'bound');
+    const ended = await Promise.race([receiver.until(HANG_EVENTS).then(() => 'all'), bound]);
+    const seconds = (performance.now() - startedAt) / 1000;
+    const delivered = receiver.count();
+    await loop.stop();
+    await http.close();
+    return { delivered, seconds: Math.round(seconds * 1000) / 1000, all: ended === 'all' };
+  } finally {
+    await receiver.close();
+    await store.close();
+  }
+}
+
+async function benchHanging(name, openStore) {
+  const hang = await startHangingServer();
+  try {
+    const floorRun = await beside(openStore, hang, 0);
+    const withHanging = await beside(openStore, hang, HANGING);
+    return {
+      name,
+      no_hanging_receivers: floorRun,
+      ten_hanging_receivers: withHanging,
+      ratio_with_over_without: withHanging.all ? Math.round((withHanging.seconds / floorRun.seconds) * 100) / 100 : null,
+    };
+  } finally {
+    await hang.close();
+  }
+}
+
 /** The floor: the same bodies as plain POSTs, `concurrency` at once, over one keep-alive agent. */
 async function floor(receiver, concurrency) {
   const agent = new Agent();
@@ -244,18 +355,31 @@ const floorRun = await floor(receiver, perWebhook);
 
 const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-webhooks-'));
 const results = [];
+const hangingResults = [];
 try {
   const store = await core.openStore(join(dir, 'bench.db'));
   results.push(await benchStore('sqlite (WAL file)', store, receiver));
   await store.close();
+  let files = 0;
+  hangingResults.push(await benchHanging('sqlite (WAL file)', () => core.openStore(join(dir, `hang-${files++}.db`))));
   if (process.env.BENCH_POSTGRES_URL) {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const pg = await core.openStore(`${process.env.BENCH_POSTGRES_URL}?schema=${schema}`);
+    const url = process.env.BENCH_POSTGRES_URL;
+    const schemas = [];
+    const openPostgres = () => {
+      const schema = `bench_${randomBytes(4).toString('hex')}`;
+      schemas.push(schema);
+      return core.openStore(`${url}?schema=${schema}`);
+    };
     try {
-      results.push(await benchStore('postgres', pg, receiver));
+      const pg = await openPostgres();
+      try {
+        results.push(await benchStore('postgres', pg, receiver));
+      } finally {
+        await pg.close();
+      }
+      hangingResults.push(await benchHanging('postgres', openPostgres));
     } finally {
-      await pg.close();
-      await core.dropPostgresSchema(process.env.BENCH_POSTGRES_URL, schema);
+      for (const schema of schemas) await core.dropPostgresSchema(url, schema);
     }
   }
 } finally {
@@ -273,6 +397,12 @@ const report = {
     ratio_throughput_floor_over_delivery: Math.round((floorRun.posts_per_second / r.deliveries_per_second) * 100) / 100,
     ratio_idle_p50_delivery_over_one_post: Math.round((r.idle_commit_to_delivery_ms.p50 / floorRun.one_post_ms.p50) * 10) / 10,
   })),
+  beside_hanging_receivers: {
+    benchmark: `${HANG_EVENTS} events to a prompt webhook while ${HANGING} webhooks of one account hang (accept, never answer), beside the same with none hanging; at most ${HANG_BOUND_MS / 1000} s each`,
+    // Not 1: the hanging case also fans each event out to 11 webhooks instead of 1.
+    target: 'all 100 delivered, in about the time they take with none hanging',
+    results: hangingResults,
+  },
 };
 mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
 writeFileSync(resolve(here, '../../../bench-results/webhook-delivery.json'), `${JSON.stringify(report, null, 2)}\n`);

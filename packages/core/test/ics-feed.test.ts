@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { icsFeedReader } from '../src/availability/adapters/ics-feed.js';
 import type { Interval } from '../src/availability/busy.js';
 import { CalendarUnreadable } from '../src/availability/calendar-reader.js';
@@ -66,6 +67,9 @@ const special: Record<string, Route> = {
   },
 };
 
+/** Feeds a test writes, served as they are at the time of the request. */
+const written = new Map<string, string>();
+
 const garbage: Record<string, string> = {
   '/prose.ics': 'this is not a calendar\n',
   '/html.ics': '<!doctype html><html><body>Sign in to see this calendar</body></html>\n',
@@ -94,7 +98,7 @@ beforeAll(async () => {
     const route: Route | undefined = hops
       ? (_req, res) => res.writeHead(302, { location: hops === '1' ? '/simple.ics' : `/hops-${Number(hops) - 1}.ics` }).end()
       : special[path];
-    const text = garbage[path];
+    const text = garbage[path] ?? written.get(path);
     try {
       if (route) await route(req, res);
       else if (text !== undefined) res.writeHead(200, { 'content-type': 'text/calendar' }).end(text);
@@ -213,7 +217,7 @@ describe('recurring events', () => {
     const url = feed('too-dense.ics');
     await expect(read(url, span('2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'))).rejects.toThrow(
       new CalendarUnreadable(
-        `calendar ${url} is unreadable: event every-second@schedule.test recurs more than 10000 times before the range ends`,
+        `calendar ${url} is unreadable: event every-second@schedule.test recurs more than 10000 times before the window ends`,
       ),
     );
   });
@@ -347,6 +351,160 @@ describe('the feed cache', () => {
     const read = icsFeedReader({ clock });
     expect(await read(feed('simple.ics'), JANUARY_2026)).toEqual(SIMPLE_BUSY);
     expect(await read(feed('cancelled.ics'), JANUARY_2026)).toEqual([span('2026-01-05T14:00:00Z', '2026-01-05T15:00:00Z')]);
+  });
+});
+
+interface RecurringEvent {
+  readonly uid: string;
+  readonly rule: string;
+  /** UTC, basic form. */
+  readonly start: string;
+  readonly duration: string;
+}
+
+/** A feed of these recurring events. */
+function calendarOf(events: readonly RecurringEvent[]): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//schedule//ics-feed tests//EN'];
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, `DTSTART:${e.start}`, `DURATION:${e.duration}`, `RRULE:${e.rule}`, 'END:VEVENT');
+  }
+  return [...lines, 'END:VCALENDAR', ''].join('\r\n');
+}
+
+/** `count` events alike, each `rule` from `start`, lasting `duration`. */
+function alike(rule: string, start: string, count: number, duration = 'PT1S'): RecurringEvent[] {
+  return Array.from({ length: count }, (_, i) => ({ uid: `e${i}@schedule.test`, rule, start, duration }));
+}
+
+/** A feed of `count` events alike. */
+const feedOf = (rule: string, start: string, count: number, duration?: string) => calendarOf(alike(rule, start, count, duration));
+
+/**
+ * Counts the expansion's work as ical.js's recurrence steps, whatever the
+ * reader does around them: each step is an occurrence ical.js works out.
+ */
+function recurrenceSteps() {
+  const spy = vi.spyOn(ICAL.RecurExpansion.prototype, 'next');
+  return {
+    /** Steps since the last call. */
+    take(): number {
+      const n = spy.mock.calls.length;
+      spy.mockClear();
+      return n;
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
+describe('the cost of expanding a feed (issue 29)', () => {
+  let steps: ReturnType<typeof recurrenceSteps>;
+  beforeEach(() => {
+    steps = recurrenceSteps();
+    return () => steps.restore();
+  });
+
+  it('a feed of events repeating every second costs one bounded expansion, then nothing on the reads after', async () => {
+    written.set('/every-second.ics', feedOf('FREQ=SECONDLY', '20260102T090000Z', 10));
+    const read = icsFeedReader({ clock });
+    const url = feed('every-second.ics');
+    const unreadable = new CalendarUnreadable(
+      `calendar ${url} is unreadable: event e0@schedule.test recurs more than 10000 times before the window ends`,
+    );
+    await expect(read(url, span('2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'))).rejects.toThrow(unreadable);
+    expect(steps.take()).toBeLessThanOrEqual(10_001);
+    // Other ranges in the same window, and the same one again: the outcome is known.
+    for (const day of ['2026-01-02', '2026-01-05', '2026-02-20']) {
+      await expect(read(url, span(`${day}T00:00:00Z`, `${day}T12:00:00Z`))).rejects.toThrow(unreadable);
+    }
+    expect(steps.take()).toBe(0);
+  });
+
+  it('a feed whose events together recur more than 20,000 times before the window ends is unreadable, at that cost', async () => {
+    // Five hourly events from ten months back: about 9,500 occurrences each before the window ends, fine alone, 47,000 together.
+    written.set('/hourly.ics', feedOf('FREQ=HOURLY', '20250301T000000Z', 5));
+    const read = icsFeedReader({ clock });
+    const url = feed('hourly.ics');
+    await expect(read(url, span('2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'))).rejects.toThrow(
+      new CalendarUnreadable(`calendar ${url} is unreadable: its events recur more than 20000 times in all before the window ends`),
+    );
+    expect(steps.take()).toBeLessThanOrEqual(20_000 + 5);
+  });
+
+  it('20,000 occurrences in all are read; one more makes the feed unreadable', async () => {
+    // Two events of 10,000 minutes each (the most one event may have), then one more single occurrence.
+    const twoOfTenThousand = alike('FREQ=MINUTELY;COUNT=10000', '20260102T000000Z', 2);
+    const oneMore = { uid: 'one-more@schedule.test', rule: 'FREQ=DAILY;COUNT=1', start: '20260103T000000Z', duration: 'PT1S' };
+    written.set('/at-the-bound.ics', calendarOf(twoOfTenThousand));
+    written.set('/over-the-bound.ics', calendarOf([...twoOfTenThousand, oneMore]));
+    const read = icsFeedReader({ clock });
+    const day = span('2026-01-02T00:00:00Z', '2026-01-02T00:02:00Z');
+    expect(await read(feed('at-the-bound.ics'), day)).toHaveLength(4);
+    await expect(read(feed('over-the-bound.ics'), day)).rejects.toThrow(
+      'its events recur more than 20000 times in all before the window ends',
+    );
+  });
+
+  it('an unchanged feed is expanded once for the reads of its window, a day back to 92 days ahead, per host zone', async () => {
+    written.set('/daily.ics', feedOf('FREQ=DAILY', '20251201T130000Z', 1, 'PT1H'));
+    const read = icsFeedReader({ clock });
+    const url = feed('daily.ics');
+    const at1300 = (day: string) => span(`${day}T13:00:00Z`, `${day}T14:00:00Z`);
+    // Now is 2026-01-01T00:00Z: the window is 2025-12-31T00:00Z to 2026-04-02T00:00Z.
+    const first = await read(url, span('2025-12-31T12:00:00Z', '2026-01-01T12:00:00Z'));
+    expect(first).toEqual([at1300('2025-12-31')]);
+    expect(steps.take()).toBeGreaterThan(0);
+    // Every slot list and check within it is served from that one expansion.
+    expect(await read(url, span('2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z'))).toEqual([at1300('2026-01-12')]);
+    expect(await read(url, span('2026-03-31T13:30:00Z', '2026-04-02T00:00:00Z'))).toEqual([at1300('2026-03-31'), at1300('2026-04-01')]);
+    expect(await read(url, span('2025-12-31T12:00:00Z', '2026-01-01T12:00:00Z'))).toEqual(first);
+    expect(steps.take()).toBe(0);
+    // A range reaching before the window, or beyond it, is expanded on its own, and kept.
+    const before = span('2025-12-29T00:00:00Z', '2025-12-31T12:00:00Z');
+    const beyond = span('2030-01-07T00:00:00Z', '2030-01-08T00:00:00Z');
+    expect(await read(url, before)).toEqual([at1300('2025-12-29'), at1300('2025-12-30')]);
+    expect(await read(url, beyond)).toEqual([at1300('2030-01-07')]);
+    expect(steps.take()).toBeGreaterThan(0);
+    expect(await read(url, before)).toEqual([at1300('2025-12-29'), at1300('2025-12-30')]);
+    expect(await read(url, beyond)).toEqual([at1300('2030-01-07')]);
+    expect(steps.take()).toBe(0);
+    // Another host zone is expanded on its own, once.
+    await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'), 'America/New_York');
+    expect(steps.take()).toBeGreaterThan(0);
+    expect(await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'), 'America/New_York')).toEqual([at1300('2026-01-05')]);
+    expect(steps.take()).toBe(0);
+  });
+
+  it('a feed fetched again with the same body keeps its expansion; a changed body is read afresh', async () => {
+    written.set('/changing.ics', feedOf('FREQ=DAILY', '20260101T090000Z', 1, 'PT1H'));
+    const read = icsFeedReader({ clock });
+    const url = feed('changing.ics');
+    const day = span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z');
+    expect(await read(url, day)).toEqual([span('2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z')]);
+    steps.take();
+    clock.advance(60_000);
+    expect(await read(url, day)).toEqual([span('2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z')]);
+    expect(hits.get('/changing.ics')).toBe(2);
+    expect(steps.take()).toBe(0);
+    written.set('/changing.ics', feedOf('FREQ=DAILY', '20260101T140000Z', 1, 'PT1H'));
+    clock.advance(60_000);
+    expect(await read(url, day)).toEqual([span('2026-01-05T14:00:00Z', '2026-01-05T15:00:00Z')]);
+    expect(steps.take()).toBeGreaterThan(0);
+  });
+
+  it('sixteen reads at once of one feed expand it once', async () => {
+    written.set('/busy-daily.ics', feedOf('FREQ=DAILY', '20200101T090000Z', 3, 'PT1H'));
+    const read = icsFeedReader({ clock });
+    const url = feed('busy-daily.ics');
+    await read(url, span('2026-01-05T00:00:00Z', '2026-01-06T00:00:00Z'));
+    const one = steps.take();
+    clock.advance(60_000); // a fresh fetch, the expansion with it
+    written.set('/busy-daily.ics', feedOf('FREQ=DAILY', '20200101T100000Z', 3, 'PT1H'));
+    const reads = Array.from({ length: 16 }, (_, i) =>
+      read(url, span(`2026-01-${String(5 + i).padStart(2, '0')}T00:00:00Z`, `2026-01-${String(5 + i).padStart(2, '0')}T23:00:00Z`)),
+    );
+    const all = await Promise.all(reads);
+    expect(all.map((busy) => busy.length)).toEqual(Array(16).fill(3));
+    expect(steps.take()).toBe(one);
   });
 });
 

@@ -242,6 +242,14 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       expect(row).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 204, last_response_body: '', last_error: null });
     });
 
+    it('any 2xx is a success, 299 included', async () => {
+      receiver.answer = () => ({ status: 299 });
+      const { id: webhookId } = await insertWebhook(store, clock, { owner: ALICE, url: hook(), events: ['booking.created'] });
+      await insertEvent(store, clock, { host: ALICE });
+      expect(await deliverer.drain()).toEqual(['succeeded']);
+      expect((await deliveriesOf(store, webhookId))[0]).toMatchObject({ status: 'succeeded', last_status_code: 299 });
+    });
+
     it('Retry-After is honoured when it asks for longer than the schedule, up to 10 h', async () => {
       const { id: webhookId } = await insertWebhook(store, clock, { owner: ALICE, url: hook(), events: ['booking.created'] });
       const t0 = clock.now();

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DELIVERY_SETTINGS } from '../src/webhooks/delivery/delivery-deps.js';
+import { deliverySlots, type Standing } from '../src/webhooks/delivery/delivery-slots.js';
+import { backoffMs, backoffUntil, MAX_BACKOFF_MS, MIN_BACKOFF_MS } from '../src/webhooks/delivery/receiver-backoff.js';
 import { retryAfterMs } from '../src/webhooks/delivery/retry-after.js';
 import { MAX_ATTEMPTS, nextAttemptDelay, RETRY_DELAYS_MS } from '../src/webhooks/delivery/retry-schedule.js';
 import { signatureHeader, signingSecrets } from '../src/webhooks/delivery/sign-delivery.js';
@@ -103,6 +106,127 @@ describe('the retry schedule', () => {
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs('-5', now)).toBeUndefined();
     expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('slots of one process', () => {
+  const prompt = (webhook: string, owner = `owner-of-${webhook}`): Standing => ({
+    webhook_id: webhook,
+    owner_user_id: owner,
+    answers_promptly: true,
+  });
+  const unproven = (webhook: string, owner = `owner-of-${webhook}`): Standing => ({ ...prompt(webhook, owner), answers_promptly: false });
+  /** Takes as many as the slots admit, up to `most`; answers how many. */
+  const fill = (slots: ReturnType<typeof deliverySlots>, standing: Standing, most = 100) => {
+    let n = 0;
+    while (n < most && slots.admits(standing)) {
+      slots.take(standing);
+      n++;
+    }
+    return n;
+  };
+
+  it('16 in all, 4 to a webhook that answers promptly, 1 to any other', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    expect(fill(slots, prompt('a'))).toBe(4);
+    expect(fill(slots, unproven('b'))).toBe(1);
+    expect(fill(slots, prompt('c'))).toBe(4);
+    expect(fill(slots, prompt('d'))).toBe(4);
+    expect(fill(slots, prompt('e'))).toBe(3);
+    expect(slots.inFlight()).toBe(16);
+    expect(slots.exclusions()).toEqual({ free: 0, webhooks: ['a', 'b', 'c', 'd'], owners: [], promptOnly: false });
+  });
+
+  it('8 to the webhooks of one account, however many it has', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    expect(['a', 'b', 'c'].map((w) => fill(slots, prompt(w, 'mallory')))).toEqual([4, 4, 0]);
+    expect(fill(slots, unproven('d', 'mallory'))).toBe(0);
+    expect(fill(slots, prompt('e', 'alice'))).toBe(4);
+    expect(slots.exclusions()).toMatchObject({ free: 4, owners: ['mallory'] });
+  });
+
+  it('12 to receivers not proven prompt: the last 4 stay for those that are', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    const taken = Array.from({ length: 14 }, (_, i) => fill(slots, unproven(`slow-${i}`)));
+    expect(taken).toEqual([...Array(12).fill(1), 0, 0]);
+    expect(slots.exclusions()).toMatchObject({ free: 4, promptOnly: true });
+    expect(fill(slots, prompt('fast'))).toBe(4);
+    expect(slots.inFlight()).toBe(16);
+  });
+
+  it('gives back as it took: a slot, the account’s, and the unproven one; a webhook whose requests all ended is no longer excluded', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    for (let i = 0; i < 12; i++) slots.take(unproven(`slow-${i}`, 'mallory'));
+    slots.giveBack(unproven('slow-0', 'mallory'));
+    expect(slots.inFlight()).toBe(11);
+    expect(slots.exclusions()).toMatchObject({ free: 5, promptOnly: false, owners: ['mallory'] });
+    expect(slots.exclusions().webhooks).not.toContain('slow-0');
+    for (let i = 1; i < 5; i++) slots.giveBack(unproven(`slow-${i}`, 'mallory'));
+    expect(slots.exclusions().owners).toEqual([]);
+    expect(slots.admits(unproven('slow-0', 'mallory'))).toBe(true);
+  });
+
+  it('a webhook with two requests left keeps one counted; one seen unproven since is full at one', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    slots.take(prompt('a'));
+    slots.take(prompt('a'));
+    slots.giveBack(prompt('a'));
+    expect(slots.exclusions().webhooks).toEqual([]);
+    expect(slots.admits(unproven('a'))).toBe(false);
+    expect(slots.admits(prompt('a'))).toBe(true);
+  });
+
+  it('a full webhook given one back has room for one, and is full again once it takes it', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    expect(fill(slots, prompt('a', 'ann'))).toBe(4);
+    slots.giveBack(prompt('a', 'ann'));
+    expect(slots.exclusions().webhooks).toEqual([]);
+    expect(fill(slots, prompt('a', 'ann'))).toBe(1);
+    expect(slots.exclusions().webhooks).toEqual(['a']);
+    // The account's count went down and up with it: four more of Ann's fit, not five.
+    expect(fill(slots, prompt('b', 'ann'))).toBe(4);
+  });
+
+  it('giving back a prompt receiver’s request frees no slot of the unproven share', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    for (let i = 0; i < 12; i++) slots.take(unproven(`slow-${i}`));
+    slots.take(prompt('fast'));
+    slots.giveBack(prompt('fast'));
+    expect(slots.exclusions()).toMatchObject({ free: 4, promptOnly: true });
+    expect(slots.admits(unproven('slow-new'))).toBe(false);
+  });
+
+  it('a copy counts on its own: what it takes is not taken from the original', () => {
+    const slots = deliverySlots(DEFAULT_DELIVERY_SETTINGS);
+    slots.take(prompt('a'));
+    const trial = slots.copy();
+    fill(trial, prompt('a'));
+    expect(trial.inFlight()).toBe(4);
+    expect(slots.inFlight()).toBe(1);
+    expect(slots.admits(prompt('a'))).toBe(true);
+  });
+});
+
+describe('the back-off of a receiver that timed out', () => {
+  const S = 1000;
+
+  it('10 s at first, then as long again as it has been failing, up to 10 min', () => {
+    expect([MIN_BACKOFF_MS, MAX_BACKOFF_MS]).toEqual([10 * S, 600 * S]);
+    expect([0, 5 * S, 10 * S, 25 * S, 599 * S, 600 * S, 3600 * S].map(backoffMs)).toEqual([
+      10 * S,
+      10 * S,
+      10 * S,
+      25 * S,
+      599 * S,
+      600 * S,
+      600 * S,
+    ]);
+  });
+
+  it('never ends earlier than a back-off already running', () => {
+    expect(backoffUntil(100 * S, 70 * S, undefined)).toBe(130 * S);
+    expect(backoffUntil(100 * S, 70 * S, 200 * S)).toBe(200 * S);
+    expect(backoffUntil(100 * S, 100 * S, 50 * S)).toBe(110 * S);
   });
 });
 

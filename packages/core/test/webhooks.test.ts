@@ -100,6 +100,9 @@ describe.each(storeFixtures())('webhook management on $name', (fixture) => {
         version: 1,
         created_at: T0,
         updated_at: T0,
+        // A new receiver: one request at a time until it answers promptly; not backed off.
+        answers_promptly: 0,
+        backoff_until: null,
       });
     });
 
@@ -300,6 +303,19 @@ describe.each(storeFixtures())('webhook management on $name', (fixture) => {
       expect((await stored(made.id)).secret).toBe(made.secret);
     });
 
+    it('a new url is a new receiver: what was learnt of the old one (prompt answers, a back-off) is forgotten', async () => {
+      const made = await create('ann');
+      await store.db
+        .updateTable('webhooks')
+        .set({ answers_promptly: 1, backoff_until: at(60) })
+        .where('id', '=', made.id)
+        .execute();
+      await patch('ann', made.id, { description: 'same receiver' });
+      expect(await stored(made.id)).toMatchObject({ answers_promptly: 1, backoff_until: at(60) });
+      await patch('ann', made.id, { url: 'https://other.example.com/x' }, '"2"');
+      expect(await stored(made.id)).toMatchObject({ answers_promptly: 0, backoff_until: null });
+    });
+
     it('pauses for its owner and ends the pending deliveries; finished ones stay as they were', async () => {
       const made = await create('ann');
       await seedDelivery(store, {
@@ -327,7 +343,7 @@ describe.each(storeFixtures())('webhook management on $name', (fixture) => {
       const made = await create('ann');
       await store.db
         .updateTable('webhooks')
-        .set({ ...state, consecutive_failures: 7, failing_since: at(-600) })
+        .set({ ...state, consecutive_failures: 7, failing_since: at(-600), backoff_until: at(60) })
         .where('id', '=', made.id)
         .execute();
       const { outcome } = await patch('ann', made.id, { status: 'active' });
@@ -338,6 +354,7 @@ describe.each(storeFixtures())('webhook management on $name', (fixture) => {
         failing_since: null,
         version: 2,
       });
+      expect((await stored(made.id)).backoff_until).toBeNull();
     });
 
     it('bumps the version even when nothing changed, and takes If-Match as "N", N or *', async () => {

@@ -370,6 +370,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_webhook_receiver_standing': {
+    async up(db: Kysely<any>) {
+      // What delivery knows of a webhook's receiver, shared by every process
+      // (docs/webhooks.md "Slow receivers"): whether its last answer came
+      // promptly, which earns it more than one request in flight, and until
+      // when it is backed off after a request timed out. Webhooks that were
+      // delivering without failures keep the four requests they had.
+      await db.schema
+        .alterTable('webhooks')
+        .addColumn('answers_promptly', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('webhooks').addColumn('backoff_until', 'text').execute();
+      await db.updateTable('webhooks').set({ answers_promptly: 1 }).where('consecutive_failures', '=', 0).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

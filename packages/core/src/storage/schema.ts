@@ -269,6 +269,10 @@ export interface WebhooksTable {
   version: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
+  /** 1 when the receiver's last answer came within the prompt time (migration 0007): it may then have more than one request in flight. */
+  answers_promptly: ColumnType<number, number | undefined, number>;
+  /** After a request timed out, no delivery of the webhook is sent before this instant. */
+  backoff_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One event for one webhook: what is sent, retried and listed. */

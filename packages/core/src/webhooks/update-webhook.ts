@@ -22,7 +22,7 @@ export function webhookVersionConflict(current: number): ScheduleError {
  * stopped the webhook before. Resuming (from a pause of any kind, or from
  * `disabled` after a 410 once the target is back) starts afresh: the
  * failure count and its start are cleared, so the auto-pause threshold is
- * counted from the next failure.
+ * counted from the next failure, and so is a back-off.
  */
 function statusChange(status: UpdateWebhookBody['status']): Updateable<WebhooksTable> {
   switch (status) {
@@ -31,7 +31,7 @@ function statusChange(status: UpdateWebhookBody['status']): Updateable<WebhooksT
     case 'paused':
       return { status: 'paused', paused_reason: 'owner' };
     case 'active':
-      return { status: 'active', paused_reason: null, consecutive_failures: 0, failing_since: null };
+      return { status: 'active', paused_reason: null, consecutive_failures: 0, failing_since: null, backoff_until: null };
   }
 }
 
@@ -57,7 +57,8 @@ export async function updateWebhook(
 
   const now = toTimestamp(deps.clock.now());
   const changes: Updateable<WebhooksTable> = {
-    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    // Another receiver: what was learnt of the old one's speed no longer holds (docs/webhooks.md "Slow receivers").
+    ...(patch.url !== undefined ? { url: patch.url, answers_promptly: 0, backoff_until: null } : {}),
     ...(patch.events !== undefined ? { events_json: JSON.stringify(patch.events) } : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...statusChange(patch.status),

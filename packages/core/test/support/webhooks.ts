@@ -30,6 +30,10 @@ export interface WebhookRow {
   description?: string | null;
   /** Defaults to the clock's now. */
   createdAt?: string;
+  /** Its receiver answered promptly before, as a webhook delivering for a while has: four requests at once, not one. */
+  answersPromptly?: boolean;
+  /** Backed off until then, after a request timed out. */
+  backoffUntil?: string | null;
 }
 
 /** Inserts a webhook; returns its id and secret. */
@@ -50,6 +54,8 @@ export async function insertWebhook(store: Store, clock: Clock, row: WebhookRow)
       previous_secret_until: row.previousSecretUntil ?? null,
       status: row.status ?? 'active',
       paused_reason: row.pausedReason ?? null,
+      answers_promptly: row.answersPromptly ? 1 : 0,
+      backoff_until: row.backoffUntil ?? null,
       created_at: at,
       updated_at: at,
     })
@@ -163,6 +169,8 @@ export interface TestDeliverer extends WebhookDeliverer {
   readonly outcomes: DeliveryOutcome[];
   /** Steps until nothing is left to fan out or start, awaiting every delivery started; returns the outcomes of this drain. */
   drain(): Promise<DeliveryOutcome[]>;
+  /** Steps once, then again each time a delivery ends (a slot frees), until `count` attempts in all have succeeded. */
+  stepUntilSucceeded(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -200,6 +208,13 @@ export function testDeliverer(
         const report = await deliverer.step();
         all.push(...(await report.finished));
         if (report.events === 0 && report.started === 0) return all;
+      }
+    },
+    async stepUntilSucceeded(count) {
+      await deliverer.step();
+      while (outcomes.filter((o) => o === 'succeeded').length < count) {
+        await deliverer.nextSettled();
+        await deliverer.step();
       }
     },
     async close() {

@@ -6,6 +6,7 @@ import { DAY_MS } from '../../time.js';
 import { urlShown } from '../../url-shown.js';
 import type { Interval } from '../busy.js';
 import { type CalDavBusyReader, CalendarUnreadable } from '../calendar-reader.js';
+import { BUSY_WINDOW_AHEAD_DAYS, busyWindow, holds, MAX_BUSY_WINDOWS } from './busy-window.js';
 import { busyWithin } from './ics/busy-within.js';
 import { type ParsedFeed, parseFeed, type Series } from './ics/parse-feed.js';
 import type { SkippedEvent } from './ics/skipped-event.js';
@@ -25,19 +26,11 @@ export interface CalDavBusyOptions {
 }
 
 export const CALDAV_BUSY_CACHE_TTL_MS = 60_000;
-/**
- * A read asks for the events from a day before now to 92 days ahead: every
- * slot list of up to 31 days within the default 60-day booking horizon, and
- * every later check of one of its slots (which searches 7 days on), lies
- * inside it, so they share one request per calendar per cache lifetime.
- */
-export const CALDAV_BUSY_AHEAD_DAYS = 92;
-const BEHIND_MS = DAY_MS;
+/** A read asks for the events of the standard window (busy-window.ts), so the calls within it share one request per calendar per cache lifetime. */
+export const CALDAV_BUSY_AHEAD_DAYS = BUSY_WINDOW_AHEAD_DAYS;
 export const CALDAV_BUSY_MAX_OBJECTS = 5000;
 /** A range longer than this (a series far ahead) is refused, not cut short: busy time past a cut would read as free. */
 export const CALDAV_BUSY_MAX_RANGE_DAYS = 2 * 366;
-/** Windows kept per calendar: the standard one, and a few of ranges outside it. */
-const MAX_WINDOWS = 8;
 
 /** One read of one calendar over `window`, and the busy times worked out from it per host zone. */
 interface Read {
@@ -66,13 +59,12 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
     const key = `${username}\n${remote.url}`;
     const nowMs = clock.now();
     const live = (reads.get(key) ?? []).filter((r) => nowMs < r.expiresAtMs);
-    const found = live.find((r) => r.window.startMs <= range.startMs && range.endMs <= r.window.endMs);
+    const found = live.find((r) => holds(r.window, range));
     if (found) return found;
-    const standard = { startMs: nowMs - BEHIND_MS, endMs: nowMs + aheadMs };
-    const window = standard.startMs <= range.startMs && range.endMs <= standard.endMs ? standard : range;
+    const window = busyWindow(range, nowMs, aheadMs);
     // While in flight a read never expires, so concurrent callers share it.
     const read: Read = { window, events: load(window), expiresAtMs: Number.POSITIVE_INFINITY, byZone: new Map() };
-    reads.set(key, [read, ...live].slice(0, MAX_WINDOWS));
+    reads.set(key, [read, ...live].slice(0, MAX_BUSY_WINDOWS));
     read.events.then(
       () => {
         read.expiresAtMs = clock.now() + ttlMs;

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Agent, interceptors, request } from 'undici';
 import type { Clock } from '../../clock.js';
 import { CalendarUnreadable, feedUrlShown, type IcsFeedReader } from '../calendar-reader.js';
-import { busyWithin } from './ics/busy-within.js';
+import { busyWindow } from './busy-window.js';
+import { type FeedExpansions, feedExpansions } from './ics/feed-expansions.js';
 import { type ParsedFeed, parseFeed } from './ics/parse-feed.js';
 import type { SkippedEvent } from './ics/skipped-event.js';
 
@@ -25,7 +27,18 @@ export interface IcsFeedOptions {
 
 const MAX_REDIRECTS = 5;
 
-/** Reads busy times from iCalendar feeds over HTTP(S), caching each parsed feed for a while. */
+/** One version of a feed: its body's hash, and what was read from that body. */
+interface FeedVersion {
+  readonly hash: string;
+  readonly skipped: ParsedFeed['skipped'];
+  readonly expansions: FeedExpansions;
+}
+
+/**
+ * Reads busy times from iCalendar feeds over HTTP(S), caching each parsed
+ * feed for a while, and its expansions for as long as its body stays the
+ * same: a feed fetched again unchanged is neither parsed nor expanded again.
+ */
 export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
   const { clock, timeoutMs = 3000, cacheTtlMs = 60_000, maxBytes = 5 * 1024 * 1024 } = options;
   // An agent of this undici, not the global dispatcher: that one may be Node's
@@ -33,13 +46,14 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
   // do not fit these interceptors.
   const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
   // Keyed by the configured URL; the set of URLs comes from the workspace, so it stays small.
-  const cache = new Map<string, { feed: Promise<ParsedFeed>; expiresAtMs: number }>();
+  const cache = new Map<string, { feed: Promise<FeedVersion>; expiresAtMs: number }>();
 
-  function load(url: string): Promise<ParsedFeed> {
+  function load(url: string): Promise<FeedVersion> {
     const cached = cache.get(url);
     if (cached && clock.now() < cached.expiresAtMs) return cached.feed;
     // While in flight the entry never expires, so concurrent readers share the one fetch.
-    const entry = { feed: fetchFeed(url), expiresAtMs: Number.POSITIVE_INFINITY };
+    // An expired entry has its version (a failed fetch is not kept): the next fetch may find the same body.
+    const entry = { feed: fetchFeed(url, cached?.feed), expiresAtMs: Number.POSITIVE_INFINITY };
     cache.set(url, entry);
     entry.feed.then(
       () => {
@@ -53,7 +67,7 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
     return entry.feed;
   }
 
-  async function fetchFeed(url: string): Promise<ParsedFeed> {
+  async function fetchFeed(url: string, previous: Promise<FeedVersion> | undefined): Promise<FeedVersion> {
     let target: URL;
     try {
       target = new URL(url);
@@ -73,7 +87,7 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
     }
 
     const signal = AbortSignal.timeout(timeoutMs);
-    let text: string;
+    let bytes: Buffer;
     try {
       const { statusCode, headers: responseHeaders, body } = await request(shown, { dispatcher, headers, signal });
       // undici reports an unread body destroyed as an 'error' event; nobody reads these, so mute it.
@@ -95,31 +109,27 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
         if (size > maxBytes) throw tooLarge(); // leaving the loop destroys the body
         chunks.push(chunk);
       }
-      // RFC 5545 §6: the default charset is UTF-8; TextDecoder also drops a leading BOM.
-      text = new TextDecoder().decode(Buffer.concat(chunks));
+      bytes = Buffer.concat(chunks);
     } catch (error) {
       if (error instanceof CalendarUnreadable) throw error;
       if (signal.aborted) throw fail(`no complete answer within ${timeoutMs} ms`, error);
       throw fail(error instanceof Error ? error.message : String(error), error);
     }
-    let parsed: ParsedFeed;
+    const hash = createHash('sha256').update(bytes).digest('base64');
+    const kept = await previous;
+    const version = kept?.hash === hash ? kept : readVersion(hash, bytes, fail);
     try {
-      parsed = parseFeed(text);
-    } catch (error) {
-      throw fail(`not a valid iCalendar feed (${error instanceof Error ? error.message : String(error)})`, error);
-    }
-    try {
-      options.onSkippedEvents?.(shown, parsed.skipped);
+      options.onSkippedEvents?.(shown, version.skipped);
     } catch {
       // A report that fails (a closed log stream) must not cost the host its busy times.
     }
-    return parsed;
+    return version;
   }
 
   return async (url, range, hostZone = 'UTC') => {
     const feed = await load(url);
     try {
-      return busyWithin(feed.series, range, hostZone);
+      return feed.expansions.busy(range, hostZone, () => busyWindow(range, clock.now()));
     } catch (error) {
       // ical.js gives up on rules it cannot satisfy; availability is then unknown, not free.
       const reason = error instanceof Error ? error.message : String(error);
@@ -128,4 +138,16 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
       });
     }
   };
+}
+
+/** Parses a body the reader has not seen under this URL. */
+function readVersion(hash: string, bytes: Buffer, fail: (reason: string, cause?: unknown) => CalendarUnreadable): FeedVersion {
+  let parsed: ParsedFeed;
+  try {
+    // RFC 5545 §6: the default charset is UTF-8; TextDecoder also drops a leading BOM.
+    parsed = parseFeed(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw fail(`not a valid iCalendar feed (${error instanceof Error ? error.message : String(error)})`, error);
+  }
+  return { hash, skipped: parsed.skipped, expansions: feedExpansions(parsed.series) };
 }

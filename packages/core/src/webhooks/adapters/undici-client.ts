@@ -98,6 +98,13 @@ function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number, c
   return typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
 }
 
+/** undici's own timeouts: connecting, or waiting for headers or body (both set to the request's limit). */
+function isTimeout(error: unknown): boolean {
+  return (
+    error instanceof errors.ConnectTimeoutError || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError
+  );
+}
+
 /** The delivery client over undici: bounded in time and in what it reads, never following a redirect. */
 export function undiciWebhookClient(options: WebhookHttpOptions): WebhookHttpClient {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -144,7 +151,8 @@ export function undiciWebhookClient(options: WebhookHttpOptions): WebhookHttpCli
       // An answer whose body stalls or breaks is still an answer: its status decides.
       if (answer === undefined) {
         if (req.signal?.aborted) throw new WebhookRequestFailed('abandoned: the service is stopping', { cause: error });
-        throw new WebhookRequestFailed(describeFailure(error, timeout.aborted, timeoutMs, connectTimeoutMs), { cause: error });
+        const timedOut = timeout.aborted || isTimeout(error);
+        throw new WebhookRequestFailed(describeFailure(error, timeout.aborted, timeoutMs, connectTimeoutMs), { cause: error, timedOut });
       }
     }
     // PostgreSQL text cannot hold NUL, and a body is shown, never parsed.

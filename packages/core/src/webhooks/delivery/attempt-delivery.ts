@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../ids.js';
 import type { Store } from '../../storage/store.js';
 import type { ClaimedDelivery } from './claim-deliveries.js';
 import type { DeliveryLogger, DeliveryOutcome, DeliveryStep, WebhookDeliverySettings } from './delivery-deps.js';
-import type { WebhookAnswer, WebhookHttpClient } from './http-client.js';
+import { type WebhookAnswer, type WebhookHttpClient, WebhookRequestFailed } from './http-client.js';
 import { recordFailure, recordGone, recordSuccess, releaseDelivery } from './record-outcome.js';
 import { retryAfterMs } from './retry-after.js';
 import { signatureHeader, signingSecrets } from './sign-delivery.js';
@@ -33,33 +33,37 @@ export function deliveryHeaders(delivery: ClaimedDelivery, nowMs: number): Recor
 /**
  * Sends one claimed delivery and records what came of it: a 2xx succeeds,
  * 410 disables the webhook, anything else (or no answer) is a failure that
- * is tried again on the schedule. `stopping` aborts the request when the
- * service stops: the delivery is then released unrecorded, to be sent again.
+ * is tried again on the schedule. How long the receiver took is recorded
+ * too: whether it answered promptly, or timed out and is backed off.
+ * `stopping` aborts the request when the service stops: the delivery is then
+ * released unrecorded, to be sent again.
  */
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery, stopping: AbortSignal): Promise<DeliveryOutcome> {
   await deps.steps?.({ phase: 'sending', deliveryId: delivery.id });
-  let answer: WebhookAnswer | undefined;
-  let error: string | undefined;
-  try {
-    answer = await deps.http.post({
-      url: delivery.url,
-      headers: deliveryHeaders(delivery, deps.clock.now()),
-      body: delivery.payload_json,
-      signal: stopping,
-    });
-  } catch (caught) {
-    error = caught instanceof Error ? caught.message : String(caught);
-  }
+  const sentAt = deps.clock.now();
+  const sent = await deps.http
+    .post({ url: delivery.url, headers: deliveryHeaders(delivery, sentAt), body: delivery.payload_json, signal: stopping })
+    .then(
+      (answer: WebhookAnswer) => ({ answer }),
+      (caught: unknown) => ({
+        error: caught instanceof Error ? caught.message : String(caught),
+        timedOut: caught instanceof WebhookRequestFailed && caught.timedOut,
+      }),
+    );
+  const prompt = deps.clock.now() - sentAt <= deps.settings.promptAnswerMs;
   await deps.steps?.({ phase: 'answered', deliveryId: delivery.id });
-  if (answer === undefined && stopping.aborted) {
+  if (!('answer' in sent)) {
+    if (!stopping.aborted) return recordFailure(deps, delivery, sent);
     await releaseDelivery(deps, delivery);
     return 'released';
   }
-  if (answer === undefined) return recordFailure(deps, delivery, { error: error ?? 'no answer' });
-  if (answer.status >= 200 && answer.status <= 299) return recordSuccess(deps, delivery, answer);
+  const { answer } = sent;
+  // Stryker disable next-line ConditionalExpression: an answer's status is final, never under 200 (1xx are interim); the other variants are killed
+  if (answer.status >= 200 && answer.status <= 299) return recordSuccess(deps, delivery, answer, prompt);
   if (answer.status === 410) return recordGone(deps, delivery, answer);
   return recordFailure(deps, delivery, {
     answer,
+    prompt,
     error: answer.status >= 300 && answer.status <= 399 ? `HTTP ${answer.status}: redirects are not followed` : `HTTP ${answer.status}`,
     retryAfterMs: retryAfterMs(answer.retryAfter, deps.clock.now()),
   });

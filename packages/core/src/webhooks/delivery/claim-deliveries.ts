@@ -1,11 +1,11 @@
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../storage/store.js';
 import { toTimestamp } from '../../time.js';
+import type { DeliverySlots, Standing } from './delivery-slots.js';
 
 /** A delivery this process holds the lease of, with what sending it needs from its webhook. */
-export interface ClaimedDelivery {
+export interface ClaimedDelivery extends Standing {
   readonly id: string;
-  readonly webhook_id: string;
   readonly event_id: string;
   readonly event_type: string;
   readonly payload_json: string;
@@ -26,9 +26,10 @@ export interface Claim {
   readonly claimed: ClaimedDelivery[];
   /**
    * False when this claim saw every due delivery it could take: candidates
-   * were fewer than the limit, or some were left for lack of room in their
-   * webhook (those wait for its requests to end). Claiming again at once would
-   * then only scan past the full webhooks' backlog to find nothing.
+   * were fewer than the limit, or some were left for lack of room (their
+   * webhook's, their account's, the unproven receivers'; those wait for
+   * requests to end). Claiming again at once would then only scan past the
+   * full webhooks' backlog to find nothing.
    */
   readonly more: boolean;
 }
@@ -37,30 +38,30 @@ export interface ClaimOptions {
   /** A token new to this claim. */
   readonly lease: string;
   readonly leaseMs: number;
-  /** At most this many deliveries. */
-  readonly limit: number;
-  /** How many more deliveries of a webhook this process may send now; 0 leaves the webhook out. */
-  readonly roomFor: (webhookId: string) => number;
-  /** Webhooks with no room left, left out in the query itself so that their backlog does not fill the candidates. */
-  readonly full: readonly string[];
+  /** A copy of this process's slots: rows are picked against it while it counts them taken. */
+  readonly slots: DeliverySlots;
 }
 
 /**
- * Claims due deliveries of active webhooks, oldest due first, taking no more
- * of one webhook than it has room for: a receiver that hangs holds its own
- * slots only. Candidates are read first; the claim then leases those still
- * due and unleased. On PostgreSQL the rows are locked with FOR UPDATE SKIP
- * LOCKED, so two processes claiming at once take different rows without
- * waiting on each other, and the lock re-checks the conditions on the newest
- * row, so a row another process leased since this one read it is not taken.
- * On SQLite the one UPDATE is atomic.
+ * Claims due deliveries of active webhooks not backed off, oldest due first,
+ * taking no more than the slots admit (per webhook, per account, for
+ * unproven receivers): a receiver that hangs holds its own share only, and
+ * webhooks and accounts with none left are left out in the query itself, so
+ * their backlog never fills the candidates. Candidates are read first; the
+ * claim then leases those still due and unleased. On PostgreSQL the rows are
+ * locked with FOR UPDATE SKIP LOCKED, so two processes claiming at once take
+ * different rows without waiting on each other, and the lock re-checks the
+ * conditions on the newest row, so a row another process leased since this
+ * one read it is not taken. On SQLite the one UPDATE is atomic.
  */
 export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, options: ClaimOptions): Promise<Claim> {
   const { store } = deps;
   const db = store.db;
   const nowMs = deps.clock.now();
   const now = toTimestamp(nowMs);
-  if (options.limit <= 0) return { claimed: [], more: false };
+  const { slots } = options;
+  const left = slots.exclusions();
+  if (left.free <= 0) return { claimed: [], more: false };
 
   let candidates = db
     .selectFrom('webhook_deliveries as d')
@@ -77,28 +78,32 @@ export async function claimDueDeliveries(deps: { store: Store; clock: Clock }, o
       'w.previous_secret',
       'w.previous_secret_until',
       'w.consecutive_failures',
+      'w.owner_user_id',
+      'w.answers_promptly',
     ])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
     // A paused webhook keeps the deliveries queued before its pause; they wait here until it resumes.
     .where('w.status', '=', 'active')
+    // A receiver that timed out is left alone until its back-off ends (record-outcome.ts moves its deliveries there too).
+    .where((eb) => eb.or([eb('w.backoff_until', 'is', null), eb('w.backoff_until', '<=', now)]))
     // next_attempt_at alone, no tie-break: the due index (status, next_attempt_at) then yields rows in
     // this order and the scan stops at the limit; a tie-break would sort every due row on each claim.
     .orderBy('d.next_attempt_at')
-    .limit(options.limit);
-  if (options.full.length > 0) candidates = candidates.where('d.webhook_id', 'not in', [...options.full]);
-  const rows = await candidates.execute();
+    .limit(left.free);
+  if (left.webhooks.length > 0) candidates = candidates.where('d.webhook_id', 'not in', left.webhooks);
+  if (left.owners.length > 0) candidates = candidates.where('w.owner_user_id', 'not in', left.owners);
+  if (left.promptOnly) candidates = candidates.where('w.answers_promptly', '=', 1);
+  const rows = (await candidates.execute()).map((row) => ({ ...row, answers_promptly: row.answers_promptly === 1 }));
 
-  const taken = new Map<string, number>();
   const picked = rows.filter((row) => {
-    const n = taken.get(row.webhook_id) ?? 0;
-    if (n >= options.roomFor(row.webhook_id)) return false;
-    taken.set(row.webhook_id, n + 1);
+    if (!slots.admits(row)) return false;
+    slots.take(row);
     return true;
   });
   // Every candidate taken and the window full: more may be due beyond it.
-  const more = rows.length === options.limit && picked.length === rows.length;
+  const more = rows.length === left.free && picked.length === rows.length;
   if (picked.length === 0) return { claimed: [], more };
 
   const ids = picked.map((row) => row.id);

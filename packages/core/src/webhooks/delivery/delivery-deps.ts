@@ -17,8 +17,18 @@ export interface WebhookDeliverySettings {
   readonly pauseAfterHours: number;
   /** Requests in flight at once in this process, over all webhooks. */
   readonly maxInFlight: number;
-  /** Requests in flight at once in this process to one webhook: a slow receiver holds this many slots, never all. */
+  /** Requests in flight at once in this process to one webhook whose receiver answers promptly; others get one. */
   readonly maxInFlightPerWebhook: number;
+  /** Requests in flight at once in this process to the webhooks of one account, however many it makes. */
+  readonly maxInFlightPerOwner: number;
+  /**
+   * Requests in flight at once in this process to webhooks whose receiver has
+   * not answered promptly (new, slow, or timed out): the rest of maxInFlight is
+   * kept for receivers that do, so a prompt receiver always finds a slot.
+   */
+  readonly maxInFlightUnproven: number;
+  /** An answer within this many ms is prompt; a slower one leaves the webhook one request in flight. */
+  readonly promptAnswerMs: number;
   /**
    * How long a claimed delivery stays this process's (WEBHOOK_LEASE_MS):
    * longer than a request may take, so only a process that died loses one;
@@ -37,6 +47,9 @@ export const DEFAULT_DELIVERY_SETTINGS: WebhookDeliverySettings = {
   pauseAfterHours: 24,
   maxInFlight: 16,
   maxInFlightPerWebhook: 4,
+  maxInFlightPerOwner: 8,
+  maxInFlightUnproven: 12,
+  promptAnswerMs: 2_000,
   leaseMs: 30_000,
   fanOutBatch: 200,
 };

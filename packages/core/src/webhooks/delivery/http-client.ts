@@ -31,6 +31,13 @@ export interface WebhookHttpClient {
 /** No answer from the receiver; the message says why, for the owner reading the delivery. */
 export class WebhookRequestFailed extends Error {
   override readonly name = 'WebhookRequestFailed';
+  /** The receiver took the whole time limit (to connect, or to answer): it held a slot for it, and is backed off. */
+  readonly timedOut: boolean;
+
+  constructor(message: string, options?: ErrorOptions & { timedOut?: boolean }) {
+    super(message, options);
+    this.timedOut = options?.timedOut ?? false;
+  }
 }
 
 export interface WebhookHttpOptions {

@@ -7,6 +7,7 @@ import type { ClaimedDelivery } from './claim-deliveries.js';
 import type { DeliveryLogger, DeliveryOutcome, WebhookDeliverySettings } from './delivery-deps.js';
 import type { WebhookAnswer } from './http-client.js';
 import { notifyWebhookPaused } from './notify-owner.js';
+import { backoffUntil } from './receiver-backoff.js';
 import { nextAttemptDelay } from './retry-schedule.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -31,11 +32,15 @@ const markSucceeded = (db: Executor, id: string, lease: string, attempts: number
     .where('id', '=', id)
     .where('lease', '=', lease);
 
-/** A 2xx: the delivery is done, and the webhook's run of failures, if any, ends. */
+/**
+ * A 2xx: the delivery is done, and the webhook's run of failures, if any,
+ * ends, as does its back-off; whether the answer came promptly is kept.
+ */
 export async function recordSuccess(
   deps: { store: Store; clock: Clock },
   delivery: ClaimedDelivery,
   answer: WebhookAnswer,
+  prompt: boolean,
 ): Promise<DeliveryOutcome> {
   const db = deps.store.db;
   const at = toTimestamp(deps.clock.now());
@@ -48,9 +53,15 @@ export async function recordSuccess(
     answer.body,
   ]);
   if (Number(result.numAffectedRows ?? 0) !== 1) return 'released';
-  // Read at claim time: most webhooks are not failing, and then this write is skipped.
-  if (delivery.consecutive_failures > 0) {
-    await db.updateTable('webhooks').set({ consecutive_failures: 0, failing_since: null }).where('id', '=', delivery.webhook_id).execute();
+  // Read at claim time: most webhooks are not failing and answer as they did, and then this write is
+  // skipped. A back-off comes with failures (a timeout is one), so it is ended here too.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: always writing goes unseen (it writes what the row holds); the other variants are killed
+  if (delivery.consecutive_failures > 0 || delivery.answers_promptly !== prompt) {
+    await db
+      .updateTable('webhooks')
+      .set({ consecutive_failures: 0, failing_since: null, backoff_until: null, answers_promptly: prompt ? 1 : 0 })
+      .where('id', '=', delivery.webhook_id)
+      .execute();
   }
   return 'succeeded';
 }
@@ -61,13 +72,20 @@ export interface Failure {
   readonly error: string;
   /** The receiver's Retry-After, in ms. */
   readonly retryAfterMs?: number | undefined;
+  /** With an answer: whether it came promptly. */
+  readonly prompt?: boolean | undefined;
+  /** Without one: whether the receiver took the whole time limit. */
+  readonly timedOut?: boolean | undefined;
 }
 
 /**
  * A failed attempt: the next one is scheduled (or, after the last, the
- * delivery fails), and the webhook's run of failures grows. When the run is
- * long enough in both count and time, the webhook is auto-paused and its
- * owner told by mail, in the same transaction, so exactly one process does it.
+ * delivery fails), and the webhook's run of failures grows. An answer says
+ * whether the receiver answers promptly, and ends a back-off; a timeout
+ * backs the webhook off (receiver-backoff.ts), its waiting deliveries with
+ * it. When the run is long enough in both count and time, the webhook is
+ * auto-paused and its owner told by mail, in the same transaction, so
+ * exactly one process does it.
  */
 export async function recordFailure(
   deps: { store: Store; clock: Clock; ids: IdGenerator; logger: DeliveryLogger; settings: WebhookDeliverySettings },
@@ -102,12 +120,17 @@ export async function recordFailure(
       .set((eb) => ({
         consecutive_failures: eb('consecutive_failures', '+', 1),
         failing_since: eb.fn.coalesce('failing_since', eb.val(now)),
+        ...(failure.answer ? { answers_promptly: failure.prompt ? 1 : 0, backoff_until: null } : {}),
       }))
       .where('id', '=', delivery.webhook_id)
-      .returning(['status', 'consecutive_failures', 'failing_since', 'owner_user_id', 'url', 'description', 'version'])
+      .returning(['status', 'consecutive_failures', 'failing_since', 'backoff_until', 'owner_user_id', 'url', 'description', 'version'])
       .executeTakeFirst();
     const outcome: DeliveryOutcome = delay === undefined ? 'failed' : 'retrying';
     if (webhook?.status !== 'active' || webhook.failing_since === null) return outcome;
+    if (failure.timedOut) {
+      const current = webhook.backoff_until === null ? undefined : Date.parse(webhook.backoff_until);
+      await backOff(trx, delivery.webhook_id, now, toTimestamp(backoffUntil(nowMs, Date.parse(webhook.failing_since), current)));
+    }
     const { pauseAfterFailures, pauseAfterHours } = deps.settings;
     const longEnough = nowMs - Date.parse(webhook.failing_since) >= pauseAfterHours * HOUR_MS;
     if (webhook.consecutive_failures < pauseAfterFailures || !longEnough) return outcome;
@@ -173,6 +196,24 @@ export async function recordGone(
     deps.logger.warn({ webhook_id: delivery.webhook_id }, 'webhook disabled: its receiver answered 410 Gone');
     return 'disabled';
   });
+}
+
+/**
+ * Leaves a webhook whose request timed out alone until `until`: no process
+ * claims its deliveries before then, and those waiting now are moved there,
+ * so the due index passes over them and `next_attempt_at` says when they go.
+ * Those in flight elsewhere keep theirs: their own outcome sets it.
+ */
+async function backOff(trx: Executor, webhookId: string, now: string, until: string): Promise<void> {
+  await trx.updateTable('webhooks').set({ answers_promptly: 0, backoff_until: until }).where('id', '=', webhookId).execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: until })
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', until)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .execute();
 }
 
 /**

@@ -10,6 +10,9 @@ export interface Subscriber {
   readonly previous_secret: string | null;
   readonly previous_secret_until: string | null;
   readonly consecutive_failures: number;
+  readonly owner_user_id: string;
+  readonly answers_promptly: boolean;
+  readonly backoff_until: string | null;
   readonly events: ReadonlySet<string>;
   /** The owner's reach now (docs/api/overview.md "Roles"): a role or a managed list changed since creation counts. */
   readonly reach: ActsFor;
@@ -30,6 +33,8 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
       'webhooks.previous_secret',
       'webhooks.previous_secret_until',
       'webhooks.consecutive_failures',
+      'webhooks.answers_promptly',
+      'webhooks.backoff_until',
       'users.id as owner_id',
       'users.role',
       'users.manages_json',
@@ -52,6 +57,9 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
     previous_secret: row.previous_secret,
     previous_secret_until: row.previous_secret_until,
     consecutive_failures: row.consecutive_failures,
+    owner_user_id: row.owner_id,
+    answers_promptly: row.answers_promptly === 1,
+    backoff_until: row.backoff_until,
     events: new Set(list(row.events_json)),
     reach: actsForOf(row.role, row.owner_id, list(row.manages_json)),
     createdAt: row.created_at,

@@ -1,6 +1,7 @@
 import { type AttemptDeps, attemptDelivery } from './attempt-delivery.js';
 import { type ClaimedDelivery, claimDueDeliveries } from './claim-deliveries.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliveryOutcome, MIN_LEASE_MS, type WebhookDeliveryDeps } from './delivery-deps.js';
+import { deliverySlots } from './delivery-slots.js';
 import { fanOutEvents } from './fan-out-events.js';
 
 /** What one step did. */
@@ -39,13 +40,13 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): WebhookDelive
   const merged = { ...DEFAULT_DELIVERY_SETTINGS, ...deps.settings };
   const settings = { ...merged, leaseMs: Math.max(merged.leaseMs, MIN_LEASE_MS) };
   const attemptDeps: AttemptDeps = { ...deps, settings };
-  const perWebhook = new Map<string, number>();
+  const slots = deliverySlots(settings);
   const running = new Set<Promise<DeliveryOutcome>>();
   const stopping = new AbortController();
   let settled = signal();
 
   function start(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    perWebhook.set(delivery.webhook_id, (perWebhook.get(delivery.webhook_id) ?? 0) + 1);
+    slots.take(delivery);
     const run = attemptDelivery(attemptDeps, delivery, stopping.signal)
       .catch((error: unknown) => {
         // Most likely the database failed while recording: the lease runs out and
@@ -54,9 +55,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): WebhookDelive
         return 'released' as const;
       })
       .then((outcome) => {
-        const left = (perWebhook.get(delivery.webhook_id) ?? 1) - 1;
-        if (left === 0) perWebhook.delete(delivery.webhook_id);
-        else perWebhook.set(delivery.webhook_id, left);
+        slots.giveBack(delivery);
         running.delete(run);
         try {
           deps.onOutcome?.(outcome);
@@ -75,24 +74,15 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): WebhookDelive
   return {
     async step() {
       if (stopping.signal.aborted) return { events: 0, started: 0, more: false, finished: Promise.resolve([]) };
-      const roomFor = (id: string) => settings.maxInFlightPerWebhook - (perWebhook.get(id) ?? 0);
+      // Each pass picks against a copy of the slots; only what it starts is taken from the real ones.
       const fanned = await fanOutEvents(deps, settings.fanOutBatch, {
         lease: deps.ids.uuid(),
         leaseMs: settings.leaseMs,
-        limit: settings.maxInFlight - running.size,
-        roomFor,
+        slots: slots.copy(),
       });
       const events = fanned.events;
       const started = fanned.claimed.map(start);
-      const free = settings.maxInFlight - running.size;
-      const full = [...perWebhook].filter(([, n]) => n >= settings.maxInFlightPerWebhook).map(([id]) => id);
-      const { claimed, more } = await claimDueDeliveries(deps, {
-        lease: deps.ids.uuid(),
-        leaseMs: settings.leaseMs,
-        limit: free,
-        roomFor,
-        full,
-      });
+      const { claimed, more } = await claimDueDeliveries(deps, { lease: deps.ids.uuid(), leaseMs: settings.leaseMs, slots: slots.copy() });
       started.push(...claimed.map(start));
       return { events, started: started.length, more: events > 0 || more, finished: Promise.all(started) };
     },

@@ -5,16 +5,25 @@ import { type Interval, overlaps } from '../../busy.js';
 import type { Series } from './parse-feed.js';
 import { ianaZoneOf, offsetBeforeFirstOnset } from './zones.js';
 
-/** Occurrences one series may produce before the range ends; a FREQ=SECONDLY rule from 1970 must not hang a request. */
-const MAX_OCCURRENCES = 10_000;
+/** Occurrences one series may produce before the range (the window read) ends; a FREQ=SECONDLY rule from 1970 must not hang a request. */
+export const MAX_OCCURRENCES = 10_000;
+
+/**
+ * Occurrences all the series of a feed may produce together before the range
+ * ends. ical.js works one out in about 10 µs, so expanding any feed costs at
+ * most about 0.2 s of the event loop, however many dense events it holds.
+ */
+export const MAX_FEED_OCCURRENCES = 20_000;
 
 /**
  * The busy times of a parsed feed that overlap `range`, unclipped, in start
- * order. Throws when a rule cannot be expanded within MAX_OCCURRENCES: that
- * event's busy time is then unknown, not free.
+ * order. Throws when the rules cannot be expanded within MAX_OCCURRENCES for
+ * one event or MAX_FEED_OCCURRENCES for all: that busy time is then unknown,
+ * not free, and the calendar unreadable rather than read in part.
  */
 export function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
   const busy: Interval[] = [];
+  let spent = 0;
   // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event
   // that defines it; worked out once per event, not per instance (ical.js
   // builds a new end time on every read of endDate). An end computed from
@@ -85,7 +94,9 @@ export function busyWithin(feed: readonly Series[], range: Interval, hostZone: s
       const nextMs = epochMs(next, hostZone, tzid);
       // Occurrences come in start order, so nothing later can overlap the range.
       if (nextMs >= range.endMs) break;
-      if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the range ends`);
+      if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the window ends`);
+      if (++spent > MAX_FEED_OCCURRENCES)
+        throw new Error(`its events recur more than ${MAX_FEED_OCCURRENCES} times in all before the window ends`);
       if (isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
       occurrence(next);
     }
