@@ -253,6 +253,21 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
       expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 2 });
     });
 
+    it('a move holds the new host to neither the minimum notice nor the future limit: pia’s busy time past the limit still stops it', async () => {
+      // As if the workspace now gave hana's weekly type 3 days of notice and a 5-day limit (7 March 08:00): the first two
+      // occurrences are inside the notice, the rest past the limit. A move is not a new booking; pia's calendar is read for all.
+      await s.store.db
+        .updateTable('event_types')
+        .set({ minimum_notice_minutes: 3 * 24 * 60, future_limit_days: 5 })
+        .where('id', '=', SERIES_ET.weekly)
+        .execute();
+
+      const changed = await moveTo(USER.pia, s.as.ada);
+
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
+    });
+
     it('a new host whose calendar cannot be read is 503 availability_unavailable before anything is written', async () => {
       expect(await scheduleErrorOf(moveTo(USER.rick, s.as.ada))).toEqual({
         code: 'availability_unavailable',
