@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import { type CalendarReader, createCalendarReader } from '../src/availability/calendar-reader.js';
 import { ENDED_REASON } from '../src/series/end-series.js';
 import { HELD_REASON } from '../src/series/hold-occurrence.js';
-import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
+import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import {
@@ -266,6 +266,38 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
 
       expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
       expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
+    });
+
+    it('an occurrence booked after the new host’s calendar was read is judged by a new read: pia’s busy time stops the move', async () => {
+      // Four occurrences; the fourth (Wednesday 03-11) stays owed after a resume, since a booking of hana's takes its time.
+      await resetSeriesScenario(s);
+      created = await seriesCreated(s, weeklyBody({ count: 4 }));
+      uid = created.series.uid;
+      await pauseSeries(s.deps, s.as.hana, uid);
+      const body = { event_type_id: SERIES_ET.weekly, start: '2026-03-11T10:00:00Z', attendee: { email: 'dan@example.com' } };
+      const blocker = (await createBooking(s.deps, s.as.hana, body, 'blocker')).outcome.data as { uid: string };
+      expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 3, owed: 1 });
+      // While the host change reads pia's calendar across 03-02 to 03-09, the time is freed and a resume books 03-11.
+      let resumed = false;
+      const resumingWhileRead: CalendarReader = {
+        async busy(calendars, range, zone) {
+          if (!resumed) {
+            resumed = true;
+            await cancelBooking(s.deps, s.as.hana, blocker.uid, {}, 'free-it');
+            expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 1, owed: 0 });
+          }
+          return s.deps.calendars.busy(calendars, range, zone);
+        },
+      };
+
+      const changed = await moveTo(USER.pia, s.as.ada, testDeps(s.store, s.clock, { calendars: resumingWhileRead }));
+
+      expect(resumed).toBe(true);
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect((await hostsOf()).filter((o) => o.start_at === at('2026-03-11'))).toEqual([
+        { start_at: at('2026-03-11'), host_user_id: USER.hana },
+        { start_at: at('2026-03-11'), host_user_id: USER.hana },
+      ]);
     });
 
     it('a new host whose calendar cannot be read is 503 availability_unavailable before anything is written', async () => {

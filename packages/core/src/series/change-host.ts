@@ -11,7 +11,7 @@ import { allowedHost } from './create-series.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
-import { HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
+import { coversAll, HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
@@ -63,10 +63,16 @@ export async function changeSeriesHost(
 
   let moved = 0;
   let stoppedBy: HostStop | null = toMove.length > 0 && !acceptsBookings(newHost) ? 'no_writable_calendar' : null;
+  // An occurrence booked since the read (a resume in between) can lie outside it: read again, as replace-owed.ts does.
+  const starts = toMove.map((o) => Date.parse(o.start_at));
+  const time =
+    stoppedBy !== null || coversAll(read, starts, HOST_MOVE_RULES)
+      ? read.time
+      : (await loadSeriesHostTime(deps, eventType, newHost, starts, HOST_MOVE_RULES)).time;
   for (const [index, occurrence] of toMove.entries()) {
     if (stoppedBy !== null) break;
     const slot = { startMs: Date.parse(occurrence.start_at), endMs: Date.parse(occurrence.end_at) };
-    const free = isFreeFor(read.time, slot.startMs, HOST_MOVE_RULES);
+    const free = isFreeFor(time, slot.startMs, HOST_MOVE_RULES);
     const step = await runItem(deps, started, index, async (trx) => {
       const current = await currentOccurrence(trx, occurrence.uid);
       if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
