@@ -3,7 +3,7 @@ import type { Interval } from '../src/availability/busy.js';
 import { type CalendarReader, createCalendarReader } from '../src/availability/calendar-reader.js';
 import type { SeriesStep } from '../src/series/series-steps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { createSeries, pauseSeries, resumeSeries } from './support/series-calls.js';
+import { createSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import { occurrenceAt, skippedAt } from './support/series-expect.js';
 import {
   at,
@@ -116,6 +116,20 @@ describe.each(storeFixtures())('a series reads its host’s calendars on $name',
         message: 'The host is free on none of the pattern dates; nothing was created.',
       });
       expect(reads).toEqual([]);
+    });
+  });
+
+  describe('a pattern PATCH', () => {
+    it('reads once, across the targets its replacements get once the occurrences it holds have let go of their instants', async () => {
+      const created = await create({ weekdays: ['mon', 'wed'], count: 6 });
+      const uid = (created.outcome.data as { series: { uid: string } }).series.uid;
+      reads.length = 0;
+
+      // Tuesdays for Wednesdays: the three Wednesdays are held, and their entries go after the last Monday still held (16 March).
+      const patched = await updateSeries(s.deps, s.as.ada, uid, { weekdays: ['mon', 'tue'] }, { ifMatch: '"1"' });
+
+      expect(patched.outcome.data).toMatchObject({ resumed: { created: 3, skipped: [], owed: 0, superseded: false } });
+      expect(reads).toEqual([[at('2026-03-17', '09:30'), at('2026-03-24', '10:30')]]);
     });
   });
 
