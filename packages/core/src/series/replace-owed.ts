@@ -25,7 +25,7 @@ export async function seriesBookingOf(db: Executor, series: Pick<SeriesRow, 'eve
   const eventType = await eventTypeById(db, series.event_type_id);
   const host = await findHost(db, series.host_user_id);
   // Both are referenced by the series row; a workspace cannot remove them.
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: unreachable: the series row's foreign keys keep both rows (storage/migrations.ts), so the refusal and its words are never seen.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: unreachable: the series row's foreign keys keep both rows (storage/migrations.ts), so the refusal and its words are never seen (the line's mutant that always refuses is killed).
   if (!eventType || !host) throw new ScheduleError('internal_error', 'The series names an event type or host that does not exist.');
   return { eventType, host };
 }
@@ -121,7 +121,7 @@ export async function replaceOwed(
       await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid });
       return 'created' as const;
     });
-    // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the caller's finish finds it does not own the series and answers superseded (superseded || !owns) either way.
+    // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the caller's finish finds it does not own the series and answers superseded (superseded || !owns) either way (the line's other BooleanLiteral mutant, `step.ran` for `!step.ran`, is killed).
     if (!step.ran) return { created, skipped, superseded: true };
     if (step.value === 'created') {
       created++;
