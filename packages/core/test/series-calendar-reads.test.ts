@@ -3,7 +3,7 @@ import type { Interval } from '../src/availability/busy.js';
 import { type CalendarReader, createCalendarReader } from '../src/availability/calendar-reader.js';
 import type { SeriesStep } from '../src/series/series-steps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { createSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
+import { changeSeriesHost, createSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import { occurrenceAt, skippedAt } from './support/series-expect.js';
 import {
   at,
@@ -130,6 +130,20 @@ describe.each(storeFixtures())('a series reads its host’s calendars on $name',
 
       expect(patched.outcome.data).toMatchObject({ resumed: { created: 3, skipped: [], owed: 0, superseded: false } });
       expect(reads).toEqual([[at('2026-03-17', '09:30'), at('2026-03-24', '10:30')]]);
+    });
+  });
+
+  describe('a host change', () => {
+    it('reads the new host’s calendars once, across the occurrences it moves, when they stayed as read', async () => {
+      const created = await createSeries(s.deps, s.as.hana, weeklyBody());
+      const uid = (created.outcome.data as { series: { uid: string } }).series.uid;
+      reads.length = 0;
+
+      // pia's static calendar is busy on Wednesday 11 March, 09:00-12:00.
+      const changed = await changeSeriesHost(s.deps, s.as.ada, uid, { host_user_id: USER.pia });
+
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect(reads).toEqual([[at(MON_WED_DATES[0], '09:30'), at(MON_WED_DATES[5], '10:30')]]);
     });
   });
 

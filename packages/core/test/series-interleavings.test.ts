@@ -9,7 +9,7 @@ import type { ExecuteDeps, Executed } from '../src/operations/execute.js';
 import { HOLD_LEASE_MS } from '../src/series/series-hold.js';
 import type { SeriesStep } from '../src/series/series-steps.js';
 import type { Store } from '../src/storage/store.js';
-import { createBooking } from './support/booking-calls.js';
+import { cancelBooking, createBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
@@ -240,6 +240,8 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
       data: { moved: 1, unchanged: 0, stopped_by: 'superseded', superseded: true },
     });
 
+    // It stops at the item that found the series taken over, trying no later one.
+    expect(gate.seen.filter(at('change_host', 'item')).map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1]);
     expect(await occurrencesOf(store, uid)).toEqual([
       [MON(2), 'canceled', 'pause', USER.ivan],
       [MON(9), 'canceled', 'pause', USER.hana],
@@ -247,6 +249,47 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     ]);
     expect((await owedRowsOf(store, uid)).map((o) => o.pattern_instant)).toEqual([MON(2), MON(9), MON(16)]);
     expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 3, host_user_id: USER.hana, hold_token: null });
+  });
+
+  it('a host change overtaken after its last move answers superseded and leaves the series on its old host', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 2 });
+
+    const held = gate.holdAt(at('change_host', 'finish'));
+    const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
+    await reach(held, moving);
+    expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 2, superseded: false } });
+    held.release();
+
+    expect((await moving).outcome).toEqual({
+      status: 200,
+      data: { moved: 2, unchanged: 0, stopped_by: 'superseded', superseded: true },
+    });
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 3, host_user_id: USER.hana });
+  });
+
+  it('a host change passes over an occurrence canceled before its step and one whose start has come by then, and moves the rest', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 4 });
+    const ninth = (await occurrenceRowsOf(store, uid))[1]!.uid;
+
+    const held = gate.holdAt(at('change_host', 'item', 1));
+    const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
+    await reach(held, moving);
+    await cancelBooking(deps, hana, ninth, {}, 'cancel-ninth');
+    // The third occurrence starts exactly now: it is no longer future.
+    clock.set(MON(16));
+    held.release();
+
+    expect((await moving).outcome).toEqual({ status: 200, data: { moved: 2, unchanged: 0, stopped_by: null, superseded: false } });
+    expect(await occurrencesOf(store, uid)).toEqual([
+      [MON(2), 'confirmed', null, USER.ivan],
+      [MON(9), 'canceled', null, USER.hana],
+      [MON(16), 'confirmed', null, USER.hana],
+      [MON(23), 'confirmed', null, USER.ivan],
+    ]);
   });
 
   it('every action is 409 series_busy and changes nothing while another holds its first write', async () => {
