@@ -273,22 +273,22 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const gate = stepGate();
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 4 });
-    const ninth = (await occurrenceRowsOf(store, uid))[1]!.uid;
+    const last = (await occurrenceRowsOf(store, uid))[3]!.uid;
 
     const held = gate.holdAt(at('change_host', 'item', 1));
     const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
     await reach(held, moving);
-    await cancelBooking(deps, hana, ninth, {}, 'cancel-ninth');
-    // The third occurrence starts exactly now: it is no longer future.
-    clock.set(MON(16));
+    // The second occurrence starts exactly now: it is no longer future. The last one is canceled.
+    clock.set(MON(9));
+    await cancelBooking(deps, hana, last, {}, 'cancel-last');
     held.release();
 
     expect((await moving).outcome).toEqual({ status: 200, data: { moved: 2, unchanged: 0, stopped_by: null, superseded: false } });
     expect(await occurrencesOf(store, uid)).toEqual([
       [MON(2), 'confirmed', null, USER.ivan],
-      [MON(9), 'canceled', null, USER.hana],
-      [MON(16), 'confirmed', null, USER.hana],
-      [MON(23), 'confirmed', null, USER.ivan],
+      [MON(9), 'confirmed', null, USER.hana],
+      [MON(16), 'confirmed', null, USER.ivan],
+      [MON(23), 'canceled', null, USER.hana],
     ]);
   });
 
