@@ -297,6 +297,19 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       });
     });
 
+    it('reads the bookings as far as the buffers reach: one ending just before the first date and one starting just after the last skip them', async () => {
+      // The buffered type keeps 15 minutes free on each side: a booking ends 10 minutes before the first date, another starts 10 minutes after the last ends.
+      await resetSeriesWorkspace({ store, clock }, [
+        importedBooking(B1, 'hana', '2026-03-02T09:20:00Z'),
+        importedBooking(B2, 'hana', '2026-03-09T10:40:00Z'),
+      ]);
+      const { occurrences, skipped } = await created(seriesBody({ event_type_id: SERIES_ET.buffered, count: 3 }));
+      expect({ occurrences, skipped }).toEqual({
+        occurrences: [occurrenceAt('2026-03-04T10:00Z')],
+        skipped: [skippedAt('2026-03-02', '2026-03-02T10:00Z', 'busy'), skippedAt('2026-03-09', '2026-03-09T10:00Z', 'busy')],
+      });
+    });
+
     it('a date outside working hours is skipped: Saturdays, while Friday 16:30-17:00 fits', async () => {
       const { occurrences, skipped } = await created(seriesBody({ weekdays: ['fri', 'sat'], time: '16:30' }));
       expect({ occurrences, skipped }).toEqual({
@@ -503,6 +516,17 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       ],
     ])('refuses %s', async (_, changes, expected, message) => {
       expect(await refusal(seriesBody(changes))).toEqual({ ...expected, message });
+    });
+
+    it("refuses with 409 no_dates_free when the host's bookings take every date: they are read under the host's lock", async () => {
+      await resetSeriesWorkspace({ store, clock }, [
+        importedBooking(B1, 'hana', '2026-03-02T10:00:00Z'),
+        importedBooking(B2, 'hana', '2026-03-04T10:00:00Z'),
+      ]);
+      expect(await refusal(seriesBody({ count: 2 }))).toEqual({
+        ...noDatesFree(['2026-03-02', '2026-03-02T10:00Z', 'busy'], ['2026-03-04', '2026-03-04T10:00Z', 'busy']),
+        message: 'The host is free on none of the pattern dates; nothing was created.',
+      });
     });
 
     it.each([

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import { type CalendarReader, CalendarUnreadable, createCalendarReader } from '../src/availability/calendar-reader.js';
 import { ENDED_REASON } from '../src/series/end-series.js';
 import { HELD_REASON } from '../src/series/hold-occurrence.js';
-import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
+import { cancelBooking, createBooking, outboxOf, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import {
@@ -170,6 +170,24 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
     const moveTo = (hostUserId: string, principal = s.as.mona, deps = s.deps, key?: string) =>
       changeSeriesHost(deps, principal, uid, { host_user_id: hostUserId }, { key });
 
+    /**
+     * hana's series of four, whose fourth occurrence (Wednesday 03-11) stays owed after a resume because a booking of
+     * hana's takes its time. Answers what books it: the time freed, a resume.
+     */
+    const owingTheEleventh = async () => {
+      await resetSeriesScenario(s);
+      created = await seriesCreated(s, weeklyBody({ count: 4 }));
+      uid = created.series.uid;
+      await pauseSeries(s.deps, s.as.hana, uid);
+      const body = { event_type_id: SERIES_ET.weekly, start: '2026-03-11T10:00:00Z', attendee: { email: 'dan@example.com' } };
+      const blocker = (await createBooking(s.deps, s.as.hana, body, 'blocker')).outcome.data as { uid: string };
+      expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 3, owed: 1 });
+      return async () => {
+        await cancelBooking(s.deps, s.as.hana, blocker.uid, {}, 'free-it');
+        expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 1, owed: 0 });
+      };
+    };
+
     it('moves every future confirmed occurrence to the new host, then the series', async () => {
       s.clock.set(AFTER_SECOND);
 
@@ -194,6 +212,26 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
         });
       }
       expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.ivan, status: 'active', version: 2, updated_at: AFTER_SECOND });
+    });
+
+    it('records booking.updated for each moved occurrence, naming the new host, then series.host_changed with the counts', async () => {
+      s.clock.set(AFTER_SECOND);
+
+      await moveTo(USER.ivan);
+
+      // The outbox keeps the order of its ids, not of writing, for events of one instant.
+      const events = (await outboxOf(s.store)).filter((e) => e.created_at === AFTER_SECOND);
+      const subjects = (type: string) => events.filter((e) => e.event_type === type).map((e) => e.subject_uid);
+      expect(subjects('booking.updated').sort()).toEqual([2, 3, 4, 5].map((i) => occurrence(i).uid).sort());
+      expect(subjects('series.host_changed')).toEqual([uid]);
+      expect(events).toHaveLength(5);
+      for (const i of [2, 3, 4, 5]) {
+        const payload = events.find((e) => e.subject_uid === occurrence(i).uid)!.payload;
+        expect(payload).toEqual({ ...(await bookingNow(s, occurrence(i).uid)), series_uid: uid, changed_fields: ['host'] });
+        expect(payload.host).toEqual(HOST_OF.ivan);
+      }
+      const changed = events.find((e) => e.event_type === 'series.host_changed')!.payload;
+      expect(changed).toEqual({ ...(await seriesNow(s, uid)), moved: 4, unchanged: 0 });
     });
 
     it('a repeat to the same host moves nothing and counts every future occurrence as unchanged', async () => {
@@ -239,6 +277,35 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
       expect(await hostsOf()).toEqual(MON_WED_DATES.map((d) => ({ start_at: at(d), host_user_id: USER.hana })));
     });
 
+    it('a new host with one writable calendar among read-only ones takes the moves', async () => {
+      // As if the workspace gave pia an ics feed beside her static calendar, which takes bookings.
+      const pia = await s.store.db.selectFrom('users').select('calendars_json').where('id', '=', USER.pia).executeTakeFirstOrThrow();
+      const calendars = [...JSON.parse(pia.calendars_json), { kind: 'ics', url: 'http://127.0.0.1:9/pia.ics', writable: false }];
+      await s.store.db
+        .updateTable('users')
+        .set({ calendars_json: JSON.stringify(calendars) })
+        .where('id', '=', USER.pia)
+        .execute();
+      const readableFeeds = testDeps(s.store, s.clock, { calendars: createCalendarReader(async () => []) });
+
+      const changed = await moveTo(USER.pia, s.as.ada, readableFeeds);
+
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+    });
+
+    it('a repeat to a host whose calendar cannot be read, with every occurrence already there, reads nothing and finishes', async () => {
+      // rick's series, created while his feed could be read; his feed takes no bookings, but nothing needs to move.
+      await resetSeriesScenario(s);
+      const readableFeeds = testDeps(s.store, s.clock, { calendars: createCalendarReader(async () => []) });
+      const body = weeklyBody({ host_user_id: USER.rick, event_type_id: SERIES_ET.rickWeekly });
+      uid = ((await createSeries(readableFeeds, s.as.ada, body)).outcome.data as CreatedSeries).series.uid;
+
+      const again = await moveTo(USER.rick, s.as.ada);
+
+      expect(again.outcome.data).toEqual({ moved: 0, unchanged: 6, stopped_by: null, superseded: false });
+      expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.rick, version: 2 });
+    });
+
     it('a new host busy in a static calendar stops with slot_unavailable at that occurrence', async () => {
       // pia's static calendar is busy on Wednesday 03-11 09:00-12:00 and accepts writes.
       const changed = await moveTo(USER.pia, s.as.ada);
@@ -251,6 +318,63 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
       });
       expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
       expect(await seriesNow(s, uid)).toMatchObject({ host: HOST_OF.hana, version: 2 });
+    });
+
+    it('a move holds the new host to neither the minimum notice nor the future limit: pia’s busy time past the limit still stops it', async () => {
+      // As if the workspace now gave hana's weekly type 3 days of notice and a 5-day limit (7 March 08:00): the first two
+      // occurrences are inside the notice, the rest past the limit. A move is not a new booking; pia's calendar is read for all.
+      await s.store.db
+        .updateTable('event_types')
+        .set({ minimum_notice_minutes: 3 * 24 * 60, future_limit_days: 5 })
+        .where('id', '=', SERIES_ET.weekly)
+        .execute();
+
+      const changed = await moveTo(USER.pia, s.as.ada);
+
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect(await hostsOf()).toEqual(MON_WED_DATES.map((d, i) => ({ start_at: at(d), host_user_id: i < 3 ? USER.pia : USER.hana })));
+    });
+
+    it('an occurrence booked after the new host’s calendar was read is judged by a new read: pia’s busy time stops the move', async () => {
+      const bookTheEleventh = await owingTheEleventh();
+      // While the host change reads pia's calendar across 03-02 to 03-09, the time is freed and a resume books 03-11.
+      let resumed = false;
+      const resumingWhileRead: CalendarReader = {
+        async busy(calendars, range, zone) {
+          if (!resumed) {
+            resumed = true;
+            await bookTheEleventh();
+          }
+          return s.deps.calendars.busy(calendars, range, zone);
+        },
+      };
+
+      const changed = await moveTo(USER.pia, s.as.ada, testDeps(s.store, s.clock, { calendars: resumingWhileRead }));
+
+      expect(resumed).toBe(true);
+      expect(changed.outcome.data).toEqual({ moved: 3, unchanged: 0, stopped_by: 'slot_unavailable', superseded: false });
+      expect((await hostsOf()).filter((o) => o.start_at === at('2026-03-11'))).toEqual([
+        { start_at: at('2026-03-11'), host_user_id: USER.hana },
+        { start_at: at('2026-03-11'), host_user_id: USER.hana },
+      ]);
+    });
+
+    it('a new host without a writable calendar stops with no_writable_calendar without a second read, though occurrences were booked since the first', async () => {
+      // 03-11 is booked while the host change reads rick's feed, which cannot be read after that.
+      const bookTheEleventh = await owingTheEleventh();
+      let reads = 0;
+      const readableOnce: CalendarReader = {
+        async busy() {
+          if (++reads > 1) throw new CalendarUnreadable('rick.ics is down');
+          await bookTheEleventh();
+          return [];
+        },
+      };
+
+      const changed = await moveTo(USER.rick, s.as.ada, testDeps(s.store, s.clock, { calendars: readableOnce }));
+
+      expect(changed.outcome.data).toEqual({ moved: 0, unchanged: 0, stopped_by: 'no_writable_calendar', superseded: false });
+      expect(reads).toBe(1);
     });
 
     it('a new host whose calendar cannot be read is 503 availability_unavailable before anything is written', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import type { CalendarReader } from '../src/availability/calendar-reader.js';
 import { manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
@@ -8,11 +9,13 @@ import type { ExecuteDeps, Executed } from '../src/operations/execute.js';
 import { HOLD_LEASE_MS } from '../src/series/series-hold.js';
 import type { SeriesStep } from '../src/series/series-steps.js';
 import type { Store } from '../src/storage/store.js';
+import { cancelBooking, createBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import {
   changeSeriesHost,
+  createSeries,
   endSeries,
   occurrenceRowsOf,
   owedRowsOf,
@@ -20,7 +23,7 @@ import {
   resumeSeries,
   updateSeries,
 } from './support/series-calls.js';
-import { createdSeries, resetSeriesData, seriesStateOf } from './support/series-model.js';
+import { allSeriesOf, createdSeries, resetSeriesData, seriesStateOf, weeklyBody } from './support/series-model.js';
 import { HOST_OF, loadSeriesWorkspace, S0, SERIES_ET, SERIES_TOKEN, USER } from './support/series-workspace.js';
 import { sharedDatabases } from './support/shared-database.js';
 import { type HeldStep, stepGate } from './support/step-gate.js';
@@ -68,17 +71,75 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
   let store: Store;
   const clock = manualClock(S0);
   let mona: Principal;
+  let hana: Principal;
 
   beforeAll(async () => {
     store = await fixture.open();
     await loadSeriesWorkspace({ store, clock });
     mona = await principalOf({ store, clock }, SERIES_TOKEN.mona);
+    hana = await principalOf({ store, clock }, SERIES_TOKEN.hana);
   });
   beforeEach(async () => {
     clock.set(S0);
     await resetSeriesData(store);
   });
   afterAll(() => fixture.cleanup());
+
+  it('a create passes a step before each occurrence it writes, naming the series and the occurrence’s index', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+
+    const uid = await createdSeries(deps, mona, { count: 3 });
+
+    expect(gate.seen).toEqual([0, 1, 2].map((index) => ({ action: 'create', phase: 'occurrence', seriesUid: uid, index })));
+  });
+
+  it('a create whose dates are all booked after its calendar read is refused with 409 no_dates_free under the host’s lock; nothing is written', async () => {
+    const plain = testDeps(store, clock);
+    // The bookings land while the create reads the host's calendars, before it takes the host's lock.
+    let booked = false;
+    const bookingWhileRead: CalendarReader = {
+      async busy(calendars, range, zone) {
+        if (!booked) {
+          booked = true;
+          for (const day of [2, 9]) {
+            const body = { event_type_id: SERIES_ET.weekly, start: MON(day), attendee: { email: 'dan@example.com' } };
+            expect((await createBooking(plain, hana, body, `taken-${day}`)).outcome.status).toBe(201);
+          }
+        }
+        return plain.calendars.busy(calendars, range, zone);
+      },
+    };
+    const deps = testDeps(store, clock, { calendars: bookingWhileRead });
+
+    expect(await scheduleErrorOf(createSeries(deps, mona, weeklyBody({ count: 2 })))).toEqual({
+      code: 'no_dates_free',
+      message: 'The host is free on none of the pattern dates; nothing was created.',
+      details: {
+        skipped: [2, 9].map((day) => ({ date: `2026-03-0${day}`, start_at: MON(day), reason: 'conflict', cause: 'busy' })),
+      },
+      retryAfterSeconds: undefined,
+    });
+    expect(booked).toBe(true);
+    expect(await allSeriesOf(store)).toEqual([]);
+  });
+
+  it('a replacement step whose owed entry is no longer there books nothing for it and reports no skip', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 3 });
+    expect((await pauseSeries(deps, mona, uid)).outcome.data).toEqual({ held: 3, superseded: false });
+
+    const held = gate.holdAt(at('resume', 'item', 0));
+    const resuming = resumeSeries(deps, mona, uid);
+    await reach(held, resuming);
+    // Only a replacement step settles an entry; one removed behind the series' back (a hand-edited database) is not booked.
+    await store.db.deleteFrom('series_owed').where('series_uid', '=', uid).where('pattern_instant', '=', MON(2)).execute();
+    held.release();
+
+    expect((await resuming).outcome).toEqual({ status: 200, data: { created: 2, skipped: [], owed: 0, superseded: false } });
+    expect((await occurrenceRowsOf(store, uid)).filter((o) => o.status === 'confirmed').map((o) => o.start_at)).toEqual([MON(9), MON(16)]);
+  });
 
   it('a pause overtaken by end answers superseded with what it held; end cancels the rest and clears owed', async () => {
     const gate = stepGate();
@@ -179,6 +240,8 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
       data: { moved: 1, unchanged: 0, stopped_by: 'superseded', superseded: true },
     });
 
+    // It stops at the item that found the series taken over, trying no later one.
+    expect(gate.seen.filter(at('change_host', 'item')).map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1]);
     expect(await occurrencesOf(store, uid)).toEqual([
       [MON(2), 'canceled', 'pause', USER.ivan],
       [MON(9), 'canceled', 'pause', USER.hana],
@@ -186,6 +249,47 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     ]);
     expect((await owedRowsOf(store, uid)).map((o) => o.pattern_instant)).toEqual([MON(2), MON(9), MON(16)]);
     expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 3, host_user_id: USER.hana, hold_token: null });
+  });
+
+  it('a host change overtaken after its last move answers superseded and leaves the series on its old host', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 2 });
+
+    const held = gate.holdAt(at('change_host', 'finish'));
+    const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
+    await reach(held, moving);
+    expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 2, superseded: false } });
+    held.release();
+
+    expect((await moving).outcome).toEqual({
+      status: 200,
+      data: { moved: 2, unchanged: 0, stopped_by: 'superseded', superseded: true },
+    });
+    expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 3, host_user_id: USER.hana });
+  });
+
+  it('a host change passes over an occurrence canceled before its step and one whose start has come by then, and moves the rest', async () => {
+    const gate = stepGate();
+    const deps = testDeps(store, clock, { steps: gate.hook });
+    const uid = await createdSeries(deps, mona, { count: 4 });
+    const last = (await occurrenceRowsOf(store, uid))[3]!.uid;
+
+    const held = gate.holdAt(at('change_host', 'item', 1));
+    const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
+    await reach(held, moving);
+    // The second occurrence starts exactly now: it is no longer future. The last one is canceled.
+    clock.set(MON(9));
+    await cancelBooking(deps, hana, last, {}, 'cancel-last');
+    held.release();
+
+    expect((await moving).outcome).toEqual({ status: 200, data: { moved: 2, unchanged: 0, stopped_by: null, superseded: false } });
+    expect(await occurrencesOf(store, uid)).toEqual([
+      [MON(2), 'confirmed', null, USER.ivan],
+      [MON(9), 'confirmed', null, USER.hana],
+      [MON(16), 'confirmed', null, USER.ivan],
+      [MON(23), 'canceled', null, USER.hana],
+    ]);
   });
 
   it('every action is 409 series_busy and changes nothing while another holds its first write', async () => {

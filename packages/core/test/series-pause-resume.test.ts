@@ -18,8 +18,9 @@ import {
   seen,
   seriesCreated,
   seriesNow,
+  weeklyBody,
 } from './support/series-scenario.js';
-import { SERIES_ET } from './support/series-workspace.js';
+import { DAY_LONG_TYPE, loadSeriesWorkspace, SERIES_ET, USER } from './support/series-workspace.js';
 import { storeFixtures } from './support/stores.js';
 
 /** Wednesday 2026-03-04 12:00 UTC: the first two occurrences of the standard series are past. */
@@ -32,6 +33,7 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
 
   beforeAll(async () => {
     s = await openSeriesScenario(fixture);
+    await loadSeriesWorkspace(s, { eventTypes: [DAY_LONG_TYPE] });
   });
   beforeEach(async () => {
     await resetSeriesScenario(s);
@@ -224,6 +226,48 @@ describe.each(storeFixtures())('series pause and resume on $name', (fixture) => 
         MON_WED_DATES.map((d, i) => ({ start_at: at(d), pattern_instant: at(d), rescheduled_from_uid: occurrence(i).uid })),
       );
       expect(await seriesNow(s, uid)).toMatchObject({ status: 'active', version: 5 });
+    });
+
+    it('a target that would overlap a replacement the same resume booked is skipped as series_overlap and stays owed (a day-long meeting across the short DST day in Berlin)', async () => {
+      // sam's day-long type on Saturdays and Sundays at 10:00 Berlin: 21, 22 and 28 March (09:00 UTC) touch but do not overlap.
+      const body = weeklyBody({
+        host_user_id: USER.sam,
+        event_type_id: DAY_LONG_TYPE.id,
+        weekdays: ['sat', 'sun'],
+        timezone: 'Europe/Berlin',
+        starts_on: '2026-03-21',
+        count: 3,
+      });
+      const day = await seriesCreated(s, body, s.as.ada);
+      expect((await pauseSeries(s.deps, s.as.ada, day.series.uid)).outcome.data).toEqual({ held: 3, superseded: false });
+      // 21 and 22 March pass during the pause: their entries go to Sunday 29 March 10:00 CEST (08:00 UTC) and 4 April, in owed
+      // order, before 28 March keeps its own instant; a day from 28 March 09:00 UTC would overlap 29 March's.
+      s.clock.set('2026-03-23T08:00:00.000Z');
+
+      const resumed = await resumeSeries(s.deps, s.as.ada, day.series.uid);
+
+      expect(resumed.outcome.data).toEqual({
+        created: 2,
+        skipped: [{ date: '2026-03-28', start_at: '2026-03-28T09:00:00.000Z', reason: 'conflict', cause: 'series_overlap' }],
+        owed: 1,
+        superseded: false,
+      });
+      expect((await owedRowsOf(s.store, day.series.uid)).map((o) => o.pattern_instant)).toEqual(['2026-03-28T09:00:00.000Z']);
+    });
+
+    it('after the event type was switched off, a resume skips every target as event_type_inactive and they stay owed', async () => {
+      await pause();
+      await s.store.db.updateTable('event_types').set({ status: 'off' }).where('id', '=', SERIES_ET.weekly).execute();
+
+      const resumed = await resume();
+
+      expect(resumed.outcome.data).toEqual({
+        created: 0,
+        skipped: MON_WED_DATES.map((d) => ({ date: d, start_at: at(d), reason: 'conflict', cause: 'event_type_inactive' })),
+        owed: 6,
+        superseded: false,
+      });
+      expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', version: 3 });
     });
 
     it('resume on an active series with nothing owed answers 200 with nothing to do and bumps the version', async () => {

@@ -2,19 +2,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
-import { randomIds } from '../src/ids.js';
 import { type ExecuteDeps, type Executed, execute } from '../src/operations/execute.js';
 import { previewSeriesOperation } from '../src/operations/series-operations.js';
 import type { CreateSeriesResult, SeriesPreview } from '../src/series/series-view.js';
 import type { Store } from '../src/storage/store.js';
-import { loadWorkspace } from '../src/workspace/load-workspace.js';
-import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { testDeps } from './support/deps.js';
 import { type SeenError, scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
 import { createSeries } from './support/series-calls.js';
 import { importedBooking, NOTHING_WRITTEN, resetSeriesWorkspace, seriesBody, skippedAt, writesOf } from './support/series-expect.js';
-import { S0, SERIES_ET, SERIES_TOKEN, seriesWorkspace, USER } from './support/series-workspace.js';
+import { DAY_LONG_TYPE, loadSeriesWorkspace, S0, SERIES_ET, SERIES_TOKEN, USER } from './support/series-workspace.js';
 import { storeFixtures } from './support/stores.js';
 
 // Issue 29 item 2: the series wizard asked the slot check about each date,
@@ -22,8 +19,7 @@ import { storeFixtures } from './support/stores.js';
 // the create then booked. POST /v1/series/preview is the create's own
 // decision, without the write.
 
-/** A day-long type of sam's (who works around the clock): two occurrences a short DST day apart overlap. */
-const DAY_LONG = '80000000-0000-4000-8000-0000000000d1';
+const DAY_LONG = DAY_LONG_TYPE.id;
 
 const previewOf = (deps: ExecuteDeps, principal: Principal, body: unknown): Promise<Executed> =>
   execute(deps, previewSeriesOperation, principal, { params: {}, query: {}, body }, 'req-preview');
@@ -38,9 +34,7 @@ describe.each(storeFixtures())('POST /v1/series/preview on $name', (fixture) => 
     store = await fixture.open();
     clock = manualClock(S0);
     deps = testDeps(store, clock);
-    const workspace = seriesWorkspace() as { event_types: object[] };
-    workspace.event_types.push({ id: DAY_LONG, owner: 'sam', slug: 'day', name: 'Day', duration_minutes: 1440, future_limit_days: 400 });
-    await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(workspace)));
+    await loadSeriesWorkspace({ store, clock }, { eventTypes: [DAY_LONG_TYPE] });
     who.hana = await principalOf({ store, clock }, SERIES_TOKEN.hana);
     who.ada = await principalOf({ store, clock }, SERIES_TOKEN.ada);
     who.hanaRead = await principalOf({ store, clock }, SERIES_TOKEN.hanaRead);

@@ -11,7 +11,7 @@ import { allowedHost } from './create-series.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
-import { HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
+import { coversAll, HOST_MOVE_RULES, isFreeFor, loadSeriesHostTime } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import { findVisibleSeries, loadSeries, type SeriesAttendee, toSeries } from './series-rows.js';
 import { statusOnStart } from './series-state.js';
@@ -42,6 +42,7 @@ export async function changeSeriesHost(
 ): Promise<HostChangeResult> {
   const db = deps.store.db;
   const row = await findVisibleSeries(db, principal, uid);
+  // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: for any action but an end only the status counts here (ended refuses), so neither the action's name nor the unfinished-end flag changes the answer; startAction checks again with its own.
   statusOnStart('change_host', row.status, row.ending === 1);
   const newHost = await allowedHost(db, principal, newHostId);
   const { eventType } = await seriesBookingOf(db, row);
@@ -56,6 +57,7 @@ export async function changeSeriesHost(
   );
 
   const attendeeName = (JSON.parse(row.attendee_json) as SeriesAttendee).name;
+  // Stryker disable next-line ArrowFunction: no changes and undefined both spread to nothing in the first write.
   const started = await startAction(deps, 'change_host', row.uid, () => ({}));
   const occurrences = await futureOccurrences(db, row.uid, deps.clock.now());
   const unchanged = occurrences.filter((o) => o.host_user_id === newHost.id).length;
@@ -63,12 +65,19 @@ export async function changeSeriesHost(
 
   let moved = 0;
   let stoppedBy: HostStop | null = toMove.length > 0 && !acceptsBookings(newHost) ? 'no_writable_calendar' : null;
+  // An occurrence booked since the read (a resume in between) can lie outside it: read again, as replace-owed.ts does.
+  const starts = toMove.map((o) => Date.parse(o.start_at));
+  const time =
+    stoppedBy !== null || coversAll(read, starts, HOST_MOVE_RULES)
+      ? read.time
+      : (await loadSeriesHostTime(deps, eventType, newHost, starts, HOST_MOVE_RULES)).time;
   for (const [index, occurrence] of toMove.entries()) {
     if (stoppedBy !== null) break;
     const slot = { startMs: Date.parse(occurrence.start_at), endMs: Date.parse(occurrence.end_at) };
-    const free = isFreeFor(read.time, slot.startMs, HOST_MOVE_RULES);
+    const free = isFreeFor(time, slot.startMs, HOST_MOVE_RULES);
     const step = await runItem(deps, started, index, async (trx) => {
       const current = await currentOccurrence(trx, occurrence.uid);
+      // Stryker disable next-line OptionalChaining: bookings are never deleted, so the occurrence listed above is always found.
       if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
       if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
       await applyBookingChange(
@@ -90,6 +99,7 @@ export async function changeSeriesHost(
       );
       return 'moved' as const;
     });
+    // Stryker disable next-line StringLiteral: any stop word ends the run here, and the finish, which no longer owns the series, says superseded.
     if (!step.ran) stoppedBy = 'superseded';
     else if (step.value === 'busy') stoppedBy = 'slot_unavailable';
     else if (step.value === 'moved') moved++;

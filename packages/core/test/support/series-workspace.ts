@@ -94,7 +94,26 @@ export const NAME_OF: Record<Username, string> = {
   pia: 'Pia Busy',
 };
 
-export function seriesWorkspace(extra: { bookings?: object[] } = {}): Record<string, unknown> {
+/**
+ * A day-long type of sam's (who works around the clock), loaded only by the
+ * suites that pass it in `eventTypes`: two occurrences a short DST day apart overlap.
+ */
+export const DAY_LONG_TYPE = {
+  id: '80000000-0000-4000-8000-0000000000d1',
+  owner: 'sam',
+  slug: 'day',
+  name: 'Day',
+  duration_minutes: 1440,
+  future_limit_days: 400,
+} as const;
+
+/** What a suite adds to the series workspace: imported bookings, event types of its own. */
+export interface WorkspaceExtra {
+  readonly bookings?: object[];
+  readonly eventTypes?: object[];
+}
+
+export function seriesWorkspace(extra: WorkspaceExtra = {}): Record<string, unknown> {
   const user = (name: Username, role: string, more: Record<string, unknown> = {}) => ({
     id: USER[name],
     username: name,
@@ -139,6 +158,7 @@ export function seriesWorkspace(extra: { bookings?: object[] } = {}): Record<str
       type(SERIES_ET.short, 'hana', 'short', { duration_minutes: 60, minimum_notice_minutes: 120, future_limit_days: 14 }),
       type(SERIES_ET.ivanWeekly, 'ivan', 'weekly'),
       type(SERIES_ET.rickWeekly, 'rick', 'weekly'),
+      ...(extra.eventTypes ?? []),
     ],
     tokens: [
       token(SERIES_TOKEN.hana, 'hana'),
@@ -159,6 +179,6 @@ export function seriesWorkspace(extra: { bookings?: object[] } = {}): Record<str
 }
 
 /** Loads the series workspace (with any imported bookings) into a store. */
-export async function loadSeriesWorkspace(deps: { store: Store; clock: Clock }, extra: { bookings?: object[] } = {}): Promise<LoadReport> {
+export async function loadSeriesWorkspace(deps: { store: Store; clock: Clock }, extra: WorkspaceExtra = {}): Promise<LoadReport> {
   return loadWorkspace({ store: deps.store, clock: deps.clock, ids: randomIds }, parseWorkspace(JSON.stringify(seriesWorkspace(extra))));
 }
