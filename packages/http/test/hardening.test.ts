@@ -232,6 +232,21 @@ describe('the HTTP server against hostile clients', () => {
       expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['attendee.name'] } });
     });
 
+    it('a misspelled attendee field ("nmae") is 400 validation_error naming it and the field meant, and nothing is booked', async () => {
+      const body = { event_type_id: ET_ID, start: '2026-11-23T10:00:00Z', attendee: { email: 'a@example.test', nmae: 'Ann' } };
+      const res = await post('/v1/bookings', JSON.stringify(body), { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({
+        error: {
+          code: 'validation_error',
+          message: 'Unknown field: attendee.nmae. Did you mean attendee.name (not attendee.nmae)?',
+          details: { fields: ['attendee.nmae'] },
+          request_id: res.headers.get('x-request-id'),
+        },
+      });
+      expect(await app.store.db.selectFrom('bookings').select('uid').execute()).toEqual([]);
+    });
+
     it('a number JSON cannot carry (1e309 parses to Infinity) is 400 validation_error, not a 500 in the fingerprint', async () => {
       const res = await post('/v1/bookings', '{"attendee":{"email":"a@example.test"},"x":[1,-1e309]}', {
         'content-type': 'application/json',

@@ -6,6 +6,7 @@ import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
+import { didYouMean } from '../validation/closest-name.js';
 import { attendeeName, jsonObject } from '../validation/fields.js';
 import { applyBookingChange } from './apply-change.js';
 import type { Booking } from './booking-view.js';
@@ -35,10 +36,8 @@ export function parseUpdateBookingBody(body: unknown): UpdateBookingBody {
   if (immutable.length > 0) {
     throw new ScheduleError(
       'field_immutable',
-      `These fields cannot be patched: ${immutable.join(', ')}. Change start by reschedule and end a booking by cancel.`,
-      {
-        fields: immutable,
-      },
+      `These fields cannot be patched: ${immutable.join(', ')}. Change start by reschedule and end a booking by cancel.${didYouMean(immutable, PATCHABLE)}`,
+      { fields: immutable },
     );
   }
   const parsed = updateBookingBodySchema.safeParse(body);

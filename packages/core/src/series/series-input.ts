@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { FREQUENCIES } from '../storage/schema.js';
 import { FIRST_DATE, LAST_DATE } from '../time.js';
+import { didYouMean } from '../validation/closest-name.js';
 import { attendee, civilDate, eventSlug, eventTypeOwner, httpUrl, timeZone, uuid, wallClockTime } from '../validation/fields.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
@@ -120,11 +121,12 @@ export const PATTERN_FIELDS = ['frequency', 'interval_weeks', 'weekdays', 'time'
  */
 export function parseUpdateSeriesBody(body: unknown): UpdateSeriesBody {
   const value = bodyObject(body);
-  const rejected = Object.keys(value).filter((key) => !PATCHABLE.includes(key as keyof UpdateSeriesBody) || value[key] === null);
+  const unknown = Object.keys(value).filter((key) => !PATCHABLE.includes(key as keyof UpdateSeriesBody));
+  const rejected = Object.keys(value).filter((key) => unknown.includes(key) || value[key] === null);
   if (rejected.length > 0) {
     throw new ScheduleError(
       'invalid_change',
-      `These fields cannot be changed this way: ${rejected.join(', ')}. Only ${PATCHABLE.join(', ')} can be patched, and location_url cannot be cleared.`,
+      `These fields cannot be changed this way: ${rejected.join(', ')}. Only ${PATCHABLE.join(', ')} can be patched, and location_url cannot be cleared.${didYouMean(unknown, PATCHABLE)}`,
       { fields: rejected },
     );
   }
