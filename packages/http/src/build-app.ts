@@ -52,11 +52,13 @@ const READINESS_PATH = '/readyz';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-function queryRecord(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  // A repeated parameter is kept whole (`a,b`) so that it is validated, not silently cut.
-  for (const [name, value] of search) query[name] = name in query ? `${query[name]},${value}` : value;
-  return query;
+function queryRecord(search: URLSearchParams): Record<string, string | string[]> {
+  // A repeated parameter keeps every value, so that it is validated, not silently cut: a list
+  // takes them all (`status=confirmed&status=canceled`), any other parameter is refused.
+  // Collected in a Map: a parameter named `__proto__` is a key like any other.
+  const values = new Map<string, string[]>();
+  for (const [name, value] of search) values.set(name, [...(values.get(name) ?? []), value]);
+  return Object.fromEntries([...values].map(([name, all]) => [name, all.length === 1 ? all[0]! : all]));
 }
 
 /** The path of a request target, or undefined when the target is not a URL (`GET http://[::1 HTTP/1.1`). */

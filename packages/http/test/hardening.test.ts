@@ -255,6 +255,26 @@ describe('the HTTP server against hostile clients', () => {
       expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['x.1'] } });
     });
 
+    // Issue 29 item 13: each of these said "expected number, received string".
+    it.each([
+      ['limit=abc', 'limit: must be an integer from 1 to 100.'],
+      ['limit=99999999999999999999', 'limit: must be an integer from 1 to 100.'],
+      ['limit=1&limit=2', 'limit is given twice; send it once.'],
+    ])('%s is 400 invalid_query_param saying what limit must be', async (query, message) => {
+      const res = await fetch(`${url}/v1/bookings?${query}`, { headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({
+        error: { code: 'invalid_query_param', message, details: { param: 'limit' }, request_id: res.headers.get('x-request-id') },
+      });
+    });
+
+    it('a list parameter given twice takes the values of both', async () => {
+      const res = await fetch(`${url}/v1/bookings?status=confirmed&status=canceled,confirmed`, {
+        headers: { authorization: `Bearer ${SECRET}` },
+      });
+      expect(res.status).toBe(200);
+    });
+
     it('a NUL in a query value is 400 invalid_query_param naming it', async () => {
       const res = await fetch(`${url}/v1/bookings?status=upcoming%00`, { headers: { authorization: `Bearer ${SECRET}` } });
       expect(res.status).toBe(400);

@@ -77,6 +77,29 @@ describe('strict tool arguments', () => {
     expect(await bookingUids(suite)).toEqual(before);
   });
 
+  // Issue 29 item 13: get_booking without uid answered booking_not_found, as if an empty uid had been looked up.
+  it('answers a missing path argument with validation_error naming it, and one that is not text likewise', async () => {
+    await fails(olga, 'get_booking', {}, { code: 'validation_error', message: 'uid: is required.', details: { fields: ['uid'] } });
+    await fails(
+      olga,
+      'cancel_booking',
+      { reason: 'x' },
+      { code: 'validation_error', message: 'uid: is required.', details: { fields: ['uid'] } },
+    );
+    await fails(
+      olga,
+      'get_booking',
+      { uid: 5 },
+      { code: 'validation_error', message: 'uid: must be a string.', details: { fields: ['uid'] } },
+    );
+    await fails(
+      olga,
+      'list_webhook_deliveries',
+      {},
+      { code: 'validation_error', message: 'id: is required.', details: { fields: ['id'] } },
+    );
+  });
+
   it('refuses idempotency_key on a read and if_match on a tool that takes none', async () => {
     expectToolError(
       await call(olga, 'get_booking', { uid: IMPORTED.tue, idempotency_key: 'k' }),
