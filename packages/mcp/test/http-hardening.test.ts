@@ -109,6 +109,22 @@ describe('/mcp over HTTP', () => {
     });
   });
 
+  // Issue 29 item 9: these were JSON-RPC -32603 Internal error, with the SDK's schema dump as the message.
+  it.each([
+    [
+      'a prompt argument that is not text',
+      { method: 'prompts/get', params: { name: 'book_meeting', arguments: { attendee_email: 5 } } },
+      'params.arguments.attendee_email must be a string, not 5.',
+    ],
+    ['a cursor that is not text', { method: 'tools/list', params: { cursor: 5 } }, 'params.cursor must be a string, not 5.'],
+    ['a resource without its uri', { method: 'resources/read', params: {} }, 'params.uri is required.'],
+    ['a tool call without params', { method: 'tools/call' }, 'params is required.'],
+  ])('%s answers JSON-RPC -32602 Invalid params naming it', async (_, request, problem) => {
+    await start();
+    const res = await post({ jsonrpc: '2.0', id: 9, ...request }, asUma);
+    expect(await jsonOf(res)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: `Invalid params: ${problem}` } });
+  });
+
   it('a body over 1 MiB is 413 payload_too_large; a body that is not JSON is 415 or 400', async () => {
     await start();
     const big = JSON.stringify({ ...callWith({ pad: 'x'.repeat(1024 * 1024) }) });
