@@ -91,6 +91,18 @@ describe('the HTTP server against hostile clients', () => {
       expectRawError(answer, 431, 'headers_too_large');
     });
 
+    // Issue 29 item 9: the 431 to a HEAD carried the envelope as a body, which a HEAD answer never has (RFC 9110 9.3.2).
+    it('headers over 16 KB on a HEAD are 431 headers_too_large without a body, then the connection closes', async () => {
+      const request = `HEAD /v1/bookings HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`;
+      const answer = await exchange(url, Buffer.from(request, 'latin1'), { bodiless: false, timeoutMs: 3000 });
+      const text = answer.received.toString('latin1');
+      const headEnd = text.indexOf('\r\n\r\n');
+      expect(text.slice(0, text.indexOf('\r\n'))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(text.slice(0, headEnd)).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+      expect(text.slice(0, headEnd)).toMatch(/\r\nConnection: close(\r\n|$)/);
+      expect({ ending: answer.ending, after: text.slice(headEnd + 4) }).toEqual({ ending: 'closed', after: '' });
+    });
+
     it('an unknown method is 400 bad_request', async () => {
       expectRawError(await raw('BREW /v1/bookings HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'bad_request');
     });
