@@ -318,6 +318,21 @@ describe('the HTTP server against hostile clients', () => {
       expect(JSON.stringify(app.logged)).not.toMatch(/SECRET_IN/);
       expect(app.logged.filter((l) => l.status !== undefined).map((l) => l.route)).toEqual(['GET /v1/bookings/:uid', 'unmatched']);
     });
+
+    // Issue 29 item 9: a client that went away mid-body was logged as an unexpected fault, at error level, with a stack.
+    it('a client that closes the connection while sending its body is one info line, status 499, with no error or stack', async () => {
+      app.lines.length = 0;
+      const socket = await silentSocket(url);
+      const head = `POST /v1/bookings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nIdempotency-Key: gone\r\n`;
+      socket.write(`${head}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event_type_id":`);
+      socket.destroy();
+      // The request line is the last one a request logs.
+      await expect.poll(() => app.lines.some((line) => line.message === 'request')).toBe(true);
+      expect(app.lines.map(({ level, fields, message }) => ({ level, message, status: fields.status, err: fields.err }))).toEqual([
+        { level: 'info', message: 'request', status: 499, err: undefined },
+      ]);
+      expect(app.lines[0]!.fields).toMatchObject({ route: 'POST /v1/bookings', method: 'POST', client_closed: true });
+    });
   });
 
   describe('probes', () => {

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Authenticator, isScheduleError, ScheduleError } from '@schedule/core';
-import { admitRequest, bearerChallenge, checkJsonContentType, lingerAfterRefusal, readJsonBody, sendError } from '@schedule/http';
+import {
+  admitRequest,
+  bearerChallenge,
+  CLIENT_CLOSED_STATUS,
+  checkJsonContentType,
+  closedByClient,
+  lingerAfterRefusal,
+  readJsonBody,
+  sendError,
+} from '@schedule/http';
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
@@ -76,6 +85,12 @@ export function mcpHttpHandler(
     try {
       await serve(req, res);
     } catch (error) {
+      if (closedByClient(req, error)) {
+        // Nobody is left to answer: no fault to log, and the status kept for the metrics says so.
+        res.statusCode = CLIENT_CLOSED_STATUS;
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;
