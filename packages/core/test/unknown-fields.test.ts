@@ -141,9 +141,10 @@ describe('unknownFieldsOf a closed JSON Schema', () => {
   });
 
   it('closes every object that lists its properties, and leaves a free-form one open', () => {
+    const properties = schema.properties as Record<string, { additionalProperties?: unknown }>;
     expect(schema.additionalProperties).toBe(false);
-    expect((schema.properties as Record<string, { additionalProperties: unknown }>).a.additionalProperties).toBe(false);
-    expect((schema.properties as Record<string, { additionalProperties: unknown }>).free.additionalProperties).toEqual({});
+    expect(properties.a?.additionalProperties).toBe(false);
+    expect(properties.free?.additionalProperties).toEqual({});
   });
 
   it('finds unknown fields through objects, arrays, unions and nullables, and none in a free-form object', () => {
