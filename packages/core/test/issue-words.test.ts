@@ -45,10 +45,37 @@ describe('a refused body field, in plain words', () => {
     ['not of a pattern', z.string().regex(/^a$/), 'b', 'f: must be a valid regex'],
     ['of no type a union takes', z.union([z.email(), z.object({ email: z.email() })]), 5, 'f: must be a string or an object, not 5'],
     ['of no form a union takes', z.union([z.literal('a'), z.literal('b')]), 'c', 'f: is not in any form this field takes'],
+    [
+      'of a union whose branches are not all about type',
+      z.union([z.string(), z.literal(5)]),
+      true,
+      'f: is not in any form this field takes',
+    ],
+    ['a number for an email', z.email(), 5, 'f: must be a string, not 5'],
     ['not a multiple', z.number().multipleOf(5), 7, 'f: must be a multiple of 5'],
     ['a bad key of a record', z.record(z.string().min(2), z.number()), { a: 1 }, 'f.a: has a key that is not valid'],
   ])('%s', async (_, schema, value, message) => {
     expect(await messageOf(schema, value)).toBe(message);
+  });
+
+  it('says a rule about the whole body as the body’s, and refuses a body that is null or not an object', async () => {
+    expect(
+      (
+        await scheduleErrorOf(() =>
+          parseBody(
+            z.object({}).refine(() => false, 'must name something'),
+            {},
+          ),
+        )
+      ).message,
+    ).toBe('body: must name something');
+    for (const body of [null, [1], 'x']) {
+      expect(await scheduleErrorOf(() => parseBody(z.object({}), body))).toMatchObject({
+        code: 'validation_error',
+        message: 'The body must be a JSON object.',
+        details: { fields: [] },
+      });
+    }
   });
 
   it('keeps the words a schema gives its own rule, and says a rule broken twice once', async () => {

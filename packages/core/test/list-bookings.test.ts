@@ -215,12 +215,32 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     // Issue 29 item 13: text, a fraction, a number past every bound and an empty value are all one rule,
     // in the caller's terms (these said "expected number, received string" or "Too big: expected number to be <=100").
     const LIMIT = 'limit: must be an integer from 1 to 100.';
-    it.each([['0'], ['101'], ['abc'], ['-1'], ['1.5'], [''], ['99999999999999999999'], [0], [101], [1e308], [2.5], [true]])(
-      'refuses limit %j: it must be an integer from 1 to 100',
-      async (limit) => {
-        expect(await scheduleErrorOf(list(alice, { limit }))).toEqual({ ...invalid('limit'), message: LIMIT });
-      },
-    );
+    it.each([
+      ['0'],
+      ['101'],
+      ['abc'],
+      ['-1'],
+      ['1.5'],
+      [''],
+      [' 12'],
+      ['12 '],
+      ['1e2'],
+      ['99999999999999999999'],
+      [0],
+      [101],
+      [1e308],
+      [2.5],
+      [true],
+      [['1']],
+    ])('refuses limit %j: it must be an integer from 1 to 100', async (limit) => {
+      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual({ ...invalid('limit'), message: LIMIT });
+    });
+
+    it('takes limit as the digits of a count or as a number', async () => {
+      expect((await list(alice, { limit: '10' })).uids.length).toBeLessThanOrEqual(10);
+      expect((await list(alice, { limit: '2' })).uids).toEqual((await list(alice, { limit: 2 })).uids);
+      expect((await list(alice, { limit: '2' })).uids).toHaveLength(2);
+    });
 
     it('refuses a parameter given more than once (HTTP repeats it) that takes one value, saying so', async () => {
       expect(await scheduleErrorOf(list(alice, { limit: ['1', '2'] }))).toEqual({
@@ -248,6 +268,8 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
       ['status', [], STATUSES],
       ['status', ['confirmed', 'bogus'], STATUSES],
       ['status', [1], STATUSES],
+      ['status', ['confirmed', 1], STATUSES],
+      ['status', 1, STATUSES],
     ])('refuses %s=%j naming the parameter', async (param, value, message) => {
       expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual({ ...invalid(param), message });
     });
@@ -262,6 +284,7 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     it('takes status given more than once (HTTP repeats it, each comma-separated too) as all of their values', async () => {
       expect(await uidsOf(alice, { status: ['canceled', 'canceled'] })).toEqual(expected((b) => b.status === 'canceled'));
       expect(await uidsOf(alice, { status: ['confirmed', 'canceled,confirmed'] })).toEqual(expected(all));
+      expect(await uidsOf(alice, { status: ['confirmed', ' canceled '] })).toEqual(expected(all));
     });
 
     it('takes status as a JSON array too (as MCP sends it), with the same meaning and the same cursor binding', async () => {

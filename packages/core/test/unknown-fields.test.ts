@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Principal } from '../src/auth/principal.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { manualClock } from '../src/clock.js';
@@ -6,7 +7,7 @@ import { randomIds } from '../src/ids.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import { operations } from '../src/operations/registry.js';
 import type { Store } from '../src/storage/store.js';
-import { closeDeclaredObjects, unknownFieldsOf } from '../src/validation/unknown-fields.js';
+import { closeDeclaredObjects, type JsonSchema, refuseUnknownFields, unknownFieldsOf } from '../src/validation/unknown-fields.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { testDeps } from './support/deps.js';
@@ -130,31 +131,145 @@ describe('unknown body fields', () => {
 });
 
 describe('unknownFieldsOf a closed JSON Schema', () => {
-  const schema = closeDeclaredObjects({
-    type: 'object',
-    properties: {
-      a: { type: 'object', properties: { b: { type: 'string' } } },
-      free: { type: 'object', additionalProperties: {} },
-      list: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { c: { type: 'string' } } }] } },
-      maybe: { anyOf: [{ type: 'object', properties: { d: { type: 'string' } } }, { type: 'null' }] },
-    },
-  });
+  // Built in each test, not once for the file: mutation testing must see it built by the tests.
+  const schemaOf = () =>
+    closeDeclaredObjects({
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: { b: { type: 'string' } } },
+        free: { type: 'object', additionalProperties: {} },
+        list: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { c: { type: 'string' } } }] } },
+        maybe: { anyOf: [{ type: 'object', properties: { d: { type: 'string' } } }, { type: 'null' }] },
+        byKey: { type: 'object', additionalProperties: { type: 'object', properties: { x: { type: 'string' } } } },
+      },
+    });
+  const pathsOf = (schema: JsonSchema, value: unknown) => unknownFieldsOf(schema, value).map((field) => field.path);
 
   it('closes every object that lists its properties, and leaves a free-form one open', () => {
-    const properties = schema.properties as Record<string, { additionalProperties?: unknown }>;
+    const schema = schemaOf();
+    const properties = schema.properties as Record<string, JsonSchema>;
     expect(schema.additionalProperties).toBe(false);
     expect(properties.a?.additionalProperties).toBe(false);
     expect(properties.free?.additionalProperties).toEqual({});
+    expect((properties.byKey?.additionalProperties as JsonSchema).additionalProperties).toBe(false);
   });
 
-  it('finds unknown fields through objects, arrays, unions and nullables, and none in a free-form object', () => {
-    const value = { a: { b: 'x', e: 1 }, free: { any: { thing: 1 } }, list: ['s', { c: 'x', f: 1 }], maybe: { g: 1 }, h: null };
-    expect(unknownFieldsOf(schema, value).map((field) => field.path)).toEqual(['a.e', 'list.1.f', 'maybe.g', 'h']);
-    expect(unknownFieldsOf(schema, { maybe: null, list: 'not a list', a: 'not an object' })).toEqual([]);
+  it('closes objects inside items, unions, intersections, tuples and $defs, and changes nothing else', () => {
+    const object = { type: 'object', properties: { x: { type: 'string' } } };
+    const closed = { ...object, additionalProperties: false };
+    expect(
+      closeDeclaredObjects({
+        items: object,
+        anyOf: [object, true],
+        oneOf: [object],
+        allOf: [object],
+        prefixItems: [object],
+        $defs: { A: object },
+        loose: { type: 'object', properties: {}, additionalProperties: {} },
+        default: object,
+        examples: [object],
+        properties: { t: { type: 'string' }, yes: true, none: null },
+      }),
+    ).toEqual({
+      items: closed,
+      anyOf: [closed, true],
+      oneOf: [closed],
+      allOf: [closed],
+      prefixItems: [closed],
+      $defs: { A: closed },
+      loose: { type: 'object', properties: {}, additionalProperties: {} },
+      default: object,
+      examples: [object],
+      properties: { t: { type: 'string' }, yes: true, none: null },
+      additionalProperties: false,
+    });
+    expect(closeDeclaredObjects({ type: 'string', items: 'x', anyOf: 'x', properties: 'x' })).toEqual({
+      type: 'string',
+      items: 'x',
+      anyOf: 'x',
+      properties: 'x',
+    });
+    expect(closeDeclaredObjects({ type: 'object', properties: {}, additionalProperties: { type: 'string' } }).additionalProperties).toEqual(
+      {
+        type: 'string',
+      },
+    );
+  });
+
+  it('finds unknown fields through objects, arrays, unions, nullables and a record’s values, and none in a free-form object', () => {
+    const value = {
+      a: { b: [{ z: 'not text, and no fields to judge' }], e: 1 },
+      free: { any: { thing: 1 }, list: [1] },
+      list: ['s', { c: 'x', f: 1 }],
+      maybe: { g: 1 },
+      byKey: { k: { x: 'x', y: 1 } },
+      h: null,
+    };
+    expect(pathsOf(schemaOf(), value)).toEqual(['a.e', 'list.1.f', 'maybe.g', 'byKey.k.y', 'h']);
+    expect(pathsOf(schemaOf(), { maybe: null, list: 'not a list', a: 'not an object', byKey: [] })).toEqual([]);
+  });
+
+  it('says where each unknown field is and what its object takes', () => {
+    expect(unknownFieldsOf(schemaOf(), { a: { e: 1 }, z: 1 })).toEqual([
+      { path: 'a.e', parent: 'a', name: 'e', known: ['b'] },
+      { path: 'z', parent: '', name: 'z', known: ['a', 'free', 'list', 'maybe', 'byKey'] },
+    ]);
+  });
+
+  it('takes a key any branch of a union takes, and any key where one branch is open', () => {
+    const union = (second: JsonSchema) =>
+      closeDeclaredObjects({ anyOf: [{ type: 'object', properties: { a: {} } }, second] }) as JsonSchema;
+    expect(pathsOf(union({ type: 'object', properties: { b: {} } }), { a: 1, b: 2, c: 3 })).toEqual(['c']);
+    expect(pathsOf(union({ type: 'object', properties: { b: {} }, additionalProperties: true }), { c: 3 })).toEqual([]);
+    expect(pathsOf({ type: 'object', properties: { a: {} }, additionalProperties: true }, { c: 3 })).toEqual([]);
+    expect(pathsOf(closeDeclaredObjects({ oneOf: [{ type: 'object', properties: { a: {} } }] }), { c: 3 })).toEqual(['c']);
+    expect(pathsOf(closeDeclaredObjects({ allOf: [{ type: 'object', properties: { a: {} } }] }), { c: 3 })).toEqual(['c']);
+    expect(pathsOf(closeDeclaredObjects({ anyOf: [null, { type: 'object', properties: { a: {} } }] }), { c: 3 })).toEqual(['c']);
+  });
+
+  it('follows a $ref to the $defs of the document, and leaves any other reference unjudged', () => {
+    const schema = closeDeclaredObjects({
+      $defs: { A: { type: 'object', properties: { b: {} } } },
+      type: 'object',
+      properties: {
+        a: { $ref: '#/$defs/A' },
+        elsewhere: { $ref: 'other.json#/$defs/A' },
+        // As long as '#/$defs/', and ending in the same name: still not a name of this document's $defs.
+        other: { $ref: '#/other/A' },
+        missing: { $ref: '#/$defs/B' },
+      },
+    });
+    expect(pathsOf(schema, { a: { b: 1, c: 2 }, elsewhere: { c: 2 }, other: { c: 2 }, missing: { c: 2 } })).toEqual(['a.c']);
+    expect(pathsOf({ type: 'object', properties: { a: { $ref: '#/$defs/A' } } }, { a: { c: 2 } })).toEqual([]);
   });
 
   it('treats a key named like an object’s own property (__proto__, constructor) as the unknown field it is', () => {
     const value = JSON.parse('{"__proto__": 1, "constructor": 2}');
-    expect(unknownFieldsOf(schema, value).map((field) => field.path)).toEqual(['__proto__', 'constructor']);
+    expect(pathsOf(schemaOf(), value)).toEqual(['__proto__', 'constructor']);
+  });
+});
+
+describe('refuseUnknownFields', () => {
+  const schema = z.object({ name: z.string(), attendee: z.object({ email: z.string() }), notes: z.object({ text: z.string() }) });
+  const refusal = (body: unknown, ownKeys = true) => scheduleErrorOf(() => refuseUnknownFields(schema, body, { ownKeys }));
+
+  it('passes a body with no unknown field, or none at all', () => {
+    expect(() => refuseUnknownFields(schema, undefined, { ownKeys: true })).not.toThrow();
+    expect(() => refuseUnknownFields(schema, { name: 'x', attendee: { email: 'y' } }, { ownKeys: true })).not.toThrow();
+  });
+
+  it('suggests the field meant at the top as at depth, and says what each object takes where nothing is close', async () => {
+    expect(await refusal({ nmae: 'x', attendee: { emial: 'y' } })).toMatchObject({
+      message: 'Unknown fields: nmae, attendee.emial. Did you mean name (not nmae)? Did you mean attendee.email (not attendee.emial)?',
+      details: { fields: ['nmae', 'attendee.emial'] },
+    });
+    expect((await refusal({ zz: 1, attendee: { yy: 2 }, notes: { xx: 3 } })).message).toBe(
+      'Unknown fields: zz, attendee.yy, notes.xx. This operation takes name, attendee, notes. attendee takes email. notes takes text.',
+    );
+  });
+
+  it('judges only the fields below the body’s own keys when those are the operation’s to answer (a PATCH)', async () => {
+    expect(() => refuseUnknownFields(schema, { zz: 1 }, { ownKeys: false })).not.toThrow();
+    expect((await refusal({ zz: 1, attendee: { yy: 2 } }, false)).details).toEqual({ fields: ['attendee.yy'] });
   });
 });

@@ -15,12 +15,15 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+// Stryker disable next-line Regex: a run of separators split one at a time gives empty words, which wordsOf drops alike.
+const SEPARATORS = /[^a-z0-9]+/;
+
 /** The words of a name that say something (`id` alone does not say which id). */
 const wordsOf = (name: string) =>
   name
     .replace(/([a-z])([A-Z])/g, '$1_$2')
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(SEPARATORS)
     .filter((word) => word.length >= 3);
 
 /**

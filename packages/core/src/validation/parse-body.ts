@@ -33,6 +33,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (result.success) return result.data;
   const fields = [...new Set(result.error.issues.map((i) => pathOf(i.path)))];
   const attendee = (value as { attendee?: { email?: unknown } }).attendee;
+  // Stryker disable next-line OptionalChaining: attendee.email is among the bad fields only when attendee is an object.
   if (fields.includes('attendee.email') && typeof attendee?.email === 'string') {
     throw new ScheduleError('attendee_email_invalid', 'attendee.email must be an email address of at most 254 characters.', {
       fields: ['attendee.email'],

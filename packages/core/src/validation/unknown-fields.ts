@@ -42,6 +42,7 @@ const derived = new WeakMap<z.ZodType, JsonSchema>();
 /** The closed JSON Schema of what a caller sends for `schema`, derived once per schema. */
 export function bodyJsonSchemaOf(schema: z.ZodType): JsonSchema {
   let json = derived.get(schema);
+  // Stryker disable next-line ConditionalExpression: deriving again gives the same schema; the cache only saves the time.
   if (json === undefined) {
     json = closeDeclaredObjects(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
     derived.set(schema, json);
@@ -68,12 +69,11 @@ function resolved(schema: JsonSchema, root: JsonSchema): JsonSchema {
   return isSchema(target) ? target : schema;
 }
 
-/** The alternatives a value may take under `schema`: itself, or each branch of a union, intersections flattened. */
+/** The alternatives a value may take under `schema`: itself, and each branch of a union or part of an intersection. */
 function alternatives(schema: JsonSchema, root: JsonSchema): JsonSchema[] {
   const own = resolved(schema, root);
-  const branches = [...(Array.isArray(own.anyOf) ? own.anyOf : []), ...(Array.isArray(own.oneOf) ? own.oneOf : [])];
-  const parts = Array.isArray(own.allOf) ? own.allOf : [];
-  return [own, ...[...branches, ...parts].filter(isSchema).flatMap((branch) => alternatives(branch, root))];
+  const branches = [own.anyOf, own.oneOf, own.allOf].flat().filter(isSchema);
+  return [own, ...branches.flatMap((branch) => alternatives(branch, root))];
 }
 
 function collect(schema: JsonSchema, value: unknown, path: readonly string[], root: JsonSchema, found: UnknownField[]): void {
@@ -119,7 +119,6 @@ const NO_FIELDS = z.object({});
  * (docs/api: `field_immutable`, `invalid_change`).
  */
 export function refuseUnknownFields(schema: z.ZodType | undefined, body: unknown, options: { readonly ownKeys: boolean }): void {
-  if (body === undefined) return;
   const found = unknownFieldsOf(bodyJsonSchemaOf(schema ?? NO_FIELDS), bodyObject(body)).filter(
     (field) => options.ownKeys || field.parent !== '',
   );
