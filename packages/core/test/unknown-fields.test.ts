@@ -151,7 +151,7 @@ describe('unknownFieldsOf a closed JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(properties.a?.additionalProperties).toBe(false);
     expect(properties.free?.additionalProperties).toEqual({});
-    expect((properties.byKey?.additionalProperties as JsonSchema).additionalProperties).toBe(false);
+    expect((properties.byKey?.additionalProperties as JsonSchema | undefined)?.additionalProperties).toBe(false);
   });
 
   it('closes objects inside items, unions, intersections, tuples and $defs, and changes nothing else', () => {
