@@ -10,4 +10,16 @@ describe('schedule serve refuses a database URL it cannot use', () => {
     expect(run).toMatchObject({ code: 2, listened: false });
     expect(run.stderr).toContain(`error usage: pool_size in the database URL must be a whole number from 1 to 100, not "${value}".`);
   });
+
+  // Issue 29 item 13: this said "database migration  failed: error: database … does not exist".
+  it('a PostgreSQL database that does not exist: exit 2 before listening, naming it and saying so', async () => {
+    const url = new URL(POSTGRES_URL);
+    url.pathname = '/schedule_no_such_database';
+    const run = await runServeToExit(['--db', url.toString()]);
+    expect(run).toMatchObject({ code: 2, listened: false });
+    expect(run.stderr).toContain(
+      `error usage: The PostgreSQL database "schedule_no_such_database" does not exist on ${url.host}. Create it (createdb schedule_no_such_database) or name another in the URL.`,
+    );
+    expect(run.stderr).not.toContain('migration');
+  });
 });

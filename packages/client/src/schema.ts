@@ -21,7 +21,7 @@ export interface paths {
         put?: never;
         /**
          * Create a series
-         * @description Creates a series and, in the same transaction, books every candidate date on which the host is free. Dates on which the host is not free come back in `skipped` and are never moved to another time; `occurrences` and `skipped` together hold exactly `count` entries, in time order. Name the host by `host_user_id` or `host_username`, the event type by `event_type_id` or `username` + `event_slug`. Unknown body fields are ignored.
+         * @description Creates a series and, in the same transaction, books every candidate date on which the host is free. Dates on which the host is not free come back in `skipped` and are never moved to another time; `occurrences` and `skipped` together hold exactly `count` entries, in time order. Name the host by `host_user_id` or `host_username`, the event type by `event_type_id` or `username` + `event_slug`. A body field it does not take is refused, `400 validation_error` naming it.
          *
          *     Needs the scope `series:write`. MCP tool: `create_series`.
          */
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Book a meeting
-         * @description Books the event type’s owner at `start`, which must be a start `GET /v1/slots` would list, for the event type’s duration. Answers to the booking form go in `responses` and are checked against its questions. Keep the Idempotency-Key: a retry with it books once. Unknown body fields are ignored.
+         * @description Books the event type’s owner at `start`, which must be a start `GET /v1/slots` would list, for the event type’s duration. Answers to the booking form go in `responses` and are checked against its questions. Keep the Idempotency-Key: a retry with it books once. A body field it does not take is refused, `400 validation_error` naming it.
          *
          *     Needs the scope `bookings:create`. MCP tool: `create_booking`.
          */
@@ -331,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Subscribes the caller’s account to the events named in `events` (no wildcard), POSTed to `url` and signed as Standard Webhooks does. The answer holds `secret`, shown this once. A `url` naming a private, loopback or link-local address (or `localhost`) is refused unless the server allows such targets. It receives only bookings and series its owner may see. Unknown body fields are ignored.
+         * @description Subscribes the caller’s account to the events named in `events` (no wildcard), POSTed to `url` and signed as Standard Webhooks does. The answer holds `secret`, shown this once. A `url` naming a private, loopback or link-local address (or `localhost`) is refused unless the server allows such targets. It receives only bookings and series its owner may see. A body field it does not take is refused, `400 validation_error` naming it.
          *
          *     Needs the scope `webhooks:write`. MCP tool: `create_webhook`.
          */
@@ -481,7 +481,7 @@ export interface paths {
         put?: never;
         /**
          * Add a CalDAV account
-         * @description Discovers the account from `url` (principal, calendar home, calendars) with the credentials given, checks the calendars `busy_calendars` and `book_into` name, and only then stores it, the password sealed with the server’s calendar key. Nothing is stored when the server is unreachable, is not CalDAV, refuses the credentials or lacks a named calendar. Unknown body fields are ignored.
+         * @description Discovers the account from `url` (principal, calendar home, calendars) with the credentials given, checks the calendars `busy_calendars` and `book_into` name, and only then stores it, the password sealed with the server’s calendar key. Nothing is stored when the server is unreachable, is not CalDAV, refuses the credentials or lacks a named calendar. A body field it does not take is refused, `400 validation_error` naming it.
          *
          *     Needs the scope `calendars:write`. MCP tool: `add_calendar`.
          */

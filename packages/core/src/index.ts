@@ -211,7 +211,16 @@ export { openSqlite } from './storage/sqlite/open-sqlite.js';
 export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
 export { urlShown } from './url-shown.js';
+export { closestName, didYouMean } from './validation/closest-name.js';
+export { inPlainWords } from './validation/issue-words.js';
 export { MAX_JSON_DEPTH } from './validation/raw-call-bounds.js';
+export {
+  closeDeclaredObjects,
+  type JsonSchema,
+  refuseUnknownFields,
+  type UnknownField,
+  unknownFieldsOf,
+} from './validation/unknown-fields.js';
 export { type CivilDate, wallClockToInstant } from './wall-clock.js';
 export {
   DEFAULT_DELIVERY_SETTINGS,

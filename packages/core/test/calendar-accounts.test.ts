@@ -237,7 +237,7 @@ describe.each(storeFixtures())('calendar accounts on $name', (fixture) => {
         refusal('validation_error', { fields: ['url'] }, 'url: give the username and password as their own fields, not in the URL'),
       );
       expect(await scheduleErrorOf(run('ann', 'add_calendar', { body: { url: URL_, username: 'ann' } }))).toEqual(
-        refusal('validation_error', { fields: ['password'] }, 'password: Invalid input: expected string, received undefined'),
+        refusal('validation_error', { fields: ['password'] }, 'password: is required'),
       );
     });
 

@@ -305,7 +305,7 @@ describe.each(storeFixtures())('execute on $name', (fixture) => {
     it('refuses attendee_name over 255 characters as validation_error', async () => {
       expect(await scheduleErrorOf(patch(alice, B_ALICE, { attendee_name: 'n'.repeat(256) }))).toEqual({
         code: 'validation_error',
-        message: 'attendee_name: Too big: expected string to have <=255 characters',
+        message: 'attendee_name: must be at most 255 characters',
         details: { fields: ['attendee_name'] },
         retryAfterSeconds: undefined,
       });
@@ -372,6 +372,17 @@ describe.each(storeFixtures())('execute on $name', (fixture) => {
       expect(await scheduleErrorOf(patch(alice, 'not-a-uuid', { metadata: { x: 1 } }))).toEqual({
         ...notFound('not-a-uuid'),
         message: 'No booking with this uid.',
+      });
+    });
+
+    // Issue 29 item 13: a front end that can leave a path parameter out (an MCP tool) got booking_not_found for ''.
+    it('answers a call without its uid at all with validation_error naming uid, before looking anything up', async () => {
+      const call = { params: {}, query: {}, body: undefined };
+      expect(await scheduleErrorOf(execute(deps, getBookingOperation, alice, call, 'req'))).toEqual({
+        code: 'validation_error',
+        message: 'uid: is required.',
+        details: { fields: ['uid'] },
+        retryAfterSeconds: undefined,
       });
     });
 

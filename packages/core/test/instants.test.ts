@@ -64,7 +64,7 @@ describe.each(storeFixtures())('zone-less instants on $name', (fixture) => {
       execute(deps, listBookingsOperation, hana, { params: {}, query, body: undefined }, 'req-list');
     expect(await scheduleErrorOf(list({ updated_since: '2026-03-01T00:00' }))).toEqual({
       code: 'invalid_query_param',
-      message: 'Query parameter updated_since: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
+      message: 'updated_since: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
       details: { param: 'updated_since' },
       retryAfterSeconds: undefined,
     });
@@ -73,13 +73,13 @@ describe.each(storeFixtures())('zone-less instants on $name', (fixture) => {
       await scheduleErrorOf(listSlots(deps, hana, { event_type_id: ET.meet, start: '2026-03-02T09:00', end: '2026-03-03T00:00:00Z' })),
     ).toEqual({
       code: 'invalid_query_param',
-      message: 'Query parameter start: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
+      message: 'start: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
       details: { param: 'start' },
       retryAfterSeconds: undefined,
     });
     expect(await scheduleErrorOf(checkSlot(deps, hana, { event_type_id: ET.meet, start: '2026-03-02T10:00' }))).toEqual({
       code: 'invalid_query_param',
-      message: 'Query parameter start: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
+      message: 'start: must name its offset: Z or ±HH:MM (2026-12-09T11:00:00Z, 2026-12-09T11:00:00+01:00).',
       details: { param: 'start' },
       retryAfterSeconds: undefined,
     });

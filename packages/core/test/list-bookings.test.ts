@@ -212,39 +212,64 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
   });
 
   describe('malformed queries', () => {
-    // A string limit that is not a plain count of digits is not read as a number at all.
-    const NOT_A_NUMBER = 'Query parameter limit: Invalid input: expected number, received string.';
+    // Issue 29 item 13: text, a fraction, a number past every bound and an empty value are all one rule,
+    // in the caller's terms (these said "expected number, received string" or "Too big: expected number to be <=100").
+    const LIMIT = 'limit: must be an integer from 1 to 100.';
     it.each([
-      ['0', 'Query parameter limit: Too small: expected number to be >=1.'],
-      ['101', 'Query parameter limit: Too big: expected number to be <=100.'],
-      ['abc', NOT_A_NUMBER],
-      ['-1', NOT_A_NUMBER],
-      ['1.5', NOT_A_NUMBER],
-      [0, 'Query parameter limit: Too small: expected number to be >=1.'],
-      [101, 'Query parameter limit: Too big: expected number to be <=100.'],
-    ])('refuses limit %j', async (limit, message) => {
-      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual({ ...invalid('limit'), message });
+      ['0'],
+      ['101'],
+      ['abc'],
+      ['-1'],
+      ['1.5'],
+      [''],
+      [' 12'],
+      ['12 '],
+      ['1e2'],
+      ['99999999999999999999'],
+      [0],
+      [101],
+      [1e308],
+      [2.5],
+      [true],
+      [['1']],
+    ])('refuses limit %j: it must be an integer from 1 to 100', async (limit) => {
+      expect(await scheduleErrorOf(list(alice, { limit }))).toEqual({ ...invalid('limit'), message: LIMIT });
+    });
+
+    it('takes limit as the digits of a count or as a number', async () => {
+      expect((await list(alice, { limit: '10' })).uids.length).toBeLessThanOrEqual(10);
+      expect((await list(alice, { limit: '2' })).uids).toEqual((await list(alice, { limit: 2 })).uids);
+      expect((await list(alice, { limit: '2' })).uids).toHaveLength(2);
+    });
+
+    it('refuses a parameter given more than once (HTTP repeats it) that takes one value, saying so', async () => {
+      expect(await scheduleErrorOf(list(alice, { limit: ['1', '2'] }))).toEqual({
+        ...invalid('limit'),
+        message: 'limit is given twice; send it once.',
+      });
+      expect(await scheduleErrorOf(list(alice, { sort: ['start_at_asc', 'start_at_asc', 'start_at_desc'] }))).toEqual({
+        ...invalid('sort'),
+        message: 'sort is given 3 times; send it once.',
+      });
     });
 
     const NOT_A_TIME = 'must be an ISO 8601 timestamp or date between 1900-01-01 and 9000-12-31.';
-    const STATUSES = 'Query parameter status: must be a comma-separated list of confirmed, canceled.';
+    const STATUSES = 'status: must be a comma-separated list of confirmed, canceled.';
     it.each([
-      [
-        'sort',
-        'start_desc',
-        'Query parameter sort: Invalid option: expected one of "start_at_desc"|"start_at_asc"|"created_at_desc"|"updated_at_asc"|"updated_at_desc".',
-      ],
+      ['sort', 'start_desc', 'sort: must be one of start_at_desc, start_at_asc, created_at_desc, updated_at_asc, updated_at_desc.'],
       ['status', 'pending', STATUSES],
       ['status', 'confirmed,bogus', STATUSES],
-      ['event_type_id', 'not-a-uuid', 'Query parameter event_type_id: must be a UUID.'],
-      ['host_user_id', '1234', 'Query parameter host_user_id: must be a UUID.'],
-      ['start_date', 'yesterday', `Query parameter start_date: ${NOT_A_TIME}`],
-      ['end_date', '2026-02-30', `Query parameter end_date: ${NOT_A_TIME}`],
-      ['updated_since', 'soon', `Query parameter updated_since: ${NOT_A_TIME}`],
-      ['include_cancelled', 'maybe', 'Query parameter include_cancelled: Invalid input: expected boolean, received string.'],
+      ['event_type_id', 'not-a-uuid', 'event_type_id: must be a UUID.'],
+      ['host_user_id', '1234', 'host_user_id: must be a UUID.'],
+      ['start_date', 'yesterday', `start_date: ${NOT_A_TIME}`],
+      ['end_date', '2026-02-30', `end_date: ${NOT_A_TIME}`],
+      ['updated_since', 'soon', `updated_since: ${NOT_A_TIME}`],
+      ['include_cancelled', 'maybe', 'include_cancelled: must be true or false.'],
       ['status', [], STATUSES],
       ['status', ['confirmed', 'bogus'], STATUSES],
       ['status', [1], STATUSES],
+      ['status', ['confirmed', 1], STATUSES],
+      ['status', 1, STATUSES],
     ])('refuses %s=%j naming the parameter', async (param, value, message) => {
       expect(await scheduleErrorOf(list(alice, { [param]: value }))).toEqual({ ...invalid(param), message });
     });
@@ -254,6 +279,12 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     it('filters by status', async () => {
       expect(await uidsOf(alice, { status: 'canceled' })).toEqual(expected((b) => b.status === 'canceled'));
       expect(await uidsOf(alice, { status: 'confirmed,canceled' })).toEqual(expected(all));
+    });
+
+    it('takes status given more than once (HTTP repeats it, each comma-separated too) as all of their values', async () => {
+      expect(await uidsOf(alice, { status: ['canceled', 'canceled'] })).toEqual(expected((b) => b.status === 'canceled'));
+      expect(await uidsOf(alice, { status: ['confirmed', 'canceled,confirmed'] })).toEqual(expected(all));
+      expect(await uidsOf(alice, { status: ['confirmed', ' canceled '] })).toEqual(expected(all));
     });
 
     it('takes status as a JSON array too (as MCP sends it), with the same meaning and the same cursor binding', async () => {

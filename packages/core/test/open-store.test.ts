@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultPoolSize, openStore } from '../src/storage/open-store.js';
+import { DatabaseUrlError, defaultPoolSize, openStore } from '../src/storage/open-store.js';
 import { dropPostgresSchema } from '../src/storage/postgres/open-postgres.js';
 import type { Store } from '../src/storage/store.js';
 import { sharedDatabases } from './support/shared-database.js';
@@ -86,6 +86,20 @@ describe('openStore on a PostgreSQL schema', () => {
   it.each(['0', '101', '2.5', 'ten', ''])('refuses pool_size=%j before connecting', async (value) => {
     await expect(openStore(`${TEST_DATABASE_URL}?schema=unused&pool_size=${value}`)).rejects.toThrow(
       `pool_size in the database URL must be a whole number from 1 to 100, not ${JSON.stringify(value)}.`,
+    );
+  });
+
+  // Issue 29 item 13: this said "database migration  failed: error: database … does not exist".
+  it.each([
+    ['', 'schedule_missing_db_29'],
+    ['?schema=unused', 'schedule_missing_db_29'],
+  ])('a database that does not exist (%s) is named, said not to exist, and refused as the URL it is', async (query, name) => {
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    const opened = openStore(`${url.toString()}${query}`);
+    await expect(opened).rejects.toBeInstanceOf(DatabaseUrlError);
+    await expect(opened).rejects.toThrow(
+      `The PostgreSQL database "${name}" does not exist on ${url.host}. Create it (createdb ${name}) or name another in the URL.`,
     );
   });
 });

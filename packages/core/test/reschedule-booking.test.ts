@@ -208,7 +208,7 @@ describe.each(storeFixtures())('POST /v1/bookings/:uid/reschedule on $name', (fi
     });
 
     it.each([
-      ['a missing start', {}, ['start'], 'start: Invalid input: expected string, received undefined'],
+      ['a missing start', {}, ['start'], 'start: is required'],
       [
         'a bare date as start',
         { start: '2026-03-04' },

@@ -419,11 +419,11 @@ describe.each(storeFixtures())('series end and host change on $name', (fixture) 
     });
 
     it.each([
-      [{}, 'host_user_id: Invalid input: expected string, received undefined'],
+      [{}, 'host_user_id: is required'],
       [{ host_user_id: 'not-a-uuid' }, 'host_user_id: must be a UUID'],
-      [{ host_user_id: 7 }, 'host_user_id: Invalid input: expected string, received number'],
+      [{ host_user_id: 7 }, 'host_user_id: must be a string, not 7'],
       // No body at all reads as an empty one.
-      [undefined, 'host_user_id: Invalid input: expected string, received undefined'],
+      [undefined, 'host_user_id: is required'],
     ])('a missing or malformed host_user_id (%j) is 400 validation_error', async (body, message) => {
       expect(await scheduleErrorOf(changeSeriesHost(s.deps, s.as.mona, uid, body))).toEqual({
         ...seen('validation_error', { fields: ['host_user_id'] }),

@@ -136,16 +136,16 @@ describe.each(storeFixtures())('slots on $name', (fixture) => {
       it('refuses a timezone that is not an IANA name', async () => {
         expect(await scheduleErrorOf(list({ event_type_id: ET.meet, ...WINDOW, timezone: 'Mars/Olympus' }))).toEqual({
           ...invalid('timezone'),
-          message: 'Query parameter timezone: must be an IANA time zone name.',
+          message: 'timezone: must be an IANA time zone name.',
         });
       });
     });
 
     it.each([
-      ['start missing', { end: WINDOW.end }, 'start', 'Query parameter start: Invalid input: expected string, received undefined.'],
-      ['start malformed', { start: 'tomorrow', end: WINDOW.end }, 'start', `Query parameter start: ${NOT_A_TIME}`],
-      ['end missing', { start: WINDOW.start }, 'end', 'Query parameter end: Invalid input: expected string, received undefined.'],
-      ['end malformed', { start: WINDOW.start, end: '2026-13-40' }, 'end', `Query parameter end: ${NOT_A_TIME}`],
+      ['start missing', { end: WINDOW.end }, 'start', 'start: is required.'],
+      ['start malformed', { start: 'tomorrow', end: WINDOW.end }, 'start', `start: ${NOT_A_TIME}`],
+      ['end missing', { start: WINDOW.start }, 'end', 'end: is required.'],
+      ['end malformed', { start: WINDOW.start, end: '2026-13-40' }, 'end', `end: ${NOT_A_TIME}`],
       ['end equal to start', { start: WINDOW.start, end: WINDOW.start }, 'end', 'end must be after start.'],
       ['end before start', { start: WINDOW.end, end: WINDOW.start }, 'end', 'end must be after start.'],
       [
@@ -162,7 +162,7 @@ describe.each(storeFixtures())('slots on $name', (fixture) => {
       ['no event type at all', {}, 'event_type_id', NAME_THE_EVENT_TYPE],
       ['a username without event_slug', { username: 'hana' }, 'event_type_id', NAME_THE_EVENT_TYPE],
       ['an event_slug without username', { event_slug: 'meet' }, 'event_type_id', NAME_THE_EVENT_TYPE],
-      ['an event_type_id that is not a UUID', { event_type_id: 'meet' }, 'event_type_id', 'Query parameter event_type_id: must be a UUID.'],
+      ['an event_type_id that is not a UUID', { event_type_id: 'meet' }, 'event_type_id', 'event_type_id: must be a UUID.'],
     ])('refuses %s as invalid_query_param', async (_, ref, param, message) => {
       expect(await scheduleErrorOf(list({ ...ref, ...WINDOW }))).toEqual({ ...invalid(param), message });
     });
@@ -273,9 +273,9 @@ describe.each(storeFixtures())('slots on $name', (fixture) => {
     });
 
     it.each([
-      ['start missing', {}, 'start', 'Query parameter start: Invalid input: expected string, received undefined.'],
-      ['start malformed', { start: 'now' }, 'start', `Query parameter start: ${NOT_A_TIME}`],
-      ['end malformed', { start: '2026-03-02T13:00:00Z', end: 'later' }, 'end', `Query parameter end: ${NOT_A_TIME}`],
+      ['start missing', {}, 'start', 'start: is required.'],
+      ['start malformed', { start: 'now' }, 'start', `start: ${NOT_A_TIME}`],
+      ['end malformed', { start: '2026-03-02T13:00:00Z', end: 'later' }, 'end', `end: ${NOT_A_TIME}`],
       ['end equal to start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T13:00:00Z' }, 'end', 'end must be after start.'],
       ['end before start', { start: '2026-03-02T13:00:00Z', end: '2026-03-02T12:30:00Z' }, 'end', 'end must be after start.'],
     ])('refuses %s as invalid_query_param', async (_, query, param, message) => {

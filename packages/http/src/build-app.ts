@@ -12,6 +12,7 @@ import {
 } from '@schedule/core';
 import { admitRequest } from './admit-request.js';
 import type { AppMetrics } from './app-metrics.js';
+import { CLIENT_CLOSED_STATUS, closedByClient } from './client-closed.js';
 import { checkJsonContentType } from './content-type.js';
 import { DOCS_PATH, docsEndpoint } from './docs-page.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
@@ -54,11 +55,13 @@ const READINESS_PATH = '/readyz';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-function queryRecord(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  // A repeated parameter is kept whole (`a,b`) so that it is validated, not silently cut.
-  for (const [name, value] of search) query[name] = name in query ? `${query[name]},${value}` : value;
-  return query;
+function queryRecord(search: URLSearchParams): Record<string, string | string[]> {
+  // A repeated parameter keeps every value, so that it is validated, not silently cut: a list
+  // takes them all (`status=confirmed&status=canceled`), any other parameter is refused.
+  // Collected in a Map: a parameter named `__proto__` is a key like any other.
+  const values = new Map<string, string[]>();
+  for (const [name, value] of search) values.set(name, [...(values.get(name) ?? []), value]);
+  return Object.fromEntries([...values].map(([name, all]) => [name, all.length === 1 ? all[0]! : all]));
 }
 
 /** The path of a request target, or undefined when the target is not a URL (`GET http://[::1 HTTP/1.1`). */
@@ -104,7 +107,12 @@ export function buildApp(deps: AppDeps): RequestHandler {
   }
 
   /** Serves one request; `seen.route` names it for the log as soon as it is known (the template, never the raw URL). */
-  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string, seen: { route: string }): Promise<number> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    seen: { route: string; closedByClient?: boolean },
+  ): Promise<number> {
     const url = pathAndQuery(req.url);
     const method = req.method ?? 'GET';
     if (url && method === 'GET' && (url.pathname === LIVENESS_PATH || url.pathname === READINESS_PATH)) {
@@ -199,7 +207,7 @@ export function buildApp(deps: AppDeps): RequestHandler {
     const requestId = deps.core.ids.uuid();
     res.setHeader('X-Request-Id', requestId);
     // Logged by route template: a raw URL could carry a token in its query string.
-    const seen = { route: 'unmatched' };
+    const seen: { route: string; closedByClient?: boolean } = { route: 'unmatched' };
     handle(req, res, requestId, seen)
       .catch((error: unknown) => {
         if (isScheduleError(error)) {
@@ -213,6 +221,10 @@ export function buildApp(deps: AppDeps): RequestHandler {
           // A refused body may still be arriving: let it drain briefly, then drop the connection.
           if (!req.complete) lingerAfterRefusal(req);
           return res.headersSent ? res.statusCode : sendError(res, error, requestId);
+        }
+        if (closedByClient(req, error)) {
+          seen.closedByClient = true;
+          return CLIENT_CLOSED_STATUS;
         }
         deps.logger.error({ request_id: requestId, route: seen.route, err: error }, 'unexpected fault');
         const fault = new ScheduleError('internal_error', 'An unexpected error occurred; it has been logged.', {});
@@ -228,6 +240,8 @@ export function buildApp(deps: AppDeps): RequestHandler {
             route: seen.route,
             status,
             duration_ms: Math.round(seconds * 100_000) / 100,
+            // A client that went away is the request's story, told in its one line, not a fault.
+            ...(seen.closedByClient ? { client_closed: true } : {}),
           },
           'request',
         );

@@ -4,6 +4,7 @@ export { type AdmissionDeps, type Admitted, admitRequest, setRateLimitHeaders } 
 export { type AppMetrics, type AppMetricsOptions, createAppMetrics } from './app-metrics.js';
 export { type AppDeps, buildApp, type RequestHandler, type RequestLogger } from './build-app.js';
 export { clientAddress, MAX_TRUSTED_PROXIES, trustedProxyHops } from './client-address.js';
+export { CLIENT_CLOSED_STATUS, closedByClient } from './client-closed.js';
 export { checkJsonContentType } from './content-type.js';
 export { DOCS_PATH } from './docs-page.js';
 export { HTTP_WORDS } from './http-words.js';

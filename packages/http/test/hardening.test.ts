@@ -91,6 +91,18 @@ describe('the HTTP server against hostile clients', () => {
       expectRawError(answer, 431, 'headers_too_large');
     });
 
+    // Issue 29 item 9: the 431 to a HEAD carried the envelope as a body, which a HEAD answer never has (RFC 9110 9.3.2).
+    it('headers over 16 KB on a HEAD are 431 headers_too_large without a body, then the connection closes', async () => {
+      const request = `HEAD /v1/bookings HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`;
+      const answer = await exchange(url, Buffer.from(request, 'latin1'), { bodiless: false, timeoutMs: 3000 });
+      const text = answer.received.toString('latin1');
+      const headEnd = text.indexOf('\r\n\r\n');
+      expect(text.slice(0, text.indexOf('\r\n'))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(text.slice(0, headEnd)).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+      expect(text.slice(0, headEnd)).toMatch(/\r\nConnection: close(\r\n|$)/);
+      expect({ ending: answer.ending, after: text.slice(headEnd + 4) }).toEqual({ ending: 'closed', after: '' });
+    });
+
     it('an unknown method is 400 bad_request', async () => {
       expectRawError(await raw('BREW /v1/bookings HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'bad_request');
     });
@@ -232,12 +244,47 @@ describe('the HTTP server against hostile clients', () => {
       expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['attendee.name'] } });
     });
 
+    it('a misspelled attendee field ("nmae") is 400 validation_error naming it and the field meant, and nothing is booked', async () => {
+      const body = { event_type_id: ET_ID, start: '2026-11-23T10:00:00Z', attendee: { email: 'a@example.test', nmae: 'Ann' } };
+      const res = await post('/v1/bookings', JSON.stringify(body), { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({
+        error: {
+          code: 'validation_error',
+          message: 'Unknown field: attendee.nmae. Did you mean attendee.name (not attendee.nmae)?',
+          details: { fields: ['attendee.nmae'] },
+          request_id: res.headers.get('x-request-id'),
+        },
+      });
+      expect(await app.store.db.selectFrom('bookings').select('uid').execute()).toEqual([]);
+    });
+
     it('a number JSON cannot carry (1e309 parses to Infinity) is 400 validation_error, not a 500 in the fingerprint', async () => {
       const res = await post('/v1/bookings', '{"attendee":{"email":"a@example.test"},"x":[1,-1e309]}', {
         'content-type': 'application/json',
       });
       expect(res.status).toBe(400);
       expect((await jsonOf(res)).error).toMatchObject({ code: 'validation_error', details: { fields: ['x.1'] } });
+    });
+
+    // Issue 29 item 13: each of these said "expected number, received string".
+    it.each([
+      ['limit=abc', 'limit: must be an integer from 1 to 100.'],
+      ['limit=99999999999999999999', 'limit: must be an integer from 1 to 100.'],
+      ['limit=1&limit=2', 'limit is given twice; send it once.'],
+    ])('%s is 400 invalid_query_param saying what limit must be', async (query, message) => {
+      const res = await fetch(`${url}/v1/bookings?${query}`, { headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({
+        error: { code: 'invalid_query_param', message, details: { param: 'limit' }, request_id: res.headers.get('x-request-id') },
+      });
+    });
+
+    it('a list parameter given twice takes the values of both', async () => {
+      const res = await fetch(`${url}/v1/bookings?status=confirmed&status=canceled,confirmed`, {
+        headers: { authorization: `Bearer ${SECRET}` },
+      });
+      expect(res.status).toBe(200);
     });
 
     it('a NUL in a query value is 400 invalid_query_param naming it', async () => {
@@ -270,6 +317,21 @@ describe('the HTTP server against hostile clients', () => {
       await expect.poll(() => app.logged.filter((l) => l.status !== undefined).length).toBe(2);
       expect(JSON.stringify(app.logged)).not.toMatch(/SECRET_IN/);
       expect(app.logged.filter((l) => l.status !== undefined).map((l) => l.route)).toEqual(['GET /v1/bookings/:uid', 'unmatched']);
+    });
+
+    // Issue 29 item 9: a client that went away mid-body was logged as an unexpected fault, at error level, with a stack.
+    it('a client that closes the connection while sending its body is one info line, status 499, with no error or stack', async () => {
+      app.lines.length = 0;
+      const socket = await silentSocket(url);
+      const head = `POST /v1/bookings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nIdempotency-Key: gone\r\n`;
+      socket.write(`${head}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event_type_id":`);
+      socket.destroy();
+      // The request line is the last one a request logs.
+      await expect.poll(() => app.lines.some((line) => line.message === 'request')).toBe(true);
+      expect(app.lines.map(({ level, fields, message }) => ({ level, message, status: fields.status, err: fields.err }))).toEqual([
+        { level: 'info', message: 'request', status: 499, err: undefined },
+      ]);
+      expect(app.lines[0]!.fields).toMatchObject({ route: 'POST /v1/bookings', method: 'POST', client_closed: true });
     });
   });
 

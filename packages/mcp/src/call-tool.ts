@@ -88,6 +88,21 @@ export async function admitCall(deps: McpDeps, caller: ToolCaller): Promise<{ pr
 }
 
 /**
+ * The path parameters among a tool's arguments. One left out stays out, and
+ * core's `execute` names it as missing; one that is not text is refused here.
+ */
+function pathArguments(operation: Operation, fields: Record<string, unknown>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of operation.schemas.params) {
+    const value = fields[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw new ScheduleError('validation_error', `${name}: must be a string.`, { fields: [name] });
+    params[name] = value;
+  }
+  return params;
+}
+
+/**
  * Turns a tool's arguments into the call HTTP would have made: path, query
  * or body, and the two headers. An argument the tool does not take is
  * refused first (unknown-arguments.ts).
@@ -95,7 +110,7 @@ export async function admitCall(deps: McpDeps, caller: ToolCaller): Promise<{ pr
 export function rawCallOf(operation: Operation, args: Record<string, unknown>, newKey: () => string): RawCall {
   refuseUnknownArguments(operation, args);
   const { idempotency_key, if_match, ...fields } = args;
-  const params = Object.fromEntries(operation.schemas.params.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']));
+  const params = pathArguments(operation, fields);
   for (const name of operation.schemas.params) delete fields[name];
   if (idempotency_key !== undefined && typeof idempotency_key !== 'string') {
     throw new ScheduleError('validation_error', 'idempotency_key must be a string.', { fields: ['idempotency_key'] });

@@ -8,8 +8,9 @@
 //   plain strings (every JSON key is one), no integer bounds that only say
 //   "a safe integer", no regex beside a named `format` (zod's email regex
 //   alone is 100 bytes), no `type` beside an enum, no string length bounds;
-// - inputs: every object with properties says `additionalProperties: false`,
-//   as the server refuses unknown arguments (unknown-arguments.ts);
+// - inputs: every object with properties says `additionalProperties: false`
+//   (core's closeDeclaredObjects, by tool-schemas.ts), as the server refuses
+//   unknown arguments (unknown-arguments.ts) and unknown body fields (core);
 // - outputs: the answer's fields (a list's: its items' fields) with their
 //   JSON types and enum values, one level deep: a nested object or array of
 //   objects is typed, not spelled out. A model learns what a field means
@@ -61,7 +62,6 @@ export function inputForClients(schema: JsonSchema): JsonSchema {
       out[key] = value;
     }
   }
-  if (out.type === 'object' && isSchema(out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
   return out;
 }
 

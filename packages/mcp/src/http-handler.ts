@@ -4,8 +4,10 @@ import { type Authenticator, isScheduleError, ScheduleError } from '@schedule/co
 import {
   admitRequest,
   bearerChallenge,
+  CLIENT_CLOSED_STATUS,
   checkJsonContentType,
   clientAddress,
+  closedByClient,
   lingerAfterRefusal,
   readJsonBody,
   sendError,
@@ -90,6 +92,12 @@ export function mcpHttpHandler(
     try {
       await serve(req, res);
     } catch (error) {
+      if (closedByClient(req, error)) {
+        // Nobody is left to answer: no fault to log, and the status kept for the metrics says so.
+        res.statusCode = CLIENT_CLOSED_STATUS;
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type Operation } from '@schedule/core';
+import { closeDeclaredObjects, ERROR_CODES, type Operation } from '@schedule/core';
 import { z } from 'zod';
 import { inputForClients, type JsonSchema, outputForClients } from './client-json-schema.js';
 import { argumentNames } from './unknown-arguments.js';
@@ -35,7 +35,7 @@ export function derivedJsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSc
  * (`validation_error` naming the fields, `attendee_email_invalid`,
  * `count_out_of_range`, `invalid_change`, `field_immutable`), and the MCP
  * server must answer exactly as HTTP does; unknown arguments get their
- * `validation_error` from unknown-arguments.ts, so they must reach it. So
+ * `validation_error` from unknown-arguments.ts and core, so they must reach them. So
  * core stays the one validator, and clients still see the real schema,
  * derived from core's zod schemas.
  */
@@ -72,7 +72,7 @@ export function inputJsonOf(operation: Operation): JsonSchema {
   );
   const required = [...operation.schemas.params, ...((input.required ?? []) as string[])];
   if (operation.ifMatch === 'required') required.push('if_match');
-  return inputForClients({ type: 'object', properties, required });
+  return inputForClients(closeDeclaredObjects({ type: 'object', properties, required }));
 }
 
 /** The input schema handed to `registerTool`. */

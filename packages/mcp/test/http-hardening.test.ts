@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Authenticator, createAuthenticator, DEFAULT_LIMITS, ScheduleError } from '@schedule/core';
@@ -107,6 +108,48 @@ describe('/mcp over HTTP', () => {
       code: -32602,
       message: 'Invalid params: params.name must be the name of a tool (a string).',
     });
+  });
+
+  // Issue 29 item 9: these were JSON-RPC -32603 Internal error, with the SDK's schema dump as the message.
+  it.each([
+    [
+      'a prompt argument that is not text',
+      { method: 'prompts/get', params: { name: 'book_meeting', arguments: { attendee_email: 5 } } },
+      'params.arguments.attendee_email must be a string, not 5.',
+    ],
+    ['a cursor that is not text', { method: 'tools/list', params: { cursor: 5 } }, 'params.cursor must be a string, not 5.'],
+    ['a resource without its uri', { method: 'resources/read', params: {} }, 'params.uri is required.'],
+    ['a tool call without params', { method: 'tools/call' }, 'params is required.'],
+  ])('%s answers JSON-RPC -32602 Invalid params naming it', async (_, request, problem) => {
+    await start();
+    const res = await post({ jsonrpc: '2.0', id: 9, ...request }, asUma);
+    expect(await jsonOf(res)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: `Invalid params: ${problem}` } });
+  });
+
+  // Issue 29 item 9: a client gone mid-body was reported as an unexpected fault (logged as an error, with its stack).
+  it('a client that closes the connection while sending its body is no fault: nothing is logged, the status kept is 499', async () => {
+    suite = await openSuite();
+    const handler = mcpHttpHandler({
+      ...suite.world.deps,
+      authenticate: createAuthenticator({ store: suite.world.store, clock: suite.clock }),
+    });
+    const finished: number[] = [];
+    server = await listen(
+      (req, res) => {
+        void handler(req, res).then(() => finished.push(res.statusCode));
+      },
+      { host: '127.0.0.1', port: 0 },
+    );
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN.uma}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":`,
+    );
+    socket.destroy();
+    await expect.poll(() => finished).toEqual([499]);
+    expect(suite.world.errors).toEqual([]);
   });
 
   it('a body over 1 MiB is 413 payload_too_large; a body that is not JSON is 415 or 400', async () => {

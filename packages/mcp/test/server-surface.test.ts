@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { operations } from '@schedule/core';
+import { closeDeclaredObjects, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
@@ -242,7 +242,7 @@ describe('the server surface', () => {
         expect({ tool: operation.name, name, schema: listed.properties?.[name] }).toEqual({
           tool: operation.name,
           name,
-          schema: inputForClients(schema),
+          schema: inputForClients(closeDeclaredObjects(schema)),
         });
       }
       expect({ tool: operation.name, required: [...(listed.required ?? [])].sort() }).toEqual({

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { operations } from '@schedule/core';
+import { closestName, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { argumentNames, closestName } from '../src/unknown-arguments.js';
+import { argumentNames } from '../src/unknown-arguments.js';
 import { ET, IMPORTED, TOKEN, USER } from './support/mcp-workspace.js';
 import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from './support/tool-calls.js';
 
@@ -13,7 +13,7 @@ const BOOKING_ARGUMENTS =
   'limit, cursor, sort, event_type_id, host_user_id, series_id, attendee_email, status, start_date, end_date, updated_since, include_cancelled, uid_prefix';
 
 /**
- * The PATCH tools leave a field that is no typo to core, which answers it as docs/api says (field_immutable,
+ * The PATCH tools leave every field to core, which answers it as docs/api says (field_immutable,
  * invalid_change; validation_error naming it for a webhook, docs/webhooks.md).
  */
 const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook']);
@@ -77,6 +77,29 @@ describe('strict tool arguments', () => {
     expect(await bookingUids(suite)).toEqual(before);
   });
 
+  // Issue 29 item 13: get_booking without uid answered booking_not_found, as if an empty uid had been looked up.
+  it('answers a missing path argument with validation_error naming it, and one that is not text likewise', async () => {
+    await fails(olga, 'get_booking', {}, { code: 'validation_error', message: 'uid: is required.', details: { fields: ['uid'] } });
+    await fails(
+      olga,
+      'cancel_booking',
+      { reason: 'x' },
+      { code: 'validation_error', message: 'uid: is required.', details: { fields: ['uid'] } },
+    );
+    await fails(
+      olga,
+      'get_booking',
+      { uid: 5 },
+      { code: 'validation_error', message: 'uid: must be a string.', details: { fields: ['uid'] } },
+    );
+    await fails(
+      olga,
+      'list_webhook_deliveries',
+      {},
+      { code: 'validation_error', message: 'id: is required.', details: { fields: ['id'] } },
+    );
+  });
+
   it('refuses idempotency_key on a read and if_match on a tool that takes none', async () => {
     expectToolError(
       await call(olga, 'get_booking', { uid: IMPORTED.tue, idempotency_key: 'k' }),
@@ -90,18 +113,29 @@ describe('strict tool arguments', () => {
     expect(cancel.structuredContent?.error).toMatchObject({ code: 'validation_error', details: { fields: ['if_match'] } });
   });
 
-  it('answers a typo of a patchable field on update_booking with validation_error and the field meant', async () => {
+  it('answers a typo of a patchable field on update_booking as the endpoint does: field_immutable, with the field meant', async () => {
     await fails(
       olga,
       'update_booking',
       { uid: IMPORTED.wed, if_match: 1, metdata: { topic: 'x' } },
       {
-        code: 'validation_error',
+        code: 'field_immutable',
         message:
-          'update_booking takes no arguments besides uid, metadata, responses, attendee_name, idempotency_key, if_match. Did you mean metadata (not metdata)?',
+          'These fields cannot be patched: metdata. Change start by reschedule and end a booking by cancel. Did you mean metadata (not metdata)?',
         details: { fields: ['metdata'] },
       },
     );
+  });
+
+  it('refuses a misspelled field of create_booking’s attendee, naming its path and the field meant, and books nothing', async () => {
+    const before = await bookingUids(suite);
+    const book = { event_type_id: ET.weekly, start: '2026-03-02T11:00:00Z', attendee: { email: 'carol@example.com', nmae: 'Carol' } };
+    await fails(olga, 'create_booking', book, {
+      code: 'validation_error',
+      message: 'Unknown field: attendee.nmae. Did you mean attendee.name (not attendee.nmae)?',
+      details: { fields: ['attendee.nmae'] },
+    });
+    expect(await bookingUids(suite)).toEqual(before);
   });
 
   it('leaves a field of the series that cannot be patched to core: update_series answers invalid_change naming it', async () => {

@@ -66,7 +66,7 @@ describe('booking tools', () => {
         { limit: 0 },
         {
           code: 'invalid_query_param',
-          message: 'Query parameter limit: Too small: expected number to be >=1.',
+          message: 'limit: must be an integer from 1 to 100.',
           details: { param: 'limit' },
         },
       );
@@ -79,8 +79,7 @@ describe('booking tools', () => {
         { sort: 'random' },
         {
           code: 'invalid_query_param',
-          message:
-            'Query parameter sort: Invalid option: expected one of "start_at_desc"|"start_at_asc"|"created_at_desc"|"updated_at_asc"|"updated_at_desc".',
+          message: 'sort: must be one of start_at_desc, start_at_asc, created_at_desc, updated_at_asc, updated_at_desc.',
           details: { param: 'sort' },
         },
       );
@@ -170,8 +169,7 @@ describe('booking tools', () => {
         { event_type_id: ET.weekly },
         {
           code: 'validation_error',
-          message:
-            'start: Invalid input: expected string, received undefined; attendee: Invalid input: expected object, received undefined',
+          message: 'start: is required; attendee: is required',
           details: { fields: ['start', 'attendee'] },
         },
       );

@@ -143,7 +143,7 @@ describe('directory tools and resources', () => {
         { limit: 0 },
         {
           code: 'invalid_query_param',
-          message: 'Query parameter limit: Too small: expected number to be >=1.',
+          message: 'limit: must be an integer from 1 to 100.',
           details: { param: 'limit' },
         },
       );
@@ -207,7 +207,7 @@ describe('directory tools and resources', () => {
         { limit: 0 },
         {
           code: 'invalid_query_param',
-          message: 'Query parameter limit: Too small: expected number to be >=1.',
+          message: 'limit: must be an integer from 1 to 100.',
           details: { param: 'limit' },
         },
       );

@@ -206,7 +206,7 @@ describe('series tools', () => {
         { status: 'bogus' },
         {
           code: 'invalid_query_param',
-          message: 'Query parameter status: must be a comma-separated list of active, paused, ended.',
+          message: 'status: must be a comma-separated list of active, paused, ended.',
           details: { param: 'status' },
         },
       );

@@ -107,7 +107,7 @@ describe('slot tools', () => {
         { event_type_id: ET.weekly },
         {
           code: 'invalid_query_param',
-          message: 'Query parameter start: Invalid input: expected string, received undefined.',
+          message: 'start: is required.',
           details: { param: 'start' },
         },
       );

@@ -6,7 +6,9 @@ import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
+import { didYouMean } from '../validation/closest-name.js';
 import { attendeeName, jsonObject } from '../validation/fields.js';
+import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { applyBookingChange } from './apply-change.js';
 import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
@@ -28,30 +30,19 @@ const PATCHABLE: readonly ChangedField[] = ['metadata', 'responses', 'attendee_n
  * validation_error`.
  */
 export function parseUpdateBookingBody(body: unknown): UpdateBookingBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ScheduleError('validation_error', 'The body must be a JSON object.', { fields: [] });
-  }
-  const immutable = Object.keys(body).filter((key) => !PATCHABLE.includes(key as ChangedField));
+  const immutable = Object.keys(bodyObject(body)).filter((key) => !PATCHABLE.includes(key as ChangedField));
   if (immutable.length > 0) {
     throw new ScheduleError(
       'field_immutable',
-      `These fields cannot be patched: ${immutable.join(', ')}. Change start by reschedule and end a booking by cancel.`,
-      {
-        fields: immutable,
-      },
+      `These fields cannot be patched: ${immutable.join(', ')}. Change start by reschedule and end a booking by cancel.${didYouMean(immutable, PATCHABLE)}`,
+      { fields: immutable },
     );
   }
-  const parsed = updateBookingBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
-    throw new ScheduleError('validation_error', parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '), {
-      fields,
-    });
-  }
-  if (Object.keys(parsed.data).length === 0) {
+  const patch = parseBody(updateBookingBodySchema, body);
+  if (Object.keys(patch).length === 0) {
     throw new ScheduleError('validation_error', `Send at least one of ${PATCHABLE.join(', ')}.`, { fields: [] });
   }
-  return parsed.data;
+  return patch;
 }
 
 /**

@@ -17,7 +17,7 @@ export function parseListCalendarAccountsQuery(query: Readonly<Record<string, un
   return parseQuery(listCalendarAccountsQuerySchema, query);
 }
 
-/** The body of `POST /v1/calendars`. Unknown fields are ignored, as in the API's other creates. */
+/** The body of `POST /v1/calendars`. A field it does not list is refused, as on every write (validation/unknown-fields.ts). */
 export const addCalendarAccountBodySchema = z.object({
   url: z
     .url({ protocol: /^https?$/ })

@@ -11,6 +11,7 @@ import {
   type StoredResponse,
 } from '../idempotency/idempotency.js';
 import { checkRawCallBounds } from '../validation/raw-call-bounds.js';
+import { refuseUnknownFields } from '../validation/unknown-fields.js';
 import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
 
 export interface ExecuteDeps extends CoreDeps {
@@ -58,6 +59,15 @@ export async function execute(
   }
 
   checkRawCallBounds(call);
+  // A write takes the fields its body schema declares and no others, before
+  // any value is judged: a misspelled field is named as such rather than
+  // dropped. A PATCH judges its own keys (docs/api: field_immutable, invalid_change).
+  if (operation.method !== 'GET') refuseUnknownFields(operation.schemas.input, call.body, { ownKeys: operation.method !== 'PATCH' });
+  // HTTP cannot route a call without its path parameters; a tool can be called without them,
+  // and must hear which one is missing rather than that no resource has an empty id.
+  for (const name of operation.schemas.params) {
+    if (!Object.hasOwn(call.params, name)) throw new ScheduleError('validation_error', `${name}: is required.`, { fields: [name] });
+  }
   const input = operation.parse(call);
 
   let reservation: Reservation | undefined;

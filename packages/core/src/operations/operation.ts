@@ -80,12 +80,14 @@ export type Requirement = 'required' | 'optional' | 'none';
 /**
  * The shapes of an operation, for front ends that describe it rather than
  * only call it: MCP derives each tool's input and output schema from these,
- * so they are never retyped. `parse` stays the one place input is validated.
+ * so they are never retyped. `parse` stays the one place input values are
+ * validated; `execute` holds a write's body to the fields `input` declares
+ * (validation/unknown-fields.ts), so no write can take a field it ignores.
  */
 export interface OperationSchemas {
   /** Path parameters by name, e.g. `uid`. */
   readonly params: readonly string[];
-  /** Query parameters (GET) or body fields (POST, PATCH); none for a bodiless action. */
+  /** Query parameters (GET) or body fields (POST, PATCH); none for a bodiless action, whose body may hold no field. */
   readonly input?: z.ZodObject | undefined;
   /** What a success carries in `data`: the object, or for a list, one item. */
   readonly output: z.ZodType;

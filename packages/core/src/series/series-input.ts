@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { FREQUENCIES } from '../storage/schema.js';
 import { FIRST_DATE, LAST_DATE } from '../time.js';
+import { didYouMean } from '../validation/closest-name.js';
 import { attendee, civilDate, eventSlug, eventTypeOwner, httpUrl, timeZone, uuid, wallClockTime } from '../validation/fields.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { WEEKDAY_NAMES } from './series-view.js';
@@ -21,7 +22,13 @@ const weekdays = z
   .meta({ description: 'Days of a weekly series.' });
 
 const frequency = z.enum(FREQUENCIES).meta({ description: "weekly on weekdays, or monthly_same_day (starts_on's day)." });
-const intervalWeeks = z.int().min(1, 'must be 1 to 8').max(8, 'must be 1 to 8').meta({ description: 'Every n weeks; weekly only.' });
+/** Said alike for a fraction, text and a number past every bound (`1e308`). */
+const INTERVAL_RULE = 'must be an integer from 1 to 8';
+const intervalWeeks = z
+  .int({ error: (issue) => (issue.input === undefined ? undefined : INTERVAL_RULE) })
+  .min(1, INTERVAL_RULE)
+  .max(8, INTERVAL_RULE)
+  .meta({ description: 'Every n weeks; weekly only.' });
 const time = wallClockTime.meta({ description: 'HH:MM (24-hour) in the series zone.' });
 const locationUrl = httpUrl.meta({ description: 'A fixed meeting link for every occurrence.' });
 const notifyInvitee = z.boolean().meta({ description: 'false: no mail to the attendee.' });
@@ -50,9 +57,12 @@ export const createSeriesBodySchema = z
     starts_on: civilDate
       .refine((d) => d >= FIRST_DATE && d <= LAST_DATE, `must be between ${FIRST_DATE} and ${LAST_DATE}`)
       .meta({ description: 'The first date the pattern may fall on.' }),
-    // Any integer here; outside 1..42 is its own error, 422 count_out_of_range.
-    // The JSON Schema still tells clients the range.
-    count: z.int().meta({ minimum: MIN_COUNT, maximum: MAX_COUNT, description: 'Dates the pattern yields, booked or skipped.' }),
+    // Any integer here, however large (1e308 is one); outside 1..42 is its own
+    // error, 422 count_out_of_range. The JSON Schema still tells clients the range.
+    count: z
+      .number()
+      .refine(Number.isInteger, 'must be an integer')
+      .meta({ type: 'integer', minimum: MIN_COUNT, maximum: MAX_COUNT, description: 'Dates the pattern yields, booked or skipped.' }),
     location_url: locationUrl.optional(),
     notify_invitee: notifyInvitee.default(true),
   })
@@ -120,11 +130,12 @@ export const PATTERN_FIELDS = ['frequency', 'interval_weeks', 'weekdays', 'time'
  */
 export function parseUpdateSeriesBody(body: unknown): UpdateSeriesBody {
   const value = bodyObject(body);
-  const rejected = Object.keys(value).filter((key) => !PATCHABLE.includes(key as keyof UpdateSeriesBody) || value[key] === null);
+  const unknown = Object.keys(value).filter((key) => !PATCHABLE.includes(key as keyof UpdateSeriesBody));
+  const rejected = Object.keys(value).filter((key) => unknown.includes(key) || value[key] === null);
   if (rejected.length > 0) {
     throw new ScheduleError(
       'invalid_change',
-      `These fields cannot be changed this way: ${rejected.join(', ')}. Only ${PATCHABLE.join(', ')} can be patched, and location_url cannot be cleared.`,
+      `These fields cannot be changed this way: ${rejected.join(', ')}. Only ${PATCHABLE.join(', ')} can be patched, and location_url cannot be cleared.${didYouMean(unknown, PATCHABLE)}`,
       { fields: rejected },
     );
   }

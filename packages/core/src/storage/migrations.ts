@@ -412,7 +412,8 @@ export async function migrateToLatest(db: Kysely<any>, options: { schema?: strin
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     if (attempt < 5 && isConcurrentDrop(error)) continue;
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+    // An error before any migration ran (no connection, no database) names no migration.
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`database migration${failed === undefined ? '' : ` ${failed}`} failed: ${String(error)}`, { cause: error });
   }
 }

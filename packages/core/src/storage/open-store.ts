@@ -32,6 +32,7 @@ export interface StoreOptions {
 export async function openStore(location: string, options: StoreOptions = {}): Promise<Store> {
   let store: Store;
   let schema: string | undefined;
+  let postgresUrl: URL | undefined;
   if (/^postgres(ql)?:\/\//.test(location)) {
     // Loaded only for PostgreSQL: a command on the embedded SQLite file never pays for the pg driver.
     const { createPostgresSchema, openPostgres } = await loadPostgres();
@@ -40,7 +41,12 @@ export async function openStore(location: string, options: StoreOptions = {}): P
     url.searchParams.delete('schema');
     const poolSize = poolSizeOf(url.searchParams.get('pool_size')) ?? defaultPoolSize(options.cores);
     url.searchParams.delete('pool_size');
-    if (schema) await createPostgresSchema(url.toString(), schema);
+    postgresUrl = url;
+    if (schema) {
+      await createPostgresSchema(url.toString(), schema).catch((error: unknown) => {
+        throw missingDatabase(error, url) ?? error;
+      });
+    }
     store = openPostgres(url.toString(), {
       ...(schema ? { schema } : {}),
       maxConnections: poolSize,
@@ -53,9 +59,28 @@ export async function openStore(location: string, options: StoreOptions = {}): P
     await migrateToLatest(store.db, { schema });
   } catch (error) {
     await store.close();
-    throw error;
+    throw (postgresUrl && missingDatabase((error as { cause?: unknown }).cause, postgresUrl)) ?? error;
   }
   return store;
+}
+
+/** PostgreSQL's SQLSTATE for a database that does not exist (invalid_catalog_name). */
+const NO_SUCH_DATABASE = '3D000';
+
+/**
+ * The refusal of a URL naming a database the server does not have: a
+ * mistake in the URL, or a `createdb` not yet run, said in those words with
+ * the database's name rather than as a failed migration. Undefined for any
+ * other error.
+ */
+function missingDatabase(error: unknown, url: URL): DatabaseUrlError | undefined {
+  if ((error as { code?: unknown } | null | undefined)?.code !== NO_SUCH_DATABASE) return undefined;
+  // PostgreSQL takes the user name for a URL without a database.
+  const name = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres';
+  return new DatabaseUrlError(
+    `The PostgreSQL database "${name}" does not exist on ${url.host}. Create it (createdb ${name}) or name another in the URL.`,
+    { cause: error },
+  );
 }
 
 /** The most connections one process may keep: PostgreSQL's default max_connections is 100, shared by every process. */

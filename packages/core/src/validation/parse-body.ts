@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ScheduleError } from '../errors.js';
+import { inPlainWords } from './issue-words.js';
 
 function pathOf(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
@@ -14,23 +15,29 @@ export function bodyObject(body: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** One clause per failed check, `field: rule`, each said once (an integer past every bound fails several alike). */
+export function issueClauses(issues: readonly z.core.$ZodIssue[]): string {
+  return [...new Set(issues.map((i) => `${pathOf(i.path) || 'body'}: ${i.message}`))].join('; ');
+}
+
 /**
  * Validates a body against its schema: `400 validation_error` with
- * `details.fields` naming each bad field; a present but malformed attendee
- * email is `400 attendee_email_invalid` (docs/api/errors.md). A missing body
- * counts as `{}`.
+ * `details.fields` naming each bad field and a `field: rule` clause for each
+ * in plain words (issue-words.ts); a present but malformed attendee email is
+ * `400 attendee_email_invalid` (docs/api/errors.md). A missing body counts as
+ * `{}`.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const value = bodyObject(body);
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: inPlainWords });
   if (result.success) return result.data;
   const fields = [...new Set(result.error.issues.map((i) => pathOf(i.path)))];
   const attendee = (value as { attendee?: { email?: unknown } }).attendee;
+  // Stryker disable next-line OptionalChaining: attendee.email is among the bad fields only when attendee is an object.
   if (fields.includes('attendee.email') && typeof attendee?.email === 'string') {
     throw new ScheduleError('attendee_email_invalid', 'attendee.email must be an email address of at most 254 characters.', {
       fields: ['attendee.email'],
     });
   }
-  const message = result.error.issues.map((i) => `${pathOf(i.path) || 'body'}: ${i.message}`).join('; ');
-  throw new ScheduleError('validation_error', message, { fields });
+  throw new ScheduleError('validation_error', issueClauses(result.error.issues), { fields });
 }

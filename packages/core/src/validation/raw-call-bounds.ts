@@ -66,7 +66,7 @@ export function checkRawCallBounds(call: {
     if (flaw) {
       const rule =
         flaw.kind === 'too_deep' ? `must not nest deeper than ${MAX_JSON_DEPTH} levels` : flaw.kind === 'number' ? NUMBER_RULE : TEXT_RULE;
-      throw new ScheduleError('invalid_query_param', `Query parameter ${param}: ${rule}.`, { param });
+      throw new ScheduleError('invalid_query_param', `${param}: ${rule}.`, { param });
     }
   }
   if (call.idempotencyKey !== undefined && !isStorableText(call.idempotencyKey)) {

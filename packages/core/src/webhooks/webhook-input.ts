@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { EVENT_NAMES } from '../outbox/record-event.js';
+import { didYouMean } from '../validation/closest-name.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
 import { webhookUrl } from './webhook-url.js';
 
@@ -19,7 +20,7 @@ const events = z
 
 const description = z.string().max(255).nullable().meta({ description: 'A note for people, at most 255 characters.' });
 
-/** The body of `POST /v1/webhooks`. Unknown fields are ignored, as in the API's other creates. */
+/** The body of `POST /v1/webhooks`. A field it does not list is refused, as on every write (validation/unknown-fields.ts). */
 export const createWebhookBodySchema = z.object({
   url: webhookUrl,
   events,
@@ -58,10 +59,8 @@ export function parseUpdateWebhookBody(body: unknown): UpdateWebhookBody {
   if (unknown.length > 0) {
     throw new ScheduleError(
       'validation_error',
-      `These fields cannot be patched: ${unknown.join(', ')}. Send any of ${PATCHABLE.join(', ')}.`,
-      {
-        fields: unknown,
-      },
+      `These fields cannot be patched: ${unknown.join(', ')}. Send any of ${PATCHABLE.join(', ')}.${didYouMean(unknown, PATCHABLE)}`,
+      { fields: unknown },
     );
   }
   const patch = parseBody(updateWebhookBodySchema, value);

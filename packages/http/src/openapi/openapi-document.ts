@@ -1,4 +1,4 @@
-import { type Operation, SCOPES } from '@schedule/core';
+import { closeDeclaredObjects, type JsonSchema, type Operation, SCOPES } from '@schedule/core';
 import type { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_SCHEMA, errorResponses } from './error-responses.js';
@@ -50,6 +50,21 @@ function withOutputNames(document: oas31.OpenAPIObject): oas31.OpenAPIObject {
     delete schemas[`${name}Output`];
   }
   return after;
+}
+
+/**
+ * Request bodies as the server holds them (core's validation/unknown-fields.ts):
+ * a field a body object does not list is refused, so each such object says
+ * `additionalProperties: false`; `metadata` and `responses` stay open.
+ */
+function withClosedBodies(document: oas31.OpenAPIObject, operations: readonly Operation[]): oas31.OpenAPIObject {
+  const schemas = { ...document.components?.schemas };
+  for (const operation of operations) {
+    const name = `${pascalCase(operation.name)}Body`;
+    const body = schemas[name];
+    if (body !== undefined) schemas[name] = closeDeclaredObjects(body as JsonSchema) as oas31.SchemaObject;
+  }
+  return { ...document, components: { ...document.components, schemas } };
 }
 
 /**
@@ -145,7 +160,7 @@ export function openApiDocument(operations: readonly Operation[]): oas31.OpenAPI
     { override: withoutSafeIntegerBounds },
   );
   const unrouted: Responses = errorResponses(UNROUTED_ERRORS, 'counted');
-  const named = withOutputNames(document);
+  const named = withClosedBodies(withOutputNames(document), operations);
   const responses = Object.values(named.paths ?? {}).flatMap((item) =>
     Object.values(item as Record<string, oas31.OperationObject>).map((operation) => operation.responses as Responses),
   );

@@ -60,6 +60,8 @@ export interface TestApp {
   readonly server: RunningServer;
   /** Every line the app logged, as fields. */
   readonly logged: Record<string, unknown>[];
+  /** Every line the app logged, with its level and message. */
+  readonly lines: { level: 'info' | 'warn' | 'error'; fields: Record<string, unknown>; message: string }[];
   close(): Promise<void>;
 }
 
@@ -102,7 +104,11 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
   const ids = sequentialIds();
   await loadWorkspace({ store, clock, ids }, parseWorkspace(JSON.stringify(options.workspace)));
   const logged: Record<string, unknown>[] = [];
-  const log = (fields: Record<string, unknown>) => logged.push(fields);
+  const lines: TestApp['lines'][number][] = [];
+  const at = (level: 'info' | 'warn' | 'error') => (fields: Record<string, unknown>, message: string) => {
+    logged.push(fields);
+    lines.push({ level, fields, message });
+  };
   const metrics = options.metrics
     ? createAppMetrics({
         clock,
@@ -129,7 +135,7 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
     operations: [...operations, ...(options.extraOperations ?? [])],
     rateLimiter,
     limits: await loadLimits(store),
-    logger: { info: log, warn: log, error: log },
+    logger: { info: at('info'), warn: at('warn'), error: at('error') },
     readiness: options.readiness === 'check' ? readinessCheck({ store, clock, rateLimiter }) : options.readiness,
     metrics,
     metricsToken: options.metrics?.token,
@@ -139,6 +145,7 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
     store,
     server,
     logged,
+    lines,
     async close() {
       await server.close();
       await discard();

@@ -13,7 +13,7 @@ import { urlShown } from '../../url-shown.js';
 import type { CalDavAccount, CalDavConnector, CalDavDeps, CalendarObjectText, Fetch, RemoteCalendar } from '../caldav-connector.js';
 import { CalDavFailure } from '../caldav-failure.js';
 import { pickCalendars } from '../calendar-names.js';
-import { boundedFetch } from './bounded-fetch.js';
+import { boundedFetch, stopAfterTimeout } from './bounded-fetch.js';
 
 export const CALDAV_TIMEOUT_MS = 5000;
 export const CALDAV_MAX_BYTES = 5 * 1024 * 1024;
@@ -61,12 +61,16 @@ export function calDavConnector(deps: CalDavDeps): CalDavConnector {
       fetch: deps.fetch,
     });
     const shown = urlShown(calendar.url);
+    const discovery = stopAfterTimeout(fetch);
     let found: DAVCalendar[];
     try {
-      const account = await createAccount({ account: { serverUrl: calendar.url, accountType: 'caldav' }, fetch });
-      found = await fetchCalendars({ account, fetch });
+      const account = await createAccount({ account: { serverUrl: calendar.url, accountType: 'caldav' }, fetch: discovery.fetch });
+      found = await fetchCalendars({ account, fetch: discovery.fetch });
     } catch (error) {
       if (error instanceof CalDavFailure) throw error;
+      // tsdav swallows a failed well-known probe and goes on to find no principal: the server did not answer.
+      const unanswered = discovery.timedOut();
+      if (unanswered) throw unanswered;
       // tsdav throws plain errors when an answer is not what discovery expects.
       throw new CalDavFailure(
         'not_caldav',
