@@ -7,7 +7,7 @@ describe('inFlagTerms', () => {
   it('names each field an error is about by its flag, query parameters and body fields alike', () => {
     expect(inFlagTerms('count must be 1 to 42.', { fields: ['count'] })).toBe('--count must be 1 to 42.');
     expect(inFlagTerms('end must be after start.', { param: 'end' })).toBe('--end must be after --start.');
-    expect(inFlagTerms('Query parameter start_date: must be a date.', { param: 'start_date' })).toBe('--from: must be a date.');
+    expect(inFlagTerms('start_date: must be a date.', { param: 'start_date' })).toBe('--from: must be a date.');
     expect(inFlagTerms('host_user_id is not someone this caller may act for.', { fields: ['host_user_id'] })).toBe(
       '--host is not someone this caller may act for.',
     );
@@ -42,7 +42,7 @@ describe('inFlagTerms', () => {
     expect(inFlagTerms('Required questions are unanswered: topic.', { fields: ['topic'] })).toBe(
       'Required questions are unanswered: topic.',
     );
-    expect(inFlagTerms('Query parameter bogus: unknown.', { param: 'bogus' })).toBe('Query parameter bogus: unknown.');
+    expect(inFlagTerms('bogus: unknown.', { param: 'bogus' })).toBe('bogus: unknown.');
   });
 });
 

@@ -402,7 +402,7 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
       });
     });
 
-    const RULE = 'Query parameter uid_prefix: must be 1 to 36 characters of a uid: hex digits and hyphens.';
+    const RULE = 'uid_prefix: must be 1 to 36 characters of a uid: hex digits and hyphens.';
     it.each([[''], ['4000%'], ['4000_'], ['40000000 '], ['xyz'], [`${uidOf(1)}0`]])(
       'refuses uid_prefix %j naming the parameter',
       async (value) => {

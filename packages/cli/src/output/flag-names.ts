@@ -93,8 +93,8 @@ const ARTICLE_BEFORE = /\b(?:the|a|an|this|that) $/i;
 /** A name no English sentence uses as a word (`location_url`, `attendee.email`): always a field. */
 const isIdentifier = (name: string) => /[_.]/.test(name);
 
-/** A clause that names its field first (`start: must …`, `Query parameter start: must …`): the rest is a rule, in plain words. */
-const FIELD_FIRST = /^(?:Query parameter )?([\w.-]+): /;
+/** A clause that names its field first (`start: must …`): the rest is a rule, in plain words. */
+const FIELD_FIRST = /^([\w.-]+): /;
 
 function clauseInFlagTerms(clause: string, flagOf: FlagOf): string {
   const rename = (whole: string, name: string) => flagOf(name) ?? whole;
@@ -104,8 +104,7 @@ function clauseInFlagTerms(clause: string, flagOf: FlagOf): string {
     const name = field.replace(FIELD, (whole, top: string) => rename(whole, top));
     // A rule may name other fields too ("name the event type: event_type_id, or …"); plain words stay words.
     const rule = clause.slice(first[0].length).replace(FIELD, (whole, top: string) => (isIdentifier(top) ? rename(whole, top) : whole));
-    // "Query parameter" goes with the API's name: a flag is named alone.
-    return name === field ? `${first[0]}${rule}` : `${name}: ${rule}`;
+    return `${name}: ${rule}`;
   }
   // A sentence of core's own about fields names them among plain words ("end must be after start");
   // one after an article is a plain word itself ("The cursor is not valid"), unless no word is spelt so.
