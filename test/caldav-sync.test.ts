@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
-import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars } from 'tsdav';
+import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars, updateCalendarObject } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, cancelBooking, createBooking, getBooking, patchBooking, rescheduleBooking } from './support/booking-writes.js';
 import { type CalDavServer, type CalDavServerKind, startCalDavServer } from './support/caldav-server.js';
@@ -65,12 +65,40 @@ function workspaceFor(server: CalDavServer) {
   };
 }
 
-/** The booking calendar's events as the server has them: UID, SEQUENCE, times, people and description, by object URL. */
-async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string, string | number | undefined>>> {
+/** The account's booking calendar as a CalDAV client (tsdav) finds it, and the headers to reach it. */
+async function bookingCalendar(server: CalDavServer) {
   const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
   const headers = { authorization };
   const account = await createAccount({ account: { serverUrl: server.url, accountType: 'caldav' }, headers });
   const calendar = (await fetchCalendars({ account, headers })).find((c: DAVCalendar) => c.displayName === 'bookings')!;
+  return { calendar, headers };
+}
+
+/**
+ * Changes the event at `href` as a calendar app does: reads it, edits its
+ * VEVENT, and writes it back under the ETag it read, so the ETag changes.
+ */
+async function editAsCalendarApp(server: CalDavServer, href: string, edit: (vevent: ICAL.Component) => void): Promise<void> {
+  const { calendar, headers } = await bookingCalendar(server);
+  const object = (await fetchCalendarObjects({ calendar, headers })).find((o) => o.url === href)!;
+  const root = new ICAL.Component(ICAL.parse(object.data));
+  edit(root.getFirstSubcomponent('vevent')!);
+  const answer = await updateCalendarObject({ calendarObject: { ...object, data: root.toString() }, headers });
+  if (!answer.ok) throw new Error(`the calendar app's edit was refused: HTTP ${answer.status}`);
+}
+
+/** A reminder ten minutes before, as a calendar app adds one. */
+function addAlarm(vevent: ICAL.Component): void {
+  const alarm = new ICAL.Component('valarm');
+  alarm.addPropertyWithValue('action', 'DISPLAY');
+  alarm.addPropertyWithValue('description', 'Reminder');
+  alarm.addPropertyWithValue('trigger', ICAL.Duration.fromString('-PT10M'));
+  vevent.addSubcomponent(alarm);
+}
+
+/** The booking calendar's events as the server has them: UID, SEQUENCE, times, people and description, by object URL. */
+async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string, string | number | undefined>>> {
+  const { calendar, headers } = await bookingCalendar(server);
   const objects = await fetchCalendarObjects({ calendar, headers });
   return new Map(
     objects.map((o) => {
@@ -89,6 +117,11 @@ async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string
           attendeeName: String(vevent.getFirstProperty('attendee')?.getParameter('cn')),
           description: event.description,
           status: String(vevent.getFirstPropertyValue('status')),
+          // RFC 6638 §7.1, organizer first: who sends the invitations.
+          scheduleAgents: [...vevent.getAllProperties('organizer'), ...vevent.getAllProperties('attendee')]
+            .map((p) => p.getParameter('schedule-agent'))
+            .join(','),
+          alarms: vevent.getAllSubcomponents('valarm').length,
         },
       ];
     }),
@@ -158,6 +191,8 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
         attendeeName: 'Ann Attendee',
         description: `Booked by Ann Attendee <ann@example.com>\nJoin: ${created.location.url}\ntopic: Budget; Q3`,
         status: 'CONFIRMED',
+        scheduleAgents: 'CLIENT,CLIENT',
+        alarms: 0,
       },
     });
 
@@ -186,6 +221,35 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
     await settled(server, created.uid);
     expectData(await cancelBooking(server.url, TOKEN, created.uid, {}));
     expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(11))), 201);
+  });
+
+  it('an event changed in the calendar app (title, an alarm), then rescheduled and canceled: the calendar ends with the booking', async () => {
+    const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(50))), 201);
+    const href = (await settled(server, created.uid)).calendar_event_id as string;
+    await editAsCalendarApp(caldav, href, (vevent) => {
+      vevent.updatePropertyWithValue('summary', 'Renamed in the app');
+      addAlarm(vevent);
+    });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ summary: 'Renamed in the app', alarms: 1 });
+
+    // Before issue 30 the write answered 412 and the booking stayed failed: the event kept the old time for good.
+    expectData(await rescheduleBooking(server.url, TOKEN, created.uid, { start: slot(52) }));
+    expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({
+      uid: `${created.uid}@schedule`,
+      summary: created.title,
+      start: slot(52),
+      end: slot(53),
+      sequence: 2,
+      scheduleAgents: 'CLIENT,CLIENT',
+      alarms: 1,
+    });
+
+    // Changed again, then canceled: the cancel removes it (before, a ghost stayed in the calendar).
+    await editAsCalendarApp(caldav, href, (vevent) => vevent.updatePropertyWithValue('location', 'Room 4'));
+    expectData(await cancelBooking(server.url, TOKEN, created.uid, {}));
+    expect(await settled(server, created.uid)).toMatchObject({ status: 'canceled', calendar_sync_status: 'synced', calendar_event_id: '' });
+    expect((await eventsIn(caldav)).has(href)).toBe(false);
   });
 
   it('a server that is down: retried, then failed, said in the log; back up, the next change writes it', async () => {

@@ -3,7 +3,6 @@ import type { Principal } from '../src/auth/principal.js';
 import { busyWithin } from '../src/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../src/availability/adapters/ics/parse-feed.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
-import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-connector.js';
 import { CalDavFailure } from '../src/caldav/caldav-failure.js';
 import { createCalendarSyncer } from '../src/calendar-sync/calendar-syncer.js';
 import { claimDueSyncs } from '../src/calendar-sync/claim-syncs.js';
@@ -11,22 +10,21 @@ import { CALENDAR_RETRY_DELAYS_MS } from '../src/calendar-sync/retry-schedule.js
 import { syncBooking } from '../src/calendar-sync/sync-booking.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
+import { type InviteEvent, inviteCalendar, storedEventCalendar } from '../src/notifications/invite-ics.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
+import { type ModelCalendar, modelCalendar } from './support/model-calendar.js';
 import { principalOf } from './support/organization.js';
 import { createSeries, endSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
 // docs/calendars.md "Bookings written back": the queue a booking write fills
 // in its transaction, and the syncer that empties it after commit, against a
-// model CalDAV account kept in memory (the real servers, Radicale and
-// Xandikos, are in test/caldav-sync.test.ts). The model answers as RFC 4791
-// and RFC 7232 say: If-None-Match: * fails on an existing object, If-Match
-// on a changed or missing one.
+// model CalDAV account kept in memory (support/model-calendar.ts).
 
 const CARA = '71000000-0000-4000-8000-00000000000a';
 const DAN = '71000000-0000-4000-8000-00000000000b';
@@ -34,75 +32,6 @@ const CALL = '72000000-0000-4000-8000-00000000000a';
 const TOKEN = 'pat_cara_calendar_sync';
 const CAL_URL = 'https://cal.test/cara/bookings/';
 const T0 = Date.parse('2026-06-01T08:00:00Z');
-
-/** A model CalDAV calendar: objects by URL with an ETag that changes on every write, and a switch to fail like a server that is down. */
-interface ModelCalendar {
-  readonly objects: Map<string, { text: string; etag: string }>;
-  /** PUTs that created an object, by URL: a retry must never make a second one. */
-  readonly creates: string[];
-  down: boolean;
-  /** Runs before each write, so a test can hold a write where it wants. */
-  beforeWrite: () => Promise<void>;
-  connector: CalDavConnector;
-}
-
-function modelCalendar(): ModelCalendar {
-  let n = 0;
-  const model: ModelCalendar = {
-    objects: new Map(),
-    creates: [],
-    down: false,
-    beforeWrite: async () => {},
-    connector: { connect: async () => account },
-  };
-  const remote: RemoteCalendar = { url: CAL_URL, displayName: 'bookings', dav: { url: CAL_URL } as RemoteCalendar['dav'] };
-  const reachable = () => {
-    if (model.down) throw new CalDavFailure('unreachable', 'CalDAV server https://cal.test/ could not be reached (connect ECONNREFUSED)');
-  };
-  const changed = () => new CalDavFailure('changed_elsewhere', 'the event was changed in the calendar (HTTP 412)', 412);
-  const store = (href: string, text: string): StoredObject => {
-    const etag = `"e${++n}"`;
-    model.objects.set(href, { text, etag });
-    return { href, etag };
-  };
-  const account: CalDavAccount = {
-    calendars: [remote],
-    busy: [remote],
-    bookInto: remote,
-    fetch: async () => {
-      throw new Error('the model has no HTTP');
-    },
-    async put(target, text) {
-      reachable();
-      await model.beforeWrite();
-      if ('absent' in target) {
-        const href = new URL(target.filename, target.calendar.url).href;
-        if (model.objects.has(href)) throw changed();
-        model.creates.push(href);
-        return store(href, text);
-      }
-      if (model.objects.get(target.href)?.etag !== target.etag) throw changed();
-      return store(target.href, text);
-    },
-    async remove(href, etag) {
-      reachable();
-      const object = model.objects.get(href);
-      if (object === undefined) return;
-      if (etag !== '*' && object.etag !== etag) throw changed();
-      model.objects.delete(href);
-    },
-    async get(href) {
-      reachable();
-      const object = model.objects.get(href);
-      return object ? { href, etag: object.etag, text: object.text } : null;
-    },
-    async eventsWithin() {
-      reachable();
-      return [...model.objects].map(([href, { text }]) => ({ href, text }));
-    },
-  };
-  return model;
-}
 
 function workspace() {
   return {
@@ -158,6 +87,25 @@ const field = (text: string, name: string) =>
     .match(new RegExp(`^${name}[:;](.*)$`, 'm'))?.[1]
     ?.trim();
 
+/** A reminder as a calendar app adds one to an event. */
+const ALARM = 'BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Reminder\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\n';
+
+/** An event some other program wrote, with its own UID. */
+const eventText = (uid: string, start: string) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//EN',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260601T000000Z',
+    `DTSTART:${start}`,
+    'DURATION:PT1H',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
 describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   let store: Store;
   let clock: ManualClock;
@@ -197,7 +145,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
-    model = modelCalendar();
+    model = modelCalendar(CAL_URL);
     await store.db.deleteFrom('calendar_syncs').execute();
     await store.db.deleteFrom('outbox').execute();
     await store.db.deleteFrom('notifications').execute();
@@ -229,8 +177,8 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       start: '20260602T100000Z',
       end: '20260602T103000Z',
       method: undefined,
-      organizer: 'CN=Cara Host:mailto:cara@sync.test',
-      attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:ann@example.com',
+      organizer: 'CN=Cara Host;SCHEDULE-AGENT=CLIENT:mailto:cara@sync.test',
+      attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE;SCHEDULE-AGENT=CLIENT:mailto:ann@example.com',
     });
     const after = await bookingNow(booking.uid);
     expect(after.data).toMatchObject({
@@ -265,22 +213,167 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     });
   });
 
-  it('an event changed in the calendar by someone else is reported (failed at once), never overwritten', async () => {
+  it('an event the calendar app changed (title edited, an alarm added): a reschedule writes the booking over it, keeping the alarm', async () => {
     const booking = await booked('2026-06-02T10:00:00Z');
     await syncer().step();
     const href = `${CAL_URL}${booking.uid}.ics`;
-    const edited = model.objects.get(href)!.text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited by someone');
-    model.objects.set(href, { text: edited, etag: '"theirs"' });
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app').replace('END:VEVENT', `${ALARM}END:VEVENT`));
 
     await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
     await syncer().step();
-    expect(model.objects.get(href)).toEqual({ text: edited, etag: '"theirs"' });
+    const stored = model.objects.get(href)!;
+    const now = (await bookingNow(booking.uid)).data;
+    expect({
+      summary: field(stored.text, 'SUMMARY'),
+      start: field(stored.text, 'DTSTART'),
+      sequence: field(stored.text, 'SEQUENCE'),
+      alarm: field(stored.text, 'TRIGGER'),
+      alarms: stored.text.match(/BEGIN:VALARM/g)?.length,
+      objects: [...model.objects.keys()],
+    }).toEqual({ summary: now.title, start: '20260603T110000Z', sequence: '2', alarm: '-PT10M', alarms: 1, objects: [href] });
+    expect(now).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', attempts: 0, etag: stored.etag, last_error: null });
+
+    // The next change keeps the alarm too: it is the host's, not part of the booking.
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-04T11:00:00Z' }, 'k-move-again');
+    await syncer().step();
+    const again = model.objects.get(href)!;
+    expect([field(again.text, 'DTSTART'), field(again.text, 'TRIGGER')]).toEqual(['20260604T110000Z', '-PT10M']);
+  });
+
+  it('a cancel removes an event the calendar app changed: no ghost is left', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app'));
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({
+      status: 'canceled',
+      calendar_sync_status: 'synced',
+      calendar_event_id: '',
+    });
+  });
+
+  it('an event deleted in the calendar app: the next change writes it again under its own name', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.objects.delete(href);
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([href]);
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260603T110000Z');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+  });
+
+  it("another event at the event's name (not ours): left as it is, failed at once; a cancel leaves it too and is done", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    const theirs = { text: eventText('someone-else@example.com', '20260602T100000Z'), etag: '"theirs"' };
+    model.objects.set(href, theirs);
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(model.objects.get(href)).toEqual(theirs);
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'failed',
       attempts: 1,
+      last_error: expect.stringMatching(/^foreign_object: /),
+    });
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.objects.get(href)).toEqual(theirs);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("an object at the event's name that cannot be read as an event: a cancel leaves it and reports it (failed), never guessing", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.edit(href, () => 'not iCalendar at all');
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.objects.get(href)?.text).toBe('not iCalendar at all');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'failed',
+      last_error: expect.stringMatching(/^foreign_object: the calendar holds an object that cannot be read as an event at /),
+    });
+  });
+
+  it('a calendar app changing the event at every write: three tries, then retried later like an outage, until it lands', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.beforeWrite = async (target) => model.edit(target, (text) => text);
+    model.calls.length = 0;
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(model.calls.filter((c) => c.startsWith('PUT '))).toHaveLength(3);
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260602T100000Z');
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
       last_error: expect.stringMatching(/^changed_elsewhere: /),
     });
+
+    // The cancel races it too; once the app is quiet, the retry removes the event.
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls.filter((c) => c.startsWith('DELETE '))).toHaveLength(3);
+    expect([...model.objects.keys()]).toEqual([href]);
+    model.beforeWrite = async () => {};
+    clock.advance(CALENDAR_RETRY_DELAYS_MS[0]!);
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it('every ORGANIZER and ATTENDEE of a written event says SCHEDULE-AGENT=CLIENT; a mail invite of the same event does not', async () => {
+    const created = await createBooking(
+      deps,
+      cara,
+      {
+        event_type_id: CALL,
+        start: '2026-06-02T10:00:00Z',
+        attendee: { email: 'ann@example.com', name: 'Ann' },
+        guests: ['gus@example.com'],
+      },
+      'k-guests',
+    );
+    const booking = (created.outcome as unknown as { data: { uid: string } }).data;
+    await syncer().step();
+    const text = model.objects.get(`${CAL_URL}${booking.uid}.ics`)!.text.replace(/\r\n[ \t]/g, '');
+    const people = text.match(/^(ORGANIZER|ATTENDEE)[;:].*$/gm) ?? [];
+    expect(people.map((line) => [line.split(/[;:]/)[0], /;SCHEDULE-AGENT=CLIENT[;:]/.test(line)])).toEqual([
+      ['ORGANIZER', true],
+      ['ATTENDEE', true],
+      ['ATTENDEE', true],
+    ]);
+
+    const event: InviteEvent = {
+      uid: 'u@schedule',
+      sequence: 1,
+      start: '2026-06-02T10:00:00Z',
+      end: '2026-06-02T10:30:00Z',
+      stamp: '2026-06-01T08:00:00Z',
+      summary: 'Call',
+      status: 'CONFIRMED',
+      organizer: { email: 'cara@sync.test' },
+      attendees: [{ email: 'ann@example.com', partstat: 'ACCEPTED' }],
+    };
+    // RFC 6638 §7.1: a client never puts it in a scheduling message it sends itself.
+    expect(inviteCalendar('REQUEST', [event])).not.toContain('SCHEDULE-AGENT');
+    expect(storedEventCalendar(event)).not.toContain('SCHEDULE-AGENT');
   });
 
   it('a server that stays down: retried on the schedule, failed after the last attempt; the next change queues it again', async () => {

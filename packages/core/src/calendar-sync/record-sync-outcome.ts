@@ -15,9 +15,8 @@ export type SyncOutcome = 'synced' | 'retry' | 'failed' | 'superseded' | 'lease_
  * whose lease ran out writes nothing). Where the event now is is always
  * recorded. The status moves only if the booking was not queued again
  * meanwhile (same generation): `synced` once done, a retry at the next delay
- * after a failure, `failed` after the last delay, and at once when the event
- * was changed in the calendar by someone else (412), which is reported, not
- * overwritten. The booking shows the status and the event's URL; its
+ * after a failure, `failed` after the last delay, and at once when another
+ * program's object sits at the event's name (it is left there). The booking shows the status and the event's URL; its
  * `updated_at` moves with the status, so the catch-up sweep sees it.
  */
 export async function recordSyncOutcome(
@@ -67,7 +66,8 @@ export async function recordSyncOutcome(
         .execute();
     } else {
       const attempts = claimed.attempts + 1;
-      const delay = failure.reason === 'changed_elsewhere' ? null : nextAttemptDelay(attempts, deps.retryDelaysMs);
+      // Another program's object at the event's name stays there until someone moves it: no retry would help.
+      const delay = failure.reason === 'foreign_object' ? null : nextAttemptDelay(attempts, deps.retryDelaysMs);
       outcome = delay === null ? 'failed' : 'retry';
       status = delay === null ? 'failed' : 'pending';
       await trx
