@@ -5,8 +5,10 @@ import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, cancelBooking, createBooking, getBooking, patchBooking, rescheduleBooking } from './support/booking-writes.js';
 import { type CalDavServer, type CalDavServerKind, startCalDavServer } from './support/caldav-server.js';
-import { expectData } from './support/http.js';
+import { runCli } from './support/cli-run.js';
+import { api, expectData } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
+import { connectHttp, toolData } from './support/mcp-client.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { type ServerProcess, startServer, type TestServer, writeWorkspace } from './support/serve.js';
 import { ALL_SCOPES } from './support/workspace.js';
@@ -269,6 +271,51 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
     expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
     expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 3, attendeeName: 'Back Up' });
   });
+
+  it.runIf(kind === 'radicale')(
+    'failed syncs written again on request once the server is back: one booking by HTTP, one by the CLI, the rest by the MCP tool',
+    async () => {
+      const uids: string[] = [];
+      for (const n of [60, 61, 62]) {
+        const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(n))), 201);
+        await settled(server, created.uid);
+        uids.push(created.uid);
+      }
+      const [byHttp, byCli, byMcp] = uids as [string, string, string];
+      await caldav.stop();
+      for (const uid of uids) {
+        expectData(await patchBooking(server.url, TOKEN, uid, { attendee_name: 'Renamed While Down' }));
+        expect(await settled(server, uid)).toMatchObject({ calendar_sync_status: 'failed' });
+      }
+      await caldav.start();
+      const renamed = async (uid: string) => [...(await eventsIn(caldav)).values()].find((e) => e.uid === `${uid}@schedule`)?.attendeeName;
+      expect(await renamed(byHttp)).toBe('guest@example.com');
+
+      const answer = await api(server.url, '/v1/calendars/resync', { method: 'POST', token: TOKEN, json: { booking_uid: byHttp } });
+      expect(expectData(answer, 202)).toEqual({ queued: 1, remaining: 0 });
+      expect(await settled(server, byHttp)).toMatchObject({ calendar_sync_status: 'synced' });
+      expect(await renamed(byHttp)).toBe('Renamed While Down');
+
+      const cli = await runCli(['calendars', 'resync', '--booking', byCli.slice(0, 8), '--json', '--api-url', server.url], {
+        env: { SCHEDULE_TOKEN: TOKEN },
+      });
+      expect({ code: cli.code, stderr: cli.stderr, data: JSON.parse(cli.stdout || 'null') }).toEqual({
+        code: 0,
+        stderr: '',
+        data: { queued: 1, remaining: 0 },
+      });
+      expect(await settled(server, byCli)).toMatchObject({ calendar_sync_status: 'synced' });
+
+      const mcp = await connectHttp(server.url, TOKEN);
+      try {
+        expect(toolData(await mcp.call('resync_calendar', {}))).toEqual({ queued: 1, remaining: 0 });
+      } finally {
+        await mcp.close();
+      }
+      expect(await settled(server, byMcp)).toMatchObject({ calendar_sync_status: 'synced' });
+      expect([await renamed(byCli), await renamed(byMcp)]).toEqual(['Renamed While Down', 'Renamed While Down']);
+    },
+  );
 
   it.runIf(kind === 'radicale')(
     'credentials the server stops taking: failed at sync time, said clearly, the password never in the log',
