@@ -13,7 +13,7 @@ import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { type ModelCalendar, modelCalendar } from './support/model-calendar.js';
+import { forgetBookings, type ModelCalendar, modelCalendar } from './support/model-calendar.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -117,11 +117,7 @@ describe.each(storeFixtures())('resync_calendar on $name', (fixture) => {
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
     model = modelCalendar(CAL_URL);
-    await store.db.deleteFrom('calendar_syncs').execute();
-    await store.db.deleteFrom('outbox').execute();
-    await store.db.deleteFrom('notifications').execute();
-    await store.db.deleteFrom('idempotency_keys').execute();
-    await store.db.deleteFrom('bookings').execute();
+    await forgetBookings(store);
   });
 
   it('a failed sync is written on request once its cause is gone: 202, pending (updated_at moves, version not), then synced', async () => {

@@ -17,7 +17,7 @@ import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
-import { type ModelCalendar, modelCalendar } from './support/model-calendar.js';
+import { forgetBookings, type ModelCalendar, modelCalendar } from './support/model-calendar.js';
 import { principalOf } from './support/organization.js';
 import { createSeries, endSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
@@ -146,11 +146,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
     model = modelCalendar(CAL_URL);
-    await store.db.deleteFrom('calendar_syncs').execute();
-    await store.db.deleteFrom('outbox').execute();
-    await store.db.deleteFrom('notifications').execute();
-    await store.db.deleteFrom('idempotency_keys').execute();
-    await store.db.deleteFrom('bookings').execute();
+    await forgetBookings(store);
   });
 
   it('a create is queued in its transaction (pending) and written after commit: synced, with the event URL', async () => {

@@ -1,5 +1,6 @@
 import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../../src/caldav/caldav-connector.js';
 import { CalDavFailure } from '../../src/caldav/caldav-failure.js';
+import type { Store } from '../../src/storage/store.js';
 
 // A model CalDAV account kept in memory, for the calendar sync suites (the
 // real servers, Radicale and Xandikos, are in test/caldav-sync.test.ts). It
@@ -87,4 +88,11 @@ export function modelCalendar(calendarUrl: string): ModelCalendar {
     },
   };
   return model;
+}
+
+/** Forgets every booking and all its writes queued (calendar syncs, outbox events, mail, idempotency keys), between the sync suites' tests. */
+export async function forgetBookings(store: Store): Promise<void> {
+  for (const table of ['calendar_syncs', 'outbox', 'notifications', 'idempotency_keys', 'bookings'] as const) {
+    await store.db.deleteFrom(table).execute();
+  }
 }
