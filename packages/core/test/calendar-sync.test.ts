@@ -3,6 +3,7 @@ import type { Principal } from '../src/auth/principal.js';
 import { busyWithin } from '../src/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../src/availability/adapters/ics/parse-feed.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import type { CalDavConnector } from '../src/caldav/caldav-connector.js';
 import { CalDavFailure } from '../src/caldav/caldav-failure.js';
 import { createCalendarSyncer } from '../src/calendar-sync/calendar-syncer.js';
 import { claimDueSyncs } from '../src/calendar-sync/claim-syncs.js';
@@ -12,7 +13,9 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import { type InviteEvent, inviteCalendar, storedEventCalendar } from '../src/notifications/invite-ics.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
+import { queueCalendarSync } from '../src/outbox/queue-calendar-sync.js';
 import type { Store } from '../src/storage/store.js';
+import { toTimestamp } from '../src/time.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
@@ -28,6 +31,8 @@ import { storeFixtures } from './support/stores.js';
 
 const CARA = '71000000-0000-4000-8000-00000000000a';
 const DAN = '71000000-0000-4000-8000-00000000000b';
+const ELI = '71000000-0000-4000-8000-00000000000c';
+const ELI_CAL_URL = 'https://eli.cal.test/eli/bookings/';
 const CALL = '72000000-0000-4000-8000-00000000000a';
 const TOKEN = 'pat_cara_calendar_sync';
 const CAL_URL = 'https://cal.test/cara/bookings/';
@@ -56,6 +61,17 @@ function workspace() {
         timezone: 'UTC',
         role: 'user',
         calendars: [{ kind: 'static', busy: [] }],
+      },
+      {
+        id: ELI,
+        username: 'eli',
+        email: 'eli@sync.test',
+        name: 'Eli Host',
+        timezone: 'UTC',
+        role: 'user',
+        calendars: [
+          { kind: 'caldav', url: 'https://eli.cal.test/', username: 'eli', password_env: 'ELI_CALDAV_PASSWORD', book_into: 'bookings' },
+        ],
       },
     ],
     event_types: [
@@ -112,17 +128,27 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   let deps: ExecuteDeps;
   let cara: Principal;
   let model: ModelCalendar;
+  let eli: ModelCalendar;
+  let connector: CalDavConnector;
+  let caraCalendars: string;
   let n = 0;
 
   const syncer = (options: { retryDelaysMs?: number[] } = {}) =>
-    createCalendarSyncer({ store, clock, ids: randomIds, connector: model.connector, ...options });
+    createCalendarSyncer({ store, clock, ids: randomIds, connector, ...options });
+  /** Replaces Cara's calendars, as a reload of the workspace file or the calendar API would. */
+  const caraHas = (calendars: readonly unknown[]) =>
+    store.db
+      .updateTable('users')
+      .set({ calendars_json: JSON.stringify(calendars) })
+      .where('id', '=', CARA)
+      .execute();
   const syncRow = (uid: string) => store.db.selectFrom('calendar_syncs').selectAll().where('booking_uid', '=', uid).executeTakeFirst();
   const booked = async (start: string) => {
     n += 1;
     const created = await createBooking(
       deps,
       cara,
-      { event_type_id: CALL, start, attendee: { email: 'ann@example.com', name: 'Ann' } },
+      { event_type_id: CALL, start, attendee: { email: 'ann@example.com', name: 'Ann' }, responses: { topic: 'Budget' } },
       `k-${n}`,
     );
     expect(created.outcome.status).toBe(201);
@@ -145,7 +171,12 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
-    model = modelCalendar(CAL_URL);
+    model = modelCalendar(CAL_URL, { usernames: ['cara'] });
+    eli = modelCalendar(ELI_CAL_URL, { usernames: ['eli'] });
+    connector = { connect: (calendar) => (calendar.url === 'https://eli.cal.test/' ? eli : model).connector.connect(calendar) };
+    caraCalendars ??= (await store.db.selectFrom('users').select('calendars_json').where('id', '=', CARA).executeTakeFirstOrThrow())
+      .calendars_json;
+    await store.db.updateTable('users').set({ calendars_json: caraCalendars }).where('id', '=', CARA).execute();
     await forgetBookings(store);
   });
 
@@ -167,6 +198,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       method: field(stored.text, 'METHOD'),
       organizer: field(stored.text, 'ORGANIZER'),
       attendee: field(stored.text, 'ATTENDEE'),
+      description: field(stored.text, 'DESCRIPTION'),
     }).toEqual({
       uid: `${booking.uid}@schedule`,
       sequence: '1',
@@ -175,6 +207,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       method: undefined,
       organizer: 'CN=Cara Host;SCHEDULE-AGENT=CLIENT:mailto:cara@sync.test',
       attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE;SCHEDULE-AGENT=CLIENT:mailto:ann@example.com',
+      description: `Booked by Ann <ann@example.com>\\nJoin: https://meet.test/${booking.uid}\\ntopic: Budget`,
     });
     const after = await bookingNow(booking.uid);
     expect(after.data).toMatchObject({
@@ -280,7 +313,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'failed',
       attempts: 1,
-      last_error: expect.stringMatching(/^foreign_object: /),
+      last_error: `foreign_object: the calendar holds another event (not this booking's) at ${href}; it is left as it is`,
     });
 
     await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
@@ -301,7 +334,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'failed',
-      last_error: expect.stringMatching(/^foreign_object: the calendar holds an object that cannot be read as an event at /),
+      last_error: `foreign_object: the calendar holds an object that cannot be read as an event at ${href}; it is left as it is`,
     });
   });
 
@@ -314,7 +347,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
 
     await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
     await syncer().step();
-    expect(model.calls.filter((c) => c.startsWith('PUT '))).toHaveLength(3);
+    expect(model.calls).toEqual([`GET ${href}`, `PUT ${href}`, `GET ${href}`, `PUT ${href}`, `GET ${href}`, `PUT ${href}`]);
     expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260602T100000Z');
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'pending',
@@ -324,14 +357,201 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
 
     // The cancel races it too; once the app is quiet, the retry removes the event.
     await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    model.calls.length = 0;
     await syncer().step();
-    expect(model.calls.filter((c) => c.startsWith('DELETE '))).toHaveLength(3);
+    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`]);
     expect([...model.objects.keys()]).toEqual([href]);
     model.beforeWrite = async () => {};
     clock.advance(CALENDAR_RETRY_DELAYS_MS[0]!);
     await syncer().step();
     expect([...model.objects.keys()]).toEqual([]);
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it('each write costs what it must: a create one PUT, a change a GET (for the alarms) and a PUT, a cancel one DELETE', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+  });
+
+  it('a calendar that refuses writes (HTTP 403): one request per attempt, never read and tried again, retried on the schedule', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.refuseWrites = new CalDavFailure('http', 'CalDAV server https://cal.test/: writing an event answered HTTP 403', 403);
+    model.calls.length = 0;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls).toEqual([`GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_error: expect.stringMatching(/^http: .*HTTP 403$/),
+    });
+    expect([...model.objects.keys()]).toEqual([href]);
+  });
+
+  it('a server that gives no ETags: changes and the removal land all the same (If-Match: *), one request each', async () => {
+    model.hideEtags = true;
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', etag: null });
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260603T110000Z');
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it('an event changed in the calendar app of a server that then hides its ETag: the cancel removes it with If-Match: *', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app'));
+    model.hideEtags = true;
+    model.calls.length = 0;
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`]);
+    expect([...model.objects.keys()]).toEqual([]);
+  });
+
+  it('an event the calendar app deletes while we remove it (412, then nothing there): the cancel is done', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.edit(href, (text) => text);
+    model.beforeRead = async (target) => {
+      model.objects.delete(target);
+    };
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("a booking moved to another host: its event leaves the first host's calendar and is written to the new one's", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    // What a series' host change does to each occurrence, in its transaction.
+    await store.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('bookings')
+        .set({ host_user_id: ELI, calendar_sync_status: 'pending' })
+        .where('uid', '=', booking.uid)
+        .execute();
+      await queueCalendarSync(trx, booking.uid, toTimestamp(clock.now()));
+    });
+    await syncer().step();
+    const href = `${ELI_CAL_URL}${booking.uid}.ics`;
+    expect([[...model.objects.keys()], [...eli.objects.keys()]]).toEqual([[], [href]]);
+    expect(field(eli.objects.get(href)!.text, 'ORGANIZER')).toBe('CN=Eli Host;SCHEDULE-AGENT=CLIENT:mailto:eli@sync.test');
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'synced',
+      href,
+      account_user_id: ELI,
+      account_url: 'https://eli.cal.test/',
+      account_username: 'eli',
+    });
+  });
+
+  it("the host picks another calendar of the account for bookings: the booking's next change moves its event there", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const other = 'https://cal.test/cara/meetings/';
+    model.bookInto(other);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([`${other}${booking.uid}.ics`]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({
+      calendar_sync_status: 'synced',
+      calendar_event_id: `${other}${booking.uid}.ics`,
+    });
+  });
+
+  it('the account lists no calendar any more (deleted on the server): the event goes, and there is nowhere to write it', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    model.bookInto(null);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("the host's account stops taking bookings (book_into null, a writable static calendar first): the event is removed", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const [account] = JSON.parse(caraCalendars) as Record<string, unknown>[];
+    await caraHas([
+      { kind: 'static', busy: [], writable: true },
+      { ...account, book_into: null },
+    ]);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    // The writable static calendar takes the bookings now: nothing is owed to any server.
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("the host's account removed: its events stay where they are (nothing can reach them), and a cancel is done", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    // Accounts like it remain, none the same (server and username): the event is not theirs to remove.
+    await caraHas([
+      { kind: 'static', busy: [] },
+      { kind: 'caldav', url: 'https://other.cal.test/', username: 'cara', password_env: 'CARA_CALDAV_PASSWORD', book_into: null },
+      { kind: 'caldav', url: 'https://cal.test/', username: 'carl', password_env: 'CARA_CALDAV_PASSWORD', book_into: null },
+    ]);
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([`${CAL_URL}${booking.uid}.ics`]);
+    expect(model.calls.filter((c) => c.startsWith('DELETE '))).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'not_applicable', calendar_event_id: '' });
+  });
+
+  it.each([
+    ['URL', { url: 'https://cal.test/dav/' }],
+    ['username', { username: 'cara.host' }],
+  ])("the host's account given another %s: another account, which finds our event at its name and takes it over", async (_, change) => {
+    model = modelCalendar(CAL_URL, { usernames: ['cara', 'cara.host'] });
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const [account] = JSON.parse(caraCalendars) as Record<string, unknown>[];
+    await caraHas([{ ...account, ...change }]);
+    model.calls.length = 0;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    // Nothing names the old account any more, so nothing removes from it; the new one's write meets our event (412).
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`]);
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'synced',
+      href,
+      account_url: 'url' in change ? change.url : account!.url,
+      account_username: 'username' in change ? change.username : 'cara',
+    });
+  });
+
+  it("a fault that is not the calendar's (a bug, a missing driver) fails the step, not the booking: its write stays leased for a retry", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    connector = {
+      connect: async () => {
+        throw new TypeError('not a calendar failure');
+      },
+    };
+    await expect(syncer().step()).rejects.toThrow('not a calendar failure');
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'pending', attempts: 0, last_error: null, lease: expect.any(String) });
   });
 
   it('every ORGANIZER and ATTENDEE of a written event says SCHEDULE-AGENT=CLIENT; a mail invite of the same event does not', async () => {
@@ -470,7 +690,6 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     const { recordSyncOutcome } = await import('../src/calendar-sync/record-sync-outcome.js');
     const outcome = await recordSyncOutcome({ store, clock, retryDelaysMs: CALENDAR_RETRY_DELAYS_MS }, late!, {
       location: null,
-      done: false,
       failure: new CalDavFailure('timeout', 'late'),
       hostCalendars: [],
     });
