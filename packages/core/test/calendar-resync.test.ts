@@ -171,6 +171,13 @@ describe.each(storeFixtures())('resync_calendar on $name', (fixture) => {
     for (const uid of caraFailed) expect(await bookingNow(uid)).toMatchObject({ calendar_sync_status: 'synced' });
   });
 
+  it('nothing failed: nothing queued, and the synced bookings stay as they are', async () => {
+    const uid = await booked(who.cara, CARA_CALL, 10);
+    await step();
+    expect((await resync(who.cara, {})).outcome).toEqual({ status: 202, data: { queued: 0, remaining: 0 } });
+    expect(await syncRow(uid)).toMatchObject({ status: 'synced', generation: 1 });
+  });
+
   it('a manager re-syncs the people they manage (user); anyone else is 403 host_not_allowed, their booking 404 booking_not_found', async () => {
     const [caraUid] = await failedBookings(who.cara, CARA_CALL, [10]);
     const [eveUid] = await failedBookings(who.eve, EVE_CALL, [10]);

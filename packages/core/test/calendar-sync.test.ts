@@ -133,8 +133,10 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   let caraCalendars: string;
   let n = 0;
 
+  /** How each attempt ended, as the syncer reports it to the log and the metrics. */
+  let outcomes: string[] = [];
   const syncer = (options: { retryDelaysMs?: number[] } = {}) =>
-    createCalendarSyncer({ store, clock, ids: randomIds, connector, ...options });
+    createCalendarSyncer({ store, clock, ids: randomIds, connector, onOutcome: (report) => outcomes.push(report.outcome), ...options });
   /** Replaces Cara's calendars, as a reload of the workspace file or the calendar API would. */
   const caraHas = (calendars: readonly unknown[]) =>
     store.db
@@ -171,6 +173,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
+    outcomes = [];
     model = modelCalendar(CAL_URL, { usernames: ['cara'] });
     eli = modelCalendar(ELI_CAL_URL, { usernames: ['eli'] });
     connector = { connect: (calendar) => (calendar.url === 'https://eli.cal.test/' ? eli : model).connector.connect(calendar) };
@@ -315,6 +318,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       attempts: 1,
       last_error: `foreign_object: the calendar holds another event (not this booking's) at ${href}; it is left as it is`,
     });
+    expect(outcomes).toEqual(['synced', 'failed']);
 
     await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
     await syncer().step();
@@ -359,7 +363,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
     model.calls.length = 0;
     await syncer().step();
-    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`]);
+    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`, `DELETE ${href}`]);
     expect([...model.objects.keys()]).toEqual([href]);
     model.beforeWrite = async () => {};
     clock.advance(CALENDAR_RETRY_DELAYS_MS[0]!);
@@ -387,7 +391,8 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     model.calls.length = 0;
     await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
     await syncer().step();
-    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    const canceled = (await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel')).outcome as unknown as { data: { updated_at: string } };
+    clock.advance(1000);
     await syncer().step();
     expect(model.calls).toEqual([`GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
     expect(await syncRow(booking.uid)).toMatchObject({
@@ -396,6 +401,17 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       last_error: expect.stringMatching(/^http: .*HTTP 403$/),
     });
     expect([...model.objects.keys()]).toEqual([href]);
+    expect(outcomes).toEqual(['synced', 'retry', 'retry']);
+    // A retry is no change of status: the booking stays pending, its updated_at where the cancel put it.
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'pending', updated_at: canceled.data.updated_at });
+  });
+
+  it('a failure whose words run long is stored cut to 1,000 characters', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    model.refuseWrites = new CalDavFailure('http', `CalDAV server https://cal.test/ said ${'x'.repeat(2000)}`, 500);
+    await syncer().step();
+    const { last_error: stored } = (await syncRow(booking.uid))!;
+    expect([stored?.length, stored?.startsWith('http: CalDAV server https://cal.test/ said xxx')]).toEqual([1000, true]);
   });
 
   it('a server that gives no ETags: changes and the removal land all the same (If-Match: *), one request each', async () => {
@@ -679,6 +695,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     await syncer().step();
     expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260604T090000Z');
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced' });
+    expect(outcomes).toEqual(['superseded', 'synced']);
   });
 
   it('a lease that ran out: the late process records nothing', async () => {

@@ -38,7 +38,10 @@ const sameAccount = (location: EventLocation, userId: string, account: CalDavCal
 /**
  * How many times one attempt writes or removes an event that a calendar app
  * keeps changing under it (HTTP 412 each time) before it gives up; the
- * attempt is then retried on the schedule, like an outage.
+ * attempt is then retried on the schedule, like an outage. A write is then at
+ * most 6 requests (a read, and a read before each write after the first), a
+ * removal 5: with discovery (about 4), within the claim's 60 s lease even at
+ * 5 s each (docs/calendars.md "When the calendar app changed the event").
  */
 export const WRITE_TRIES = 3;
 
@@ -188,6 +191,15 @@ async function removeEvent(db: Executor, connector: CalDavConnector, location: E
   let etag = location.etag ?? '*';
   let failure: CalDavFailure | undefined;
   for (let tries = 0; tries < WRITE_TRIES; tries++) {
+    if (tries > 0) {
+      const found = await account.get(location.href);
+      if (found === null) return;
+      const foundUid = (await foundEventReader()).foundEventUid(found.text);
+      // Another event at the name: ours is gone already. One that cannot be read might be ours: reported, not destroyed.
+      if (foundUid === undefined) throw foreignObject(location.href, foundUid);
+      if (foundUid !== uid) return;
+      etag = found.etag ?? '*';
+    }
     try {
       await account.remove(location.href, etag);
       return;
@@ -195,13 +207,6 @@ async function removeEvent(db: Executor, connector: CalDavConnector, location: E
       if (!isChangedElsewhere(error)) throw error;
       failure = error;
     }
-    const found = await account.get(location.href);
-    if (found === null) return;
-    const foundUid = (await foundEventReader()).foundEventUid(found.text);
-    // Another event at the name: ours is gone already. One that cannot be read might be ours: reported, not destroyed.
-    if (foundUid === undefined) throw foreignObject(location.href, foundUid);
-    if (foundUid !== uid) return;
-    etag = found.etag ?? '*';
   }
   throw failure;
 }
