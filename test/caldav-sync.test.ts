@@ -305,6 +305,10 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
         data: { queued: 1, remaining: 0 },
       });
       expect(await settled(server, byCli)).toMatchObject({ calendar_sync_status: 'synced' });
+      const both = await runCli(['calendars', 'resync', '--booking', byCli, '--user', 'cara', '--api-url', server.url], {
+        env: { SCHEDULE_TOKEN: TOKEN },
+      });
+      expect([both.code, both.stderr]).toEqual([2, 'error usage: --booking and --user exclude each other.\n']);
 
       const mcp = await connectHttp(server.url, TOKEN);
       try {

@@ -90,7 +90,9 @@ export function calendarChecksText(checks: readonly CalendarCheck[], days: numbe
 
 /** `schedule calendars test`: reads each conflict calendar of a workspace file the way availability will, and says what it found. */
 export function registerCalendars(program: Command): void {
-  const calendars = program.command('calendars').description("Hosts' conflict calendars: check them, and connect CalDAV accounts.");
+  const calendars = program
+    .command('calendars')
+    .description("Hosts' conflict calendars: check them, connect CalDAV accounts, and write bookings to them again.");
   const test = calendars
     .command('test')
     .description('Read every conflict calendar in a workspace file now, or one CalDAV account (--id): busy times found, events skipped.')
