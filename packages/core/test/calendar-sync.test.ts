@@ -13,7 +13,7 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import { type InviteEvent, inviteCalendar, storedEventCalendar } from '../src/notifications/invite-ics.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
-import { queueCalendarSync } from '../src/outbox/queue-calendar-sync.js';
+import { owesCalendarWrite, queueCalendarSync } from '../src/outbox/queue-calendar-sync.js';
 import type { Store } from '../src/storage/store.js';
 import { toTimestamp } from '../src/time.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
@@ -784,5 +784,22 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     expect((await endSeries(deps, cara, series.uid)).outcome.status).toBe(200);
     await syncer().step();
     expect([...model.objects.keys()]).toEqual([]);
+  });
+});
+
+describe('owesCalendarWrite: which changes of a booking its calendar must follow', () => {
+  const row = (calendar_sync_status: string, calendar_event_id = '') => ({ calendar_sync_status, calendar_event_id });
+
+  it('one headed for a CalDAV calendar, one with an event somewhere, one still owed from before', () => {
+    expect(owesCalendarWrite(row('not_applicable'), 'pending')).toBe(true);
+    expect(owesCalendarWrite(row('synced', 'https://cal.test/cara/bookings/b.ics'), undefined)).toBe(true);
+    expect(owesCalendarWrite(row('pending'), undefined)).toBe(true);
+    expect(owesCalendarWrite(row('failed'), undefined)).toBe(true);
+  });
+
+  it('not one that never reached a calendar and is headed for none', () => {
+    expect(owesCalendarWrite(row('synced'), undefined)).toBe(false);
+    expect(owesCalendarWrite(row('not_applicable'), 'not_applicable')).toBe(false);
+    expect(owesCalendarWrite(row('synced'), 'synced')).toBe(false);
   });
 });
