@@ -1,12 +1,14 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
-import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars } from 'tsdav';
+import { createAccount, type DAVCalendar, fetchCalendarObjects, fetchCalendars, updateCalendarObject } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, cancelBooking, createBooking, getBooking, patchBooking, rescheduleBooking } from './support/booking-writes.js';
 import { type CalDavServer, type CalDavServerKind, startCalDavServer } from './support/caldav-server.js';
-import { expectData } from './support/http.js';
+import { runCli } from './support/cli-run.js';
+import { api, expectData } from './support/http.js';
 import { startInProcess } from './support/in-process.js';
+import { connectHttp, toolData } from './support/mcp-client.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { type ServerProcess, startServer, type TestServer, writeWorkspace } from './support/serve.js';
 import { ALL_SCOPES } from './support/workspace.js';
@@ -65,12 +67,40 @@ function workspaceFor(server: CalDavServer) {
   };
 }
 
-/** The booking calendar's events as the server has them: UID, SEQUENCE, times, people and description, by object URL. */
-async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string, string | number | undefined>>> {
+/** The account's booking calendar as a CalDAV client (tsdav) finds it, and the headers to reach it. */
+async function bookingCalendar(server: CalDavServer) {
   const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
   const headers = { authorization };
   const account = await createAccount({ account: { serverUrl: server.url, accountType: 'caldav' }, headers });
   const calendar = (await fetchCalendars({ account, headers })).find((c: DAVCalendar) => c.displayName === 'bookings')!;
+  return { calendar, headers };
+}
+
+/**
+ * Changes the event at `href` as a calendar app does: reads it, edits its
+ * VEVENT, and writes it back under the ETag it read, so the ETag changes.
+ */
+async function editAsCalendarApp(server: CalDavServer, href: string, edit: (vevent: ICAL.Component) => void): Promise<void> {
+  const { calendar, headers } = await bookingCalendar(server);
+  const object = (await fetchCalendarObjects({ calendar, headers })).find((o) => o.url === href)!;
+  const root = new ICAL.Component(ICAL.parse(object.data));
+  edit(root.getFirstSubcomponent('vevent')!);
+  const answer = await updateCalendarObject({ calendarObject: { ...object, data: root.toString() }, headers });
+  if (!answer.ok) throw new Error(`the calendar app's edit was refused: HTTP ${answer.status}`);
+}
+
+/** A reminder ten minutes before, as a calendar app adds one. */
+function addAlarm(vevent: ICAL.Component): void {
+  const alarm = new ICAL.Component('valarm');
+  alarm.addPropertyWithValue('action', 'DISPLAY');
+  alarm.addPropertyWithValue('description', 'Reminder');
+  alarm.addPropertyWithValue('trigger', ICAL.Duration.fromString('-PT10M'));
+  vevent.addSubcomponent(alarm);
+}
+
+/** The booking calendar's events as the server has them: UID, SEQUENCE, times, people and description, by object URL. */
+async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string, string | number | undefined>>> {
+  const { calendar, headers } = await bookingCalendar(server);
   const objects = await fetchCalendarObjects({ calendar, headers });
   return new Map(
     objects.map((o) => {
@@ -89,6 +119,11 @@ async function eventsIn(server: CalDavServer): Promise<Map<string, Record<string
           attendeeName: String(vevent.getFirstProperty('attendee')?.getParameter('cn')),
           description: event.description,
           status: String(vevent.getFirstPropertyValue('status')),
+          // RFC 6638 §7.1, organizer first: who sends the invitations.
+          scheduleAgents: [...vevent.getAllProperties('organizer'), ...vevent.getAllProperties('attendee')]
+            .map((p) => p.getParameter('schedule-agent'))
+            .join(','),
+          alarms: vevent.getAllSubcomponents('valarm').length,
         },
       ];
     }),
@@ -158,6 +193,8 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
         attendeeName: 'Ann Attendee',
         description: `Booked by Ann Attendee <ann@example.com>\nJoin: ${created.location.url}\ntopic: Budget; Q3`,
         status: 'CONFIRMED',
+        scheduleAgents: 'CLIENT,CLIENT',
+        alarms: 0,
       },
     });
 
@@ -188,6 +225,35 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
     expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(11))), 201);
   });
 
+  it('an event changed in the calendar app (title, an alarm), then rescheduled and canceled: the calendar ends with the booking', async () => {
+    const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(50))), 201);
+    const href = (await settled(server, created.uid)).calendar_event_id as string;
+    await editAsCalendarApp(caldav, href, (vevent) => {
+      vevent.updatePropertyWithValue('summary', 'Renamed in the app');
+      addAlarm(vevent);
+    });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({ summary: 'Renamed in the app', alarms: 1 });
+
+    // Before issue 30 the write answered 412 and the booking stayed failed: the event kept the old time for good.
+    expectData(await rescheduleBooking(server.url, TOKEN, created.uid, { start: slot(52) }));
+    expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+    expect((await eventsIn(caldav)).get(href)).toMatchObject({
+      uid: `${created.uid}@schedule`,
+      summary: created.title,
+      start: slot(52),
+      end: slot(53),
+      sequence: 2,
+      scheduleAgents: 'CLIENT,CLIENT',
+      alarms: 1,
+    });
+
+    // Changed again, then canceled: the cancel removes it (before, a ghost stayed in the calendar).
+    await editAsCalendarApp(caldav, href, (vevent) => vevent.updatePropertyWithValue('location', 'Room 4'));
+    expectData(await cancelBooking(server.url, TOKEN, created.uid, {}));
+    expect(await settled(server, created.uid)).toMatchObject({ status: 'canceled', calendar_sync_status: 'synced', calendar_event_id: '' });
+    expect((await eventsIn(caldav)).has(href)).toBe(false);
+  });
+
   it('a server that is down: retried, then failed, said in the log; back up, the next change writes it', async () => {
     const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(20))), 201);
     const href = (await settled(server, created.uid)).calendar_event_id;
@@ -205,6 +271,55 @@ describe.each(['radicale', 'xandikos'] as CalDavServerKind[])('bookings written 
     expect(await settled(server, created.uid)).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
     expect((await eventsIn(caldav)).get(href)).toMatchObject({ sequence: 3, attendeeName: 'Back Up' });
   });
+
+  it.runIf(kind === 'radicale')(
+    'failed syncs written again on request once the server is back: one booking by HTTP, one by the CLI, the rest by the MCP tool',
+    async () => {
+      const uids: string[] = [];
+      for (const n of [60, 61, 62]) {
+        const created = expectData(await createBooking(server.url, TOKEN, bookingBody(CALL, slot(n))), 201);
+        await settled(server, created.uid);
+        uids.push(created.uid);
+      }
+      const [byHttp, byCli, byMcp] = uids as [string, string, string];
+      await caldav.stop();
+      for (const uid of uids) {
+        expectData(await patchBooking(server.url, TOKEN, uid, { attendee_name: 'Renamed While Down' }));
+        expect(await settled(server, uid)).toMatchObject({ calendar_sync_status: 'failed' });
+      }
+      await caldav.start();
+      const renamed = async (uid: string) => [...(await eventsIn(caldav)).values()].find((e) => e.uid === `${uid}@schedule`)?.attendeeName;
+      expect(await renamed(byHttp)).toBe('guest@example.com');
+
+      const answer = await api(server.url, '/v1/calendars/resync', { method: 'POST', token: TOKEN, json: { booking_uid: byHttp } });
+      expect(expectData(answer, 202)).toEqual({ queued: 1, remaining: 0 });
+      expect(await settled(server, byHttp)).toMatchObject({ calendar_sync_status: 'synced' });
+      expect(await renamed(byHttp)).toBe('Renamed While Down');
+
+      const cli = await runCli(['calendars', 'resync', '--booking', byCli.slice(0, 8), '--json', '--api-url', server.url], {
+        env: { SCHEDULE_TOKEN: TOKEN },
+      });
+      expect({ code: cli.code, stderr: cli.stderr, data: JSON.parse(cli.stdout || 'null') }).toEqual({
+        code: 0,
+        stderr: '',
+        data: { queued: 1, remaining: 0 },
+      });
+      expect(await settled(server, byCli)).toMatchObject({ calendar_sync_status: 'synced' });
+      const both = await runCli(['calendars', 'resync', '--booking', byCli, '--user', 'cara', '--api-url', server.url], {
+        env: { SCHEDULE_TOKEN: TOKEN },
+      });
+      expect([both.code, both.stderr]).toEqual([2, 'error usage: --booking and --user exclude each other.\n']);
+
+      const mcp = await connectHttp(server.url, TOKEN);
+      try {
+        expect(toolData(await mcp.call('resync_calendar', {}))).toEqual({ queued: 1, remaining: 0 });
+      } finally {
+        await mcp.close();
+      }
+      expect(await settled(server, byMcp)).toMatchObject({ calendar_sync_status: 'synced' });
+      expect([await renamed(byCli), await renamed(byMcp)]).toEqual(['Renamed While Down', 'Renamed While Down']);
+    },
+  );
 
   it.runIf(kind === 'radicale')(
     'credentials the server stops taking: failed at sync time, said clearly, the password never in the log',

@@ -158,6 +158,7 @@ export const TOOL_NAMES = [
   'remove_calendar',
   'reschedule_booking',
   'resume_series',
+  'resync_calendar',
   'rotate_webhook_secret',
   'test_calendar',
   'test_webhook',

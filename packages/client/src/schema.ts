@@ -542,6 +542,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calendars/resync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write bookings to the calendar again
+         * @description Queues calendar writes again, each with the whole retry schedule: one booking’s (`booking_uid`, whatever its `calendar_sync_status`), or every `failed` one of a host (`user`, yourself when left out), the oldest 500 per call. Each booking is `pending` until its event is written (or removed, for a canceled one). With an empty body: your own failed ones.
+         *
+         *     Needs the scope `calendars:write`. MCP tool: `resync_calendar`.
+         */
+        post: operations["resync_calendar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1174,6 +1196,12 @@ export interface components {
             /** @description Whose accounts: a user_id or username you may act for; yourself when left out. */
             user?: string;
         };
+        ResyncCalendarBody: {
+            /** @description Write this booking's event again, whatever its calendar_sync_status. Leave out for every failed one of `user`. */
+            booking_uid?: string;
+            /** @description Whose failed syncs: a user_id or username you may act for; yourself when left out. */
+            user?: string;
+        };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
             occurrences: {
@@ -1468,6 +1496,13 @@ export interface components {
                 /** @description New bookings are written to it. */
                 book_into: boolean;
             }[];
+        };
+        /** @description Calendar writes queued again. */
+        CalendarResync: {
+            /** @description Bookings whose event is queued to be written again now (calendar_sync_status `pending`). */
+            queued: number;
+            /** @description Failed syncs of the host left beyond this call’s bound; call again for them. 0 for a booking. */
+            remaining: number;
         };
         Caller: {
             user_id: string;
@@ -4886,6 +4921,100 @@ export interface operations {
             500: components["responses"]["CalendarPasswordUnavailableOrInternalError"];
             501: components["responses"]["CalendarKeyMissing"];
             502: components["responses"]["CalendarUnreachable"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    resync_calendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResyncCalendarBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted: queued, to be done shortly. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalendarResync"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            /**
+             * @description Not Found.
+             *
+             *     - `booking_not_found`: The uid is not a UUID, is unknown, or its host is outside the caller’s set (they answer alike).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "booking_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };

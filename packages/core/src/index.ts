@@ -48,6 +48,7 @@ export {
   startCalendarSync,
 } from './calendar-sync/calendar-syncer.js';
 export type { SyncOutcome } from './calendar-sync/record-sync-outcome.js';
+export { type CalendarResync, calendarResyncSchema } from './calendar-sync/resync-input.js';
 export { CALENDAR_RETRY_DELAYS_MS } from './calendar-sync/retry-schedule.js';
 export { type CallInput, type CallWords, CORE_WORDS, type Worded } from './call-words.js';
 export { canonicalJson, fingerprintOf } from './canonical-json.js';

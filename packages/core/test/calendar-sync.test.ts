@@ -3,7 +3,7 @@ import type { Principal } from '../src/auth/principal.js';
 import { busyWithin } from '../src/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../src/availability/adapters/ics/parse-feed.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
-import type { CalDavAccount, CalDavConnector, RemoteCalendar, StoredObject } from '../src/caldav/caldav-connector.js';
+import type { CalDavConnector } from '../src/caldav/caldav-connector.js';
 import { CalDavFailure } from '../src/caldav/caldav-failure.js';
 import { createCalendarSyncer } from '../src/calendar-sync/calendar-syncer.js';
 import { claimDueSyncs } from '../src/calendar-sync/claim-syncs.js';
@@ -11,98 +11,32 @@ import { CALENDAR_RETRY_DELAYS_MS } from '../src/calendar-sync/retry-schedule.js
 import { syncBooking } from '../src/calendar-sync/sync-booking.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
+import { type InviteEvent, inviteCalendar, storedEventCalendar } from '../src/notifications/invite-ics.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
+import { owesCalendarWrite, queueCalendarSync } from '../src/outbox/queue-calendar-sync.js';
 import type { Store } from '../src/storage/store.js';
+import { toTimestamp } from '../src/time.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { cancelBooking, createBooking, getBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
+import { forgetBookings, type ModelCalendar, modelCalendar } from './support/model-calendar.js';
 import { principalOf } from './support/organization.js';
 import { createSeries, endSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
 // docs/calendars.md "Bookings written back": the queue a booking write fills
 // in its transaction, and the syncer that empties it after commit, against a
-// model CalDAV account kept in memory (the real servers, Radicale and
-// Xandikos, are in test/caldav-sync.test.ts). The model answers as RFC 4791
-// and RFC 7232 say: If-None-Match: * fails on an existing object, If-Match
-// on a changed or missing one.
+// model CalDAV account kept in memory (support/model-calendar.ts).
 
 const CARA = '71000000-0000-4000-8000-00000000000a';
 const DAN = '71000000-0000-4000-8000-00000000000b';
+const ELI = '71000000-0000-4000-8000-00000000000c';
+const ELI_CAL_URL = 'https://eli.cal.test/eli/bookings/';
 const CALL = '72000000-0000-4000-8000-00000000000a';
 const TOKEN = 'pat_cara_calendar_sync';
 const CAL_URL = 'https://cal.test/cara/bookings/';
 const T0 = Date.parse('2026-06-01T08:00:00Z');
-
-/** A model CalDAV calendar: objects by URL with an ETag that changes on every write, and a switch to fail like a server that is down. */
-interface ModelCalendar {
-  readonly objects: Map<string, { text: string; etag: string }>;
-  /** PUTs that created an object, by URL: a retry must never make a second one. */
-  readonly creates: string[];
-  down: boolean;
-  /** Runs before each write, so a test can hold a write where it wants. */
-  beforeWrite: () => Promise<void>;
-  connector: CalDavConnector;
-}
-
-function modelCalendar(): ModelCalendar {
-  let n = 0;
-  const model: ModelCalendar = {
-    objects: new Map(),
-    creates: [],
-    down: false,
-    beforeWrite: async () => {},
-    connector: { connect: async () => account },
-  };
-  const remote: RemoteCalendar = { url: CAL_URL, displayName: 'bookings', dav: { url: CAL_URL } as RemoteCalendar['dav'] };
-  const reachable = () => {
-    if (model.down) throw new CalDavFailure('unreachable', 'CalDAV server https://cal.test/ could not be reached (connect ECONNREFUSED)');
-  };
-  const changed = () => new CalDavFailure('changed_elsewhere', 'the event was changed in the calendar (HTTP 412)', 412);
-  const store = (href: string, text: string): StoredObject => {
-    const etag = `"e${++n}"`;
-    model.objects.set(href, { text, etag });
-    return { href, etag };
-  };
-  const account: CalDavAccount = {
-    calendars: [remote],
-    busy: [remote],
-    bookInto: remote,
-    fetch: async () => {
-      throw new Error('the model has no HTTP');
-    },
-    async put(target, text) {
-      reachable();
-      await model.beforeWrite();
-      if ('absent' in target) {
-        const href = new URL(target.filename, target.calendar.url).href;
-        if (model.objects.has(href)) throw changed();
-        model.creates.push(href);
-        return store(href, text);
-      }
-      if (model.objects.get(target.href)?.etag !== target.etag) throw changed();
-      return store(target.href, text);
-    },
-    async remove(href, etag) {
-      reachable();
-      const object = model.objects.get(href);
-      if (object === undefined) return;
-      if (etag !== '*' && object.etag !== etag) throw changed();
-      model.objects.delete(href);
-    },
-    async get(href) {
-      reachable();
-      const object = model.objects.get(href);
-      return object ? { href, etag: object.etag, text: object.text } : null;
-    },
-    async eventsWithin() {
-      reachable();
-      return [...model.objects].map(([href, { text }]) => ({ href, text }));
-    },
-  };
-  return model;
-}
 
 function workspace() {
   return {
@@ -127,6 +61,17 @@ function workspace() {
         timezone: 'UTC',
         role: 'user',
         calendars: [{ kind: 'static', busy: [] }],
+      },
+      {
+        id: ELI,
+        username: 'eli',
+        email: 'eli@sync.test',
+        name: 'Eli Host',
+        timezone: 'UTC',
+        role: 'user',
+        calendars: [
+          { kind: 'caldav', url: 'https://eli.cal.test/', username: 'eli', password_env: 'ELI_CALDAV_PASSWORD', book_into: 'bookings' },
+        ],
       },
     ],
     event_types: [
@@ -158,23 +103,54 @@ const field = (text: string, name: string) =>
     .match(new RegExp(`^${name}[:;](.*)$`, 'm'))?.[1]
     ?.trim();
 
+/** A reminder as a calendar app adds one to an event. */
+const ALARM = 'BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Reminder\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\n';
+
+/** An event some other program wrote, with its own UID. */
+const eventText = (uid: string, start: string) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//EN',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260601T000000Z',
+    `DTSTART:${start}`,
+    'DURATION:PT1H',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
 describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   let store: Store;
   let clock: ManualClock;
   let deps: ExecuteDeps;
   let cara: Principal;
   let model: ModelCalendar;
+  let eli: ModelCalendar;
+  let connector: CalDavConnector;
+  let caraCalendars: string;
   let n = 0;
 
+  /** How each attempt ended, as the syncer reports it to the log and the metrics. */
+  let outcomes: string[] = [];
   const syncer = (options: { retryDelaysMs?: number[] } = {}) =>
-    createCalendarSyncer({ store, clock, ids: randomIds, connector: model.connector, ...options });
+    createCalendarSyncer({ store, clock, ids: randomIds, connector, onOutcome: (report) => outcomes.push(report.outcome), ...options });
+  /** Replaces Cara's calendars, as a reload of the workspace file or the calendar API would. */
+  const caraHas = (calendars: readonly unknown[]) =>
+    store.db
+      .updateTable('users')
+      .set({ calendars_json: JSON.stringify(calendars) })
+      .where('id', '=', CARA)
+      .execute();
   const syncRow = (uid: string) => store.db.selectFrom('calendar_syncs').selectAll().where('booking_uid', '=', uid).executeTakeFirst();
   const booked = async (start: string) => {
     n += 1;
     const created = await createBooking(
       deps,
       cara,
-      { event_type_id: CALL, start, attendee: { email: 'ann@example.com', name: 'Ann' } },
+      { event_type_id: CALL, start, attendee: { email: 'ann@example.com', name: 'Ann' }, responses: { topic: 'Budget' } },
       `k-${n}`,
     );
     expect(created.outcome.status).toBe(201);
@@ -197,12 +173,14 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
-    model = modelCalendar();
-    await store.db.deleteFrom('calendar_syncs').execute();
-    await store.db.deleteFrom('outbox').execute();
-    await store.db.deleteFrom('notifications').execute();
-    await store.db.deleteFrom('idempotency_keys').execute();
-    await store.db.deleteFrom('bookings').execute();
+    outcomes = [];
+    model = modelCalendar(CAL_URL, { usernames: ['cara'] });
+    eli = modelCalendar(ELI_CAL_URL, { usernames: ['eli'] });
+    connector = { connect: (calendar) => (calendar.url === 'https://eli.cal.test/' ? eli : model).connector.connect(calendar) };
+    caraCalendars ??= (await store.db.selectFrom('users').select('calendars_json').where('id', '=', CARA).executeTakeFirstOrThrow())
+      .calendars_json;
+    await store.db.updateTable('users').set({ calendars_json: caraCalendars }).where('id', '=', CARA).execute();
+    await forgetBookings(store);
   });
 
   it('a create is queued in its transaction (pending) and written after commit: synced, with the event URL', async () => {
@@ -223,14 +201,16 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       method: field(stored.text, 'METHOD'),
       organizer: field(stored.text, 'ORGANIZER'),
       attendee: field(stored.text, 'ATTENDEE'),
+      description: field(stored.text, 'DESCRIPTION'),
     }).toEqual({
       uid: `${booking.uid}@schedule`,
       sequence: '1',
       start: '20260602T100000Z',
       end: '20260602T103000Z',
       method: undefined,
-      organizer: 'CN=Cara Host:mailto:cara@sync.test',
-      attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:ann@example.com',
+      organizer: 'CN=Cara Host;SCHEDULE-AGENT=CLIENT:mailto:cara@sync.test',
+      attendee: 'CN=Ann;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE;SCHEDULE-AGENT=CLIENT:mailto:ann@example.com',
+      description: `Booked by Ann <ann@example.com>\\nJoin: https://meet.test/${booking.uid}\\ntopic: Budget`,
     });
     const after = await bookingNow(booking.uid);
     expect(after.data).toMatchObject({
@@ -265,22 +245,367 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     });
   });
 
-  it('an event changed in the calendar by someone else is reported (failed at once), never overwritten', async () => {
+  it('an event the calendar app changed (title edited, an alarm added): a reschedule writes the booking over it, keeping the alarm', async () => {
     const booking = await booked('2026-06-02T10:00:00Z');
     await syncer().step();
     const href = `${CAL_URL}${booking.uid}.ics`;
-    const edited = model.objects.get(href)!.text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited by someone');
-    model.objects.set(href, { text: edited, etag: '"theirs"' });
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app').replace('END:VEVENT', `${ALARM}END:VEVENT`));
 
     await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
     await syncer().step();
-    expect(model.objects.get(href)).toEqual({ text: edited, etag: '"theirs"' });
+    const stored = model.objects.get(href)!;
+    const now = (await bookingNow(booking.uid)).data;
+    expect({
+      summary: field(stored.text, 'SUMMARY'),
+      start: field(stored.text, 'DTSTART'),
+      sequence: field(stored.text, 'SEQUENCE'),
+      alarm: field(stored.text, 'TRIGGER'),
+      alarms: stored.text.match(/BEGIN:VALARM/g)?.length,
+      objects: [...model.objects.keys()],
+    }).toEqual({ summary: now.title, start: '20260603T110000Z', sequence: '2', alarm: '-PT10M', alarms: 1, objects: [href] });
+    expect(now).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', attempts: 0, etag: stored.etag, last_error: null });
+
+    // The next change keeps the alarm too: it is the host's, not part of the booking.
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-04T11:00:00Z' }, 'k-move-again');
+    await syncer().step();
+    const again = model.objects.get(href)!;
+    expect([field(again.text, 'DTSTART'), field(again.text, 'TRIGGER')]).toEqual(['20260604T110000Z', '-PT10M']);
+  });
+
+  it('a cancel removes an event the calendar app changed: no ghost is left', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app'));
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({
+      status: 'canceled',
+      calendar_sync_status: 'synced',
+      calendar_event_id: '',
+    });
+  });
+
+  it('an event deleted in the calendar app: the next change writes it again under its own name', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.objects.delete(href);
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([href]);
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260603T110000Z');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: href });
+  });
+
+  it("another event at the event's name (not ours): left as it is, failed at once; a cancel leaves it too and is done", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    const theirs = { text: eventText('someone-else@example.com', '20260602T100000Z'), etag: '"theirs"' };
+    model.objects.set(href, theirs);
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(model.objects.get(href)).toEqual(theirs);
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
     expect(await syncRow(booking.uid)).toMatchObject({
       status: 'failed',
       attempts: 1,
+      last_error: `foreign_object: the calendar holds another event (not this booking's) at ${href}; it is left as it is`,
+    });
+    expect(outcomes).toEqual(['synced', 'failed']);
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.objects.get(href)).toEqual(theirs);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("an object at the event's name that cannot be read as an event: a cancel leaves it and reports it (failed), never guessing", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.edit(href, () => 'not iCalendar at all');
+
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.objects.get(href)?.text).toBe('not iCalendar at all');
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'failed', calendar_event_id: href });
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'failed',
+      last_error: `foreign_object: the calendar holds an object that cannot be read as an event at ${href}; it is left as it is`,
+    });
+  });
+
+  it('a calendar app changing the event at every write: three tries, then retried later like an outage, until it lands', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    model.beforeWrite = async (target) => model.edit(target, (text) => text);
+    model.calls.length = 0;
+
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(model.calls).toEqual([`GET ${href}`, `PUT ${href}`, `GET ${href}`, `PUT ${href}`, `GET ${href}`, `PUT ${href}`]);
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260602T100000Z');
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
       last_error: expect.stringMatching(/^changed_elsewhere: /),
     });
+
+    // The cancel races it too; once the app is quiet, the retry removes the event.
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    model.calls.length = 0;
+    await syncer().step();
+    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`, `GET ${href}`, `DELETE ${href}`]);
+    expect([...model.objects.keys()]).toEqual([href]);
+    model.beforeWrite = async () => {};
+    clock.advance(CALENDAR_RETRY_DELAYS_MS[0]!);
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it('each write costs what it must: a create one PUT, a change a GET (for the alarms) and a PUT, a cancel one DELETE', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+  });
+
+  it('a calendar that refuses writes (HTTP 403): one request per attempt, never read and tried again, retried on the schedule', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.refuseWrites = new CalDavFailure('http', 'CalDAV server https://cal.test/: writing an event answered HTTP 403', 403);
+    model.calls.length = 0;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    const canceled = (await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel')).outcome as unknown as { data: { updated_at: string } };
+    clock.advance(1000);
+    await syncer().step();
+    expect(model.calls).toEqual([`GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_error: expect.stringMatching(/^http: .*HTTP 403$/),
+    });
+    expect([...model.objects.keys()]).toEqual([href]);
+    expect(outcomes).toEqual(['synced', 'retry', 'retry']);
+    // A retry is no change of status: the booking stays pending, its updated_at where the cancel put it.
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'pending', updated_at: canceled.data.updated_at });
+  });
+
+  it('a failure whose words run long is stored cut to 1,000 characters', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    model.refuseWrites = new CalDavFailure('http', `CalDAV server https://cal.test/ said ${'x'.repeat(2000)}`, 500);
+    await syncer().step();
+    const { last_error: stored } = (await syncRow(booking.uid))!;
+    expect([stored?.length, stored?.startsWith('http: CalDAV server https://cal.test/ said xxx')]).toEqual([1000, true]);
+  });
+
+  it('a server that gives no ETags: changes and the removal land all the same (If-Match: *), one request each', async () => {
+    model.hideEtags = true;
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'synced', etag: null });
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260603T110000Z');
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`, `DELETE ${href}`]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it('an event changed in the calendar app of a server that then hides its ETag: the cancel removes it with If-Match: *', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.edit(href, (text) => text.replace(/SUMMARY:[^\r]*/, 'SUMMARY:Edited in the app'));
+    model.hideEtags = true;
+    model.calls.length = 0;
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect(model.calls).toEqual([`DELETE ${href}`, `GET ${href}`, `DELETE ${href}`]);
+    expect([...model.objects.keys()]).toEqual([]);
+  });
+
+  it('an event the calendar app deletes while we remove it (412, then nothing there): the cancel is done', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    await syncer().step();
+    model.edit(href, (text) => text);
+    model.beforeRead = async (target) => {
+      model.objects.delete(target);
+    };
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("a booking moved to another host: its event leaves the first host's calendar and is written to the new one's", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    // What a series' host change does to each occurrence, in its transaction.
+    await store.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('bookings')
+        .set({ host_user_id: ELI, calendar_sync_status: 'pending' })
+        .where('uid', '=', booking.uid)
+        .execute();
+      await queueCalendarSync(trx, booking.uid, toTimestamp(clock.now()));
+    });
+    await syncer().step();
+    const href = `${ELI_CAL_URL}${booking.uid}.ics`;
+    expect([[...model.objects.keys()], [...eli.objects.keys()]]).toEqual([[], [href]]);
+    expect(field(eli.objects.get(href)!.text, 'ORGANIZER')).toBe('CN=Eli Host;SCHEDULE-AGENT=CLIENT:mailto:eli@sync.test');
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'synced',
+      href,
+      account_user_id: ELI,
+      account_url: 'https://eli.cal.test/',
+      account_username: 'eli',
+    });
+  });
+
+  it("the host picks another calendar of the account for bookings: the booking's next change moves its event there", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const other = 'https://cal.test/cara/meetings/';
+    model.bookInto(other);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([`${other}${booking.uid}.ics`]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({
+      calendar_sync_status: 'synced',
+      calendar_event_id: `${other}${booking.uid}.ics`,
+    });
+  });
+
+  it('the account lists no calendar any more (deleted on the server): the event goes, and there is nowhere to write it', async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    model.bookInto(null);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("the host's account stops taking bookings (book_into null, a writable static calendar first): the event is removed", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const [account] = JSON.parse(caraCalendars) as Record<string, unknown>[];
+    await caraHas([
+      { kind: 'static', busy: [], writable: true },
+      { ...account, book_into: null },
+    ]);
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([]);
+    // The writable static calendar takes the bookings now: nothing is owed to any server.
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced', calendar_event_id: '' });
+  });
+
+  it("the host's account removed: its events stay where they are (nothing can reach them), and a cancel is done", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    // Accounts like it remain, none the same (server and username): the event is not theirs to remove.
+    await caraHas([
+      { kind: 'static', busy: [] },
+      { kind: 'caldav', url: 'https://other.cal.test/', username: 'cara', password_env: 'CARA_CALDAV_PASSWORD', book_into: null },
+      { kind: 'caldav', url: 'https://cal.test/', username: 'carl', password_env: 'CARA_CALDAV_PASSWORD', book_into: null },
+    ]);
+    await cancelBooking(deps, cara, booking.uid, {}, 'k-cancel');
+    await syncer().step();
+    expect([...model.objects.keys()]).toEqual([`${CAL_URL}${booking.uid}.ics`]);
+    expect(model.calls.filter((c) => c.startsWith('DELETE '))).toEqual([]);
+    expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'not_applicable', calendar_event_id: '' });
+  });
+
+  it.each([
+    ['URL', { url: 'https://cal.test/dav/' }],
+    ['username', { username: 'cara.host' }],
+  ])("the host's account given another %s: another account, which finds our event at its name and takes it over", async (_, change) => {
+    model = modelCalendar(CAL_URL, { usernames: ['cara', 'cara.host'] });
+    const booking = await booked('2026-06-02T10:00:00Z');
+    await syncer().step();
+    const [account] = JSON.parse(caraCalendars) as Record<string, unknown>[];
+    await caraHas([{ ...account, ...change }]);
+    model.calls.length = 0;
+    await rescheduleBooking(deps, cara, booking.uid, { start: '2026-06-03T11:00:00Z' }, 'k-move');
+    await syncer().step();
+    const href = `${CAL_URL}${booking.uid}.ics`;
+    // Nothing names the old account any more, so nothing removes from it; the new one's write meets our event (412).
+    expect(model.calls).toEqual([`PUT ${href}`, `GET ${href}`, `PUT ${href}`]);
+    expect(await syncRow(booking.uid)).toMatchObject({
+      status: 'synced',
+      href,
+      account_url: 'url' in change ? change.url : account!.url,
+      account_username: 'username' in change ? change.username : 'cara',
+    });
+  });
+
+  it("a fault that is not the calendar's (a bug, a missing driver) fails the step, not the booking: its write stays leased for a retry", async () => {
+    const booking = await booked('2026-06-02T10:00:00Z');
+    connector = {
+      connect: async () => {
+        throw new TypeError('not a calendar failure');
+      },
+    };
+    await expect(syncer().step()).rejects.toThrow('not a calendar failure');
+    expect(await syncRow(booking.uid)).toMatchObject({ status: 'pending', attempts: 0, last_error: null, lease: expect.any(String) });
+  });
+
+  it('every ORGANIZER and ATTENDEE of a written event says SCHEDULE-AGENT=CLIENT; a mail invite of the same event does not', async () => {
+    const created = await createBooking(
+      deps,
+      cara,
+      {
+        event_type_id: CALL,
+        start: '2026-06-02T10:00:00Z',
+        attendee: { email: 'ann@example.com', name: 'Ann' },
+        guests: ['gus@example.com'],
+      },
+      'k-guests',
+    );
+    const booking = (created.outcome as unknown as { data: { uid: string } }).data;
+    await syncer().step();
+    const text = model.objects.get(`${CAL_URL}${booking.uid}.ics`)!.text.replace(/\r\n[ \t]/g, '');
+    const people = text.match(/^(ORGANIZER|ATTENDEE)[;:].*$/gm) ?? [];
+    expect(people.map((line) => [line.split(/[;:]/)[0], /;SCHEDULE-AGENT=CLIENT[;:]/.test(line)])).toEqual([
+      ['ORGANIZER', true],
+      ['ATTENDEE', true],
+      ['ATTENDEE', true],
+    ]);
+
+    const event: InviteEvent = {
+      uid: 'u@schedule',
+      sequence: 1,
+      start: '2026-06-02T10:00:00Z',
+      end: '2026-06-02T10:30:00Z',
+      stamp: '2026-06-01T08:00:00Z',
+      summary: 'Call',
+      status: 'CONFIRMED',
+      organizer: { email: 'cara@sync.test' },
+      attendees: [{ email: 'ann@example.com', partstat: 'ACCEPTED' }],
+    };
+    // RFC 6638 §7.1: a client never puts it in a scheduling message it sends itself.
+    expect(inviteCalendar('REQUEST', [event])).not.toContain('SCHEDULE-AGENT');
+    expect(storedEventCalendar(event)).not.toContain('SCHEDULE-AGENT');
   });
 
   it('a server that stays down: retried on the schedule, failed after the last attempt; the next change queues it again', async () => {
@@ -370,6 +695,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     await syncer().step();
     expect(field(model.objects.get(href)!.text, 'DTSTART')).toBe('20260604T090000Z');
     expect((await bookingNow(booking.uid)).data).toMatchObject({ calendar_sync_status: 'synced' });
+    expect(outcomes).toEqual(['superseded', 'synced']);
   });
 
   it('a lease that ran out: the late process records nothing', async () => {
@@ -381,7 +707,6 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     const { recordSyncOutcome } = await import('../src/calendar-sync/record-sync-outcome.js');
     const outcome = await recordSyncOutcome({ store, clock, retryDelaysMs: CALENDAR_RETRY_DELAYS_MS }, late!, {
       location: null,
-      done: false,
       failure: new CalDavFailure('timeout', 'late'),
       hostCalendars: [],
     });
@@ -459,5 +784,22 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
     expect((await endSeries(deps, cara, series.uid)).outcome.status).toBe(200);
     await syncer().step();
     expect([...model.objects.keys()]).toEqual([]);
+  });
+});
+
+describe('owesCalendarWrite: which changes of a booking its calendar must follow', () => {
+  const row = (calendar_sync_status: string, calendar_event_id = '') => ({ calendar_sync_status, calendar_event_id });
+
+  it('one headed for a CalDAV calendar, one with an event somewhere, one still owed from before', () => {
+    expect(owesCalendarWrite(row('not_applicable'), 'pending')).toBe(true);
+    expect(owesCalendarWrite(row('synced', 'https://cal.test/cara/bookings/b.ics'), undefined)).toBe(true);
+    expect(owesCalendarWrite(row('pending'), undefined)).toBe(true);
+    expect(owesCalendarWrite(row('failed'), undefined)).toBe(true);
+  });
+
+  it('not one that never reached a calendar and is headed for none', () => {
+    expect(owesCalendarWrite(row('synced'), undefined)).toBe(false);
+    expect(owesCalendarWrite(row('not_applicable'), 'not_applicable')).toBe(false);
+    expect(owesCalendarWrite(row('synced'), 'synced')).toBe(false);
   });
 });

@@ -216,6 +216,11 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description: 'Read the account now: its event calendars, which block time and which gets bookings, or why it cannot be read.',
     annotations: probe,
   },
+  resync_calendar: {
+    title: 'Write bookings to the calendar again',
+    description: "Queue calendar events to be written again, one booking's or a host's failed ones, e.g. after fixing a password.",
+    annotations: write,
+  },
 };
 
 /** Docs of the directory tools (also resources, for clients that read them). */

@@ -43,6 +43,7 @@ const API_TOOLS = [
   'add_calendar',
   'remove_calendar',
   'test_calendar',
+  'resync_calendar',
 ];
 /** The tools of a /:id endpoint, which take the webhook's id as `id` (and a delivery's as `delivery_id`). */
 const WEBHOOK_ID_TOOLS = [
@@ -119,6 +120,7 @@ const TAKES_KEY = new Set([
   'test_webhook',
   'add_calendar',
   'remove_calendar',
+  'resync_calendar',
 ]);
 
 interface ListedTool {

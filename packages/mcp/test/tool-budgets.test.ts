@@ -14,7 +14,8 @@ import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 // list's budget grew from 32 KB to 48 KB. Issue 17 added the five calendar
 // account tools: 51,486 bytes in all with them, about 1.2 KB a tool (below
 // the others' cost), so the budget grew to 56 KB. Issue 29 added
-// preview_series within it (54,358 bytes with it).
+// preview_series within it (54,358 bytes with it). Issue 30 added
+// resync_calendar within it: 54,523 bytes before, 55,505 with it.
 
 const KB = 1024;
 const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
@@ -55,7 +56,7 @@ describe("budgets for a model's context", () => {
 
   it('keeps the whole tools/list result within 56 KB of JSON', async () => {
     const listed = await toolsListOnTheWire();
-    expect((listed as { tools: unknown[] }).tools).toHaveLength(34);
+    expect((listed as { tools: unknown[] }).tools).toHaveLength(35);
     expect(bytes(listed)).toBeLessThanOrEqual(56 * KB);
   });
 

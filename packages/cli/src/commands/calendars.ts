@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
-import { reportError, runCommand, withCommonOptions } from '../command-context.js';
+import { defined, reportError, runCommand, showWrite, withCommonOptions } from '../command-context.js';
+import { bookingUidOf } from '../input/booking-uid.js';
+import { calendarResyncText } from '../output/confirmations.js';
 import { EXIT_CODES } from '../output/exit-codes.js';
+import { confirmationLine, renderObject } from '../output/render.js';
 import { readWorkspace } from '../workspace-file.js';
 import { registerCalendarAccounts, testCalendarAccount } from './calendar-accounts.js';
 
@@ -87,7 +90,9 @@ export function calendarChecksText(checks: readonly CalendarCheck[], days: numbe
 
 /** `schedule calendars test`: reads each conflict calendar of a workspace file the way availability will, and says what it found. */
 export function registerCalendars(program: Command): void {
-  const calendars = program.command('calendars').description("Hosts' conflict calendars: check them, and connect CalDAV accounts.");
+  const calendars = program
+    .command('calendars')
+    .description("Hosts' conflict calendars: check them, connect CalDAV accounts, and write bookings to them again.");
   const test = calendars
     .command('test')
     .description('Read every conflict calendar in a workspace file now, or one CalDAV account (--id): busy times found, events skipped.')
@@ -116,4 +121,46 @@ export function registerCalendars(program: Command): void {
       }
     });
   registerCalendarAccounts(calendars);
+  registerResync(calendars);
+}
+
+/** `schedule calendars resync`: writes one booking's event again, or every failed one of a host (docs/calendars.md "Writing it again"). */
+function registerResync(calendars: Command): void {
+  withCommonOptions(
+    calendars
+      .command('resync')
+      .description("Write bookings' calendar events again: every failed one of a host, or one booking's (--booking).")
+      .option('--booking <uid>', "this booking's event, whatever its sync status (its uid, or a unique start of it)")
+      .option('--user <username-or-id>', "whose failed ones (default: yours; someone's you act for)")
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The events are written by the server in the background: calendar_sync_status shows pending until then.',
+        '',
+        'Examples:',
+        '  schedule calendars resync',
+        '  schedule calendars resync --user alice',
+        '  schedule calendars resync --booking 3f2a9c0e',
+      ].join('\n'),
+    )
+    .action((_, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const o = ctx.options;
+        if (o.booking !== undefined && o.user !== undefined) throw new CliError('usage', '--booking and --user exclude each other.');
+        const body = defined({
+          booking_uid: o.booking === undefined ? undefined : await bookingUidOf(ctx, String(o.booking)),
+          user: o.user,
+        });
+        const { data } = await ctx.call('resync_calendar', { body, idempotencyKey: ctx.key() });
+        showWrite(
+          ctx,
+          data,
+          () => confirmationLine(ctx.style, calendarResyncText(data as Parameters<typeof calendarResyncText>[0])),
+          () => renderObject(data as Record<string, unknown>, ctx.style),
+        );
+      }),
+    );
 }

@@ -194,3 +194,8 @@ export function calendarAddedText(c: CalendarAccountFacts): string {
 export function calendarRemovedText(c: CalendarAccountFacts): string {
   return `Removed CalDAV account ${c.username} at ${c.url} · id ${c.id}`;
 }
+
+export function calendarResyncText(r: { queued: number; remaining: number }): string {
+  const left = r.remaining > 0 ? `; ${r.remaining} more failed: run it again` : '';
+  return `Queued ${r.queued} booking(s) to be written to the calendar again (calendar_sync_status pending until written)${left}`;
+}

@@ -52,6 +52,7 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   busy_calendars: ['--busy'],
   book_into: ['--book-into'],
   user: ['--user'],
+  booking_uid: ['--booking'],
   scopes: ['--scope'],
   'Idempotency-Key': ['--idempotency-key'],
   'If-Match': ['--if-match'],

@@ -18,8 +18,10 @@ export type CalDavFailureReason =
   | 'no_calendar'
   /** More events in the range read than one read takes. */
   | 'too_many'
-  /** The event was changed in the calendar by someone else since it was written (HTTP 412). */
-  | 'changed_elsewhere';
+  /** The event was changed in the calendar by someone else since it was written or read (HTTP 412). */
+  | 'changed_elsewhere'
+  /** Another object than the booking's event (another UID) sits at the event's name; it is left as it is. */
+  | 'foreign_object';
 
 /** A CalDAV call that failed. The message names the server without credentials and never holds the password. */
 export class CalDavFailure extends Error {

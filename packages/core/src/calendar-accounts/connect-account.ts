@@ -58,6 +58,7 @@ const CODE_OF: Record<CalDavFailure['reason'], ErrorCode> = {
   http: 'calendar_unreachable',
   // None of these happens while discovering; the connector's own name check is answered by connectAccount's, which lists the calendars.
   changed_elsewhere: 'calendar_unreachable',
+  foreign_object: 'calendar_unreachable',
   too_many: 'calendar_unreachable',
   no_calendar: 'calendar_name_unknown',
 };

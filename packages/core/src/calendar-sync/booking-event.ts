@@ -12,8 +12,8 @@ export interface EventHost {
  * booking carries too (so a calendar that got an invite by mail and this
  * event sees one meeting), SEQUENCE from the booking's version, the host as
  * organizer, the attendee and guests, where to meet, and the booking form's
- * answers in the description. Stamped with `updated_at`, so writing the same
- * state twice writes the same text.
+ * answers in the description, everyone marked SCHEDULE-AGENT=CLIENT. Stamped
+ * with `updated_at`, so writing the same state twice writes the same text.
  */
 export function bookingEventText(booking: Booking, host: EventHost): string {
   const attendee = booking.attendees[0];
@@ -35,7 +35,9 @@ export function bookingEventText(booking: Booking, host: EventHost): string {
       ...booking.guests.map((g) => ({ email: g.email, name: g.name, partstat: 'NEEDS-ACTION' as const })),
     ],
   };
-  return storedEventCalendar(event);
+  // Servers with implicit scheduling (RFC 6638: Nextcloud/SabreDAV, iCloud, Fastmail) would otherwise mail
+  // their own invitation and cancellation on top of this service's (docs/calendars.md).
+  return storedEventCalendar(event, { scheduleAgent: 'CLIENT' });
 }
 
 /** Who booked, where to join, and each answer of the booking form on its own line. */

@@ -15,9 +15,8 @@ export type SyncOutcome = 'synced' | 'retry' | 'failed' | 'superseded' | 'lease_
  * whose lease ran out writes nothing). Where the event now is is always
  * recorded. The status moves only if the booking was not queued again
  * meanwhile (same generation): `synced` once done, a retry at the next delay
- * after a failure, `failed` after the last delay, and at once when the event
- * was changed in the calendar by someone else (412), which is reported, not
- * overwritten. The booking shows the status and the event's URL; its
+ * after a failure, `failed` after the last delay, and at once when another
+ * program's object sits at the event's name (it is left there). The booking shows the status and the event's URL; its
  * `updated_at` moves with the status, so the catch-up sweep sees it.
  */
 export async function recordSyncOutcome(
@@ -34,6 +33,7 @@ export async function recordSyncOutcome(
       .select(['generation', 'lease'])
       .where('booking_uid', '=', claimed.booking_uid)
       .executeTakeFirst();
+    // Stryker disable next-line OptionalChaining: a claimed row is never deleted (nor is its booking); the chaining only types it.
     if (current?.lease !== claimed.lease) return 'lease_lost';
     const sameState = current.generation === claimed.generation;
     const place = {
@@ -58,6 +58,7 @@ export async function recordSyncOutcome(
     if (failure === undefined) {
       outcome = 'synced';
       // Done: in its calendar, or removed from it; a host with no CalDAV account says what it always does.
+      // Stryker disable next-line ConditionalExpression: an event written means a host with a CalDAV booking account, whose status is pending, made synced below.
       status = location === null ? syncStatusFor({ calendars: attempt.hostCalendars }) : 'synced';
       if (status === 'pending') status = 'synced';
       await trx
@@ -67,7 +68,8 @@ export async function recordSyncOutcome(
         .execute();
     } else {
       const attempts = claimed.attempts + 1;
-      const delay = failure.reason === 'changed_elsewhere' ? null : nextAttemptDelay(attempts, deps.retryDelaysMs);
+      // Another program's object at the event's name stays there until someone moves it: no retry would help.
+      const delay = failure.reason === 'foreign_object' ? null : nextAttemptDelay(attempts, deps.retryDelaysMs);
       outcome = delay === null ? 'failed' : 'retry';
       status = delay === null ? 'failed' : 'pending';
       await trx

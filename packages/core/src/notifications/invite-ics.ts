@@ -99,7 +99,8 @@ function mailto(email: string): string {
   return `mailto:${email}`;
 }
 
-function eventLines(event: InviteEvent): string[] {
+function eventLines(event: InviteEvent, stored: StoredEventOptions = {}): string[] {
+  const agent = { 'SCHEDULE-AGENT': stored.scheduleAgent };
   return [
     'BEGIN:VEVENT',
     line('UID', escapeText(event.uid)),
@@ -114,9 +115,9 @@ function eventLines(event: InviteEvent): string[] {
     ...(event.url ? [line('URL', event.url)] : []),
     line('STATUS', event.status),
     line('TRANSP', 'OPAQUE'),
-    line('ORGANIZER', mailto(event.organizer.email), { CN: event.organizer.name }),
+    line('ORGANIZER', mailto(event.organizer.email), { CN: event.organizer.name, ...agent }),
     ...event.attendees.map((a) =>
-      line('ATTENDEE', mailto(a.email), { CN: a.name, ROLE: 'REQ-PARTICIPANT', PARTSTAT: a.partstat, RSVP: 'FALSE' }),
+      line('ATTENDEE', mailto(a.email), { CN: a.name, ROLE: 'REQ-PARTICIPANT', PARTSTAT: a.partstat, RSVP: 'FALSE', ...agent }),
     ),
     'END:VEVENT',
   ];
@@ -130,22 +131,33 @@ export function inviteCalendar(method: InviteMethod, events: readonly InviteEven
   return calendarText([`METHOD:${method}`], events);
 }
 
+/** How a stored event differs from a mailed one. */
+export interface StoredEventOptions {
+  /**
+   * RFC 6638 §7.1 SCHEDULE-AGENT on the ORGANIZER and every ATTENDEE: `CLIENT`
+   * tells a server with implicit scheduling that the writer sends the
+   * invitations itself. Never in a mailed invite, which is a scheduling
+   * message (§7.1 forbids it there).
+   */
+  readonly scheduleAgent?: 'CLIENT' | undefined;
+}
+
 /**
  * A calendar object as a CalDAV calendar stores it: one event and no METHOD,
  * which RFC 4791 §4.1 forbids in a stored object.
  */
-export function storedEventCalendar(event: InviteEvent): string {
-  return calendarText([], [event]);
+export function storedEventCalendar(event: InviteEvent, options: StoredEventOptions = {}): string {
+  return calendarText([], [event], options);
 }
 
-function calendarText(head: readonly string[], events: readonly InviteEvent[]): string {
+function calendarText(head: readonly string[], events: readonly InviteEvent[], stored: StoredEventOptions = {}): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//schedule//schedule//EN',
     'CALSCALE:GREGORIAN',
     ...head,
-    ...events.flatMap(eventLines),
+    ...events.flatMap((event) => eventLines(event, stored)),
     'END:VCALENDAR',
   ];
   return lines.join(CRLF) + CRLF;

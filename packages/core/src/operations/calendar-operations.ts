@@ -9,7 +9,9 @@ import { calendarAccountSchema, calendarAccountTestSchema, toCalendarAccount } f
 import { listCalendarAccounts } from '../calendar-accounts/list-calendar-accounts.js';
 import { removeCalendarAccount } from '../calendar-accounts/remove-calendar-account.js';
 import { testCalendarAccount } from '../calendar-accounts/test-calendar-account.js';
-import { findCalendarAccount } from '../calendar-accounts/user-calendars.js';
+import { findCalendarAccount, namedUser, userNotAllowed } from '../calendar-accounts/user-calendars.js';
+import { resyncBooking, resyncFailed } from '../calendar-sync/resync-calendar.js';
+import { calendarResyncSchema, parseResyncCalendarBody, resyncCalendarBodySchema } from '../calendar-sync/resync-input.js';
 import { toTimestamp } from '../time.js';
 import { defineOperation, type ListOutcome } from './operation.js';
 
@@ -113,5 +115,29 @@ export const testCalendarOperation = defineOperation({
   parse: (call) => ({ id: call.params.calendar_id ?? '' }),
   async run(ctx, { id }) {
     return { status: 200, data: await testCalendarAccount(ctx.deps.store.db, ctx.deps.calendarAccounts, ctx.principal, id) };
+  },
+});
+
+export const resyncCalendarOperation = defineOperation({
+  name: 'resync_calendar',
+  method: 'POST',
+  path: '/v1/calendars/resync',
+  // It writes to the host's calendar and changes no booking field: a calendar manager's act (docs/api/choices.md).
+  scope: 'calendars:write',
+  // Queuing again is safe to repeat; a key, when sent, answers the first call again.
+  idempotencyKey: 'optional',
+  ifMatch: 'none',
+  errors: ['validation_error', 'booking_not_found', 'host_not_allowed'],
+  schemas: { params: [], input: resyncCalendarBodySchema, output: calendarResyncSchema, list: false },
+  parse: (call) => parseResyncCalendarBody(call.body),
+  async run(ctx, body) {
+    const { store, clock } = ctx.deps;
+    const { booking_uid: bookingUid } = body;
+    if (bookingUid !== undefined) {
+      return ctx.write(async (trx) => ({ status: 202, data: await resyncBooking(trx, clock, ctx.principal, bookingUid) }));
+    }
+    const userId = await namedUser(store.db, ctx.principal, body.user);
+    if (userId === undefined) throw userNotAllowed();
+    return ctx.write(async (trx) => ({ status: 202, data: await resyncFailed(trx, clock, userId) }));
   },
 });

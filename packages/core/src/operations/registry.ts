@@ -11,6 +11,7 @@ import {
   getCalendarOperation,
   listCalendarsOperation,
   removeCalendarOperation,
+  resyncCalendarOperation,
   testCalendarOperation,
 } from './calendar-operations.js';
 import { listEventTypesOperation, listPeopleOperation, whoamiOperation } from './directory-operations.js';
@@ -77,6 +78,7 @@ export const operations = [
   addCalendarOperation,
   removeCalendarOperation,
   testCalendarOperation,
+  resyncCalendarOperation,
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,

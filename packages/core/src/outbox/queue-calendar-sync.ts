@@ -14,17 +14,31 @@ export async function queueCalendarSync(trx: Executor, bookingUid: string, now: 
   await trx
     .insertInto('calendar_syncs')
     .values({ booking_uid: bookingUid, status: 'pending', next_attempt_at: now, updated_at: now })
-    .onConflict((oc) =>
-      oc.column('booking_uid').doUpdateSet({
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        last_error: null,
-        updated_at: now,
-        generation: sql<number>`calendar_syncs.generation + 1`,
-      }),
-    )
+    .onConflict((oc) => oc.column('booking_uid').doUpdateSet(queuedAgain(now)))
     .execute();
+}
+
+/** A queued write queued again: due now, its retries from the start, its generation moved on. */
+function queuedAgain(now: string) {
+  return {
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    updated_at: now,
+    generation: sql<number>`calendar_syncs.generation + 1`,
+  };
+}
+
+/**
+ * Queues again the calendar writes of bookings that have one already (a
+ * host's failed ones, retried on request), exactly as queueCalendarSync
+ * does, in one statement.
+ */
+export async function requeueCalendarSyncs(trx: Executor, bookingUids: readonly string[], now: string): Promise<void> {
+  // Stryker disable next-line ConditionalExpression: SQLite takes an empty IN list, PostgreSQL refuses it (the nothing-failed re-sync test there pins it).
+  if (bookingUids.length === 0) return;
+  await trx.updateTable('calendar_syncs').set(queuedAgain(now)).where('booking_uid', 'in', bookingUids).execute();
 }
 
 /**

@@ -2,6 +2,7 @@ import type {
   Booking,
   CalendarAccount,
   CalendarAccountTest,
+  CalendarResync,
   Caller,
   Delivery,
   EventTypeSummary,
@@ -304,3 +305,7 @@ export const CALENDAR_TEST: CalendarAccountTest = {
     { name: 'Birthdays', url: 'https://cloud.example.com/remote.php/dav/calendars/alice/birthdays/', busy: false, book_into: false },
   ],
 };
+
+export const RESYNC_CALENDAR_BODY = { user: 'alice' };
+
+export const CALENDAR_RESYNC: CalendarResync = { queued: 3, remaining: 0 };

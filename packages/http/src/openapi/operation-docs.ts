@@ -389,6 +389,20 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     resource: 'CalendarAccountTest',
     responseExample: example.CALENDAR_TEST,
   },
+  resync_calendar: {
+    tag: 'Calendars',
+    summary: 'Write bookings to the calendar again',
+    description: [
+      'Queues calendar writes again, each with the whole retry schedule: one booking’s (`booking_uid`, whatever its',
+      '`calendar_sync_status`), or every `failed` one of a host (`user`, yourself when left out), the oldest 500 per call.',
+      'Each booking is `pending` until its event is written (or removed, for a canceled one). With an empty body: your own failed ones.',
+    ].join(' '),
+    resource: 'CalendarResync',
+    accepted: true,
+    optionalBody: true,
+    requestExample: example.RESYNC_CALENDAR_BODY,
+    responseExample: example.CALENDAR_RESYNC,
+  },
   whoami: {
     tag: 'Directory',
     summary: 'Who am I',
