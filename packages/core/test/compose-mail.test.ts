@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
+import { zoneAbbreviation } from '../src/notifications/zone-abbreviation.js';
 import type { BookingNotificationPayload } from '../src/outbox/record-notification.js';
 
 // What each notification says: the words, the HTML beside them, and the invite.
@@ -104,14 +105,16 @@ describe('composeMail', () => {
 });
 
 describe("composeMail's times", () => {
-  // What a meeting's time read as when luxon wrote all of it (its `hasSame` and `ZZZZ`): the mail's own faster writing must read the same.
+  // What a meeting's time read as when luxon wrote all of it (its `hasSame`): the mail's own faster writing must read the same.
+  // The zone's name is the one rule of zone-abbreviation.ts (tested there), no longer luxon's `ZZZZ` (issue 30 item 10).
   function luxonSpan(start: string, end: string, zone: string): string {
     const local = (instant: string) => DateTime.fromISO(instant, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
-    const full = "cccc d LLLL yyyy, HH:mm '('ZZZZ')'";
+    const name = (t: DateTime) => ` (${zoneAbbreviation(t.toMillis(), zone)})`;
     const [from, to] = [local(start), local(end)];
+    const full = (t: DateTime) => `${t.toFormat('cccc d LLLL yyyy, HH:mm')}${name(t)}`;
     if (from.hasSame(to, 'day') && from.offset === to.offset)
-      return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat(`HH:mm '('ZZZZ')'`)}`;
-    return `${from.toFormat(full)} to ${to.toFormat(full)}`;
+      return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat('HH:mm')}${name(to)}`;
+    return `${full(from)} to ${full(to)}`;
   }
 
   it('the When line reads as luxon wrote it, for any zone, start and length (across midnight and offset changes)', () => {

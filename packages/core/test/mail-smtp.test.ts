@@ -101,7 +101,8 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
 
     const toBob = mail['bob@guest.test']!;
     expect(toBob.subject).toBe('Booked: Meet with Hana Host');
-    expect(toBob.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Schedule' }]);
+    // Shown as from the host, the invite's ORGANIZER, while it leaves from the service's own address.
+    expect(toBob.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Hana Host via Schedule' }]);
     expect(toBob.replyTo?.value).toEqual([{ address: HOST_EMAIL, name: '' }]);
     // The attendee reads the time in their own zone.
     expect(toBob.text).toBe(
@@ -110,7 +111,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
         '',
         'Meet with Hana Host is booked.',
         '',
-        'When: Saturday 28 March 2026, 20:30–21:30 (GMT-4)',
+        'When: Saturday 28 March 2026, 20:30–21:30 (EDT)',
         `Join at https://meet.test/${uid}`,
         'Guests: gail@guest.test',
         '',
@@ -122,6 +123,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
     const toHana = mail[HOST_EMAIL]!;
     expect(toHana.subject).toBe('New booking: Meet with Bob Guest');
     expect(toHana.replyTo?.value).toEqual([{ address: 'bob@guest.test', name: '' }]);
+    expect(toHana.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Bob Guest via Schedule' }]);
     expect(toHana.text).toBe(
       [
         'Hello Hana Host,',
@@ -239,7 +241,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
         '',
         'Meet with Hana Host is canceled.',
         '',
-        'When: Saturday 24 October 2026, 20:30–21:30 (GMT-4)',
+        'When: Saturday 24 October 2026, 20:30–21:30 (EDT)',
         'Reason: No longer needed',
         '',
         'Open the attached cancellation to remove it from your calendar.',
@@ -337,6 +339,30 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
       method: 'CANCEL',
       events: [1, 2].map((i) => ({ uid: `${occurrences[i]!.uid}@schedule`, sequence: 2, start: starts[i], status: 'CANCELLED' })),
     });
+  });
+
+  it('a hostile name cannot add a header: quoted and encoded in From, its line breaks gone', async () => {
+    const hostile = 'Eve "the host", <eve@evil.test>\r\nBcc: victim@evil.test\r\nSubject: owned\nÄrger';
+    await mailer.send({
+      id: 'hostile-1',
+      to: 'bob@guest.test',
+      fromName: hostile,
+      replyTo: HOST_EMAIL,
+      subject: 'Booked: Meet with Eve',
+      text: 'x',
+      html: '<p>x</p>',
+      kind: 'booking_created',
+      seriesUid: null,
+      bookingUid: null,
+    });
+    const [got] = sink.received;
+    expect(got!.to).toEqual(['bob@guest.test']);
+    expect(got!.parsed.from?.value).toEqual([
+      { address: 'mail@schedule.test', name: 'Eve "the host", <eve@evil.test> Bcc: victim@evil.test Subject: owned Ärger via Schedule' },
+    ]);
+    expect(got!.parsed.headers.has('bcc')).toBe(false);
+    expect(got!.parsed.subject).toBe('Booked: Meet with Eve');
+    expect(got!.raw).not.toMatch(/^(Bcc|Subject: owned)/im);
   });
 
   describe('a server that fails: the mail waits for its next attempt, and the pass ends at once', () => {

@@ -9,11 +9,19 @@ describe('smtpSettings', () => {
       url: 'smtps://user:p%40ss@smtp.example.com:465',
       from: 'noreply@example.com',
       domain: 'example.com',
+      address: 'noreply@example.com',
+      name: 'schedule',
     });
     expect(smtpSettings('smtp://relay.internal', '  Schedule <mail@schedule.example>  ')).toEqual({
       url: 'smtp://relay.internal',
       from: 'Schedule <mail@schedule.example>',
       domain: 'schedule.example',
+      address: 'mail@schedule.example',
+      name: 'Schedule',
+    });
+    expect(smtpSettings('smtp://relay.internal', '"Acme Booking" <mail@acme.example>')).toMatchObject({
+      address: 'mail@acme.example',
+      name: 'Acme Booking',
     });
   });
 

@@ -95,6 +95,7 @@ export function composeMail(notification: StoredNotification): Mail {
   return {
     ...about,
     ...(written.replyTo ? { replyTo: written.replyTo } : {}),
+    ...(written.fromName ? { fromName: written.fromName } : {}),
     subject: written.subject,
     text: asText(written.sections),
     html: asHtml(written.sections),
@@ -107,6 +108,8 @@ interface Written {
   readonly sections: readonly Section[];
   readonly calendar?: MailCalendar | undefined;
   readonly replyTo?: string | undefined;
+  /** The person the mail is shown as from: the one `replyTo` reaches. */
+  readonly fromName?: string | undefined;
 }
 
 function write(n: StoredNotification): Written {
@@ -142,6 +145,7 @@ function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPay
       ],
       calendar,
       replyTo,
+      fromName: payload.host_name,
     };
   }
   return {
@@ -149,6 +153,7 @@ function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPay
     sections: [greeting, { lines: [`${meeting} has ended. These meetings are canceled:`], items: dates }],
     calendar,
     replyTo,
+    fromName: payload.host_name,
   };
 }
 
@@ -253,6 +258,7 @@ function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayloa
     ],
     calendar,
     replyTo: toAttendee ? p.host.email : p.attendee.email,
+    fromName: toAttendee ? p.host.name : p.attendee.name,
   };
 }
 
