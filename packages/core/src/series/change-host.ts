@@ -89,12 +89,11 @@ export async function changeSeriesHost(
           title: bookingTitle(eventType.name, newHost.name, attendeeName),
           calendar_sync_status: syncStatusFor(newHost),
         },
-        'booking.updated',
+        'booking.host_changed',
         (booking) => ({
           ...booking,
           host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
           series_uid: row.uid,
-          changed_fields: ['host'],
         }),
       );
       return 'moved' as const;

@@ -104,10 +104,9 @@ export async function updateSeries(
       const step = await runItem(deps, started, index++, async (trx) => {
         const current = await currentOccurrence(trx, occurrence.uid);
         if (current?.status !== 'confirmed' || current.location_json === location) return;
-        await applyBookingChange(trx, deps, current, { location_json: location }, 'booking.updated', (b) => ({
+        await applyBookingChange(trx, deps, current, { location_json: location }, 'booking.location_changed', (b) => ({
           ...b,
           series_uid: row.uid,
-          changed_fields: ['location'],
         }));
       });
       if (!step.ran) {
