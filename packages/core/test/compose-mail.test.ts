@@ -26,7 +26,7 @@ const BOOKING: BookingNotificationPayload = {
 
 const stored = (
   payload: BookingNotificationPayload,
-  kind: 'booking_created' | 'booking_canceled' = 'booking_created',
+  kind: 'booking_created' | 'booking_canceled' | 'booking_changed' = 'booking_created',
 ): StoredNotification => ({
   id: 'n1',
   kind,
@@ -77,6 +77,54 @@ describe('composeMail', () => {
     expect(mail).toMatchObject({ to: 'hana@host.test', replyTo: 'bob@guest.test', subject: 'Canceled: Meet with Bob' });
     expect(mail.calendar).toMatchObject({ method: 'CANCEL', filename: 'cancel.ics' });
     expect(mail.text.split('\n').slice(0, 3)).toEqual(['Hello Hana Host,', '', 'Meet with Bob is canceled.']);
+  });
+
+  it('an occurrence given another host or link: Changed, REQUEST with the new ORGANIZER, shown as from the new host', () => {
+    const moved = composeMail(
+      stored({ ...BOOKING, host: { email: 'ivy@host.test', name: 'Ivy Host' }, sequence: 3, changed: 'host' }, 'booking_changed'),
+    );
+    expect(moved).toMatchObject({ subject: 'Changed: Meet with Ivy Host', replyTo: 'ivy@host.test', fromName: 'Ivy Host' });
+    expect(moved.text.split('\n').slice(0, 3)).toEqual(['Hello Bob <script>,', '', 'Meet is now with Ivy Host.']);
+    expect(moved.calendar).toMatchObject({ method: 'REQUEST', filename: 'invite.ics' });
+    const event = new ICAL.Component(ICAL.parse(moved.calendar!.content)).getFirstSubcomponent('vevent')!;
+    expect([event.getFirstPropertyValue('organizer'), event.getFirstPropertyValue('sequence')]).toEqual(['mailto:ivy@host.test', 3]);
+
+    const relinked = composeMail(
+      stored(
+        { ...BOOKING, location: { type: 'link', url: 'https://meet.example/new', value: null }, changed: 'location' },
+        'booking_changed',
+      ),
+    );
+    expect(relinked.subject).toBe('Changed: Meet with Hana Host');
+    expect(relinked.text.split('\n').slice(2, 6)).toEqual([
+      'Meet with Hana Host has a new place to meet.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      'Join at https://meet.example/new',
+    ]);
+  });
+
+  // Issue 30 item 8: the confirmation carried one VEVENT per occurrence in one REQUEST; each occurrence's invite is now its own booking mail.
+  it("a series confirmation carries no invite, even with its occurrences' bookings at hand; it is shown as from the host", () => {
+    const mail = composeMail({
+      id: 'n4',
+      kind: 'series_confirmation',
+      recipient: 'bob@guest.test',
+      seriesUid: 's1',
+      bookingUid: null,
+      createdAt: '2026-05-01T12:00:00.000Z',
+      payload: {
+        attendee_name: 'Bob',
+        attendee_email: 'bob@guest.test',
+        event_type_name: 'Weekly',
+        host_name: 'Hana Host',
+        host_email: 'hana@host.test',
+        timezone: 'UTC',
+        occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z', uid: 'b1', sequence: 1 }],
+      },
+    });
+    expect(mail.calendar).toBeUndefined();
+    expect(mail).toMatchObject({ subject: 'Booked: Weekly with Hana Host', replyTo: 'hana@host.test', fromName: 'Hana Host' });
   });
 
   it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {

@@ -133,7 +133,7 @@ export async function heldInstants(db: Executor, seriesUid: string): Promise<num
 
 /**
  * The occurrences an end canceled, for its notice: their instants, and each
- * booking's uid and version (the canceling one) for the notice's invite.
+ * booking's uid and version (the canceling one), kept in the notice's record.
  */
 export async function endedOccurrences(
   db: Executor,
