@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
 import { zoneAbbreviation } from '../src/notifications/zone-abbreviation.js';
-import type { BookingNotificationPayload } from '../src/outbox/record-notification.js';
+import type { BookingNotificationPayload, SeriesNotificationPayload } from '../src/outbox/record-notification.js';
 
 // What each notification says: the words, the HTML beside them, and the invite.
 
@@ -35,6 +35,27 @@ const stored = (
   bookingUid: 'b1',
   createdAt: '2026-05-01T12:00:00.000Z',
   payload,
+});
+
+/** A series mail to Bob about one date, as mail queued before invites existed wrote it, with `extra` over it. */
+const seriesStored = (
+  kind: 'series_confirmation' | 'series_ended',
+  extra: Partial<SeriesNotificationPayload> = {},
+): StoredNotification => ({
+  id: 'n2',
+  kind,
+  recipient: 'bob@guest.test',
+  seriesUid: 's1',
+  bookingUid: null,
+  createdAt: '2026-05-01T12:00:00.000Z',
+  payload: {
+    attendee_name: 'Bob',
+    event_type_name: 'Weekly',
+    host_name: 'Hana Host',
+    timezone: 'UTC',
+    occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' }],
+    ...extra,
+  },
 });
 
 describe('composeMail', () => {
@@ -106,43 +127,19 @@ describe('composeMail', () => {
 
   // Issue 30 item 8: the confirmation carried one VEVENT per occurrence in one REQUEST; each occurrence's invite is now its own booking mail.
   it("a series confirmation carries no invite, even with its occurrences' bookings at hand; it is shown as from the host", () => {
-    const mail = composeMail({
-      id: 'n4',
-      kind: 'series_confirmation',
-      recipient: 'bob@guest.test',
-      seriesUid: 's1',
-      bookingUid: null,
-      createdAt: '2026-05-01T12:00:00.000Z',
-      payload: {
-        attendee_name: 'Bob',
+    const mail = composeMail(
+      seriesStored('series_confirmation', {
         attendee_email: 'bob@guest.test',
-        event_type_name: 'Weekly',
-        host_name: 'Hana Host',
         host_email: 'hana@host.test',
-        timezone: 'UTC',
         occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z', uid: 'b1', sequence: 1 }],
-      },
-    });
+      }),
+    );
     expect(mail.calendar).toBeUndefined();
     expect(mail).toMatchObject({ subject: 'Booked: Weekly with Hana Host', replyTo: 'hana@host.test', fromName: 'Hana Host' });
   });
 
   it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {
-    const mail = composeMail({
-      id: 'n2',
-      kind: 'series_ended',
-      recipient: 'bob@guest.test',
-      seriesUid: 's1',
-      bookingUid: null,
-      createdAt: '2026-05-01T12:00:00.000Z',
-      payload: {
-        attendee_name: 'Bob',
-        event_type_name: 'Weekly',
-        host_name: 'Hana Host',
-        timezone: 'UTC',
-        occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' }],
-      },
-    });
+    const mail = composeMail(seriesStored('series_ended'));
     expect(mail.calendar).toBeUndefined();
     expect(mail.replyTo).toBeUndefined();
     expect(mail.text).toBe(
