@@ -19,8 +19,9 @@ export const ENDED_REASON = 'The series was ended.';
  * entries cleared, `ended_at` set), then every future confirmed occurrence
  * is canceled for good, one committed step each, each with its
  * cancellation to the attendee. The last step sends one notice listing every
- * date the end canceled (unless the attendee is not notified). An end cut short is finished by running end again; a finished
- * end is terminal like every ended series.
+ * date the end canceled (unless the attendee is not notified). An end cut
+ * short is finished by running end again; a finished end is terminal like
+ * every ended series.
  */
 export async function endSeries(deps: SeriesDeps, principal: Principal, uid: string, finish: Finish<EndResult>): Promise<EndResult> {
   const db = deps.store.db;
