@@ -12,8 +12,9 @@ export const HELD_REASON = 'Held by the series; a replacement is owed.';
  * Holds one occurrence (docs/api/series.md "Owed, held and moved"): if it is still
  * confirmed, has not started and was not moved by the invitee, it is
  * canceled (with no mail to the attendee for a pause, a cancellation for a
- * PATCH) and one owed entry records its pattern instant. Read again in this step's transaction, so an invitee's
- * move or cancel that landed first is respected. True when it was held.
+ * PATCH) and one owed entry records its pattern instant. Read again in this
+ * step's transaction, so an invitee's move or cancel that landed first is
+ * respected. True when it was held.
  */
 export async function holdOccurrence(
   trx: Executor,
