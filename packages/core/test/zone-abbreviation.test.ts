@@ -47,6 +47,10 @@ describe('zoneAbbreviation', () => {
     ['Australia/Sydney', '2026-01-15T12:00:00Z', 'AEDT'],
     ['Pacific/Auckland', '2026-07-15T12:00:00Z', 'NZST'],
     ['Africa/Johannesburg', '2026-07-15T12:00:00Z', 'SAST'],
+    // Each of these only one locale of the list names: en-ZA, en-NZ, en-CA.
+    ['Africa/Addis_Ababa', '2026-07-15T12:00:00Z', 'EAT'],
+    ['Pacific/Chatham', '2026-01-15T12:00:00Z', 'CHADT'],
+    ['America/Miquelon', '2026-01-15T12:00:00Z', 'PMST'],
     // No common English abbreviation: the offset.
     ['Asia/Tokyo', '2026-07-15T12:00:00Z', 'GMT+9'],
     ['Asia/Kathmandu', '2026-07-15T12:00:00Z', 'GMT+5:45'],
