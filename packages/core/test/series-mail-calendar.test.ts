@@ -29,7 +29,7 @@ const ATTENDEE = 'bob@guest.test';
 
 /** What the attendee's calendar holds for one UID: the event, or the cancellation that removed it. */
 type Entry =
-  | { readonly sequence: number; readonly start: string; readonly end: string; readonly organizer: string }
+  | { readonly sequence: number; readonly start: string; readonly end: string; readonly organizer: string; readonly location: string }
   | { readonly sequence: number; readonly canceled: true };
 
 /**
@@ -46,7 +46,8 @@ function apply(calendar: Map<string, Entry>, message: ParsedCalendar): void {
   if (had !== undefined && had.sequence > event.sequence) return;
   if (message.method === 'REQUEST') {
     expect(event.status).toBe('CONFIRMED');
-    calendar.set(event.uid, { sequence: event.sequence, start: event.start, end: event.end, organizer: event.organizer });
+    const { sequence, start, end, organizer, location } = event;
+    calendar.set(event.uid, { sequence, start, end, organizer, location });
   } else {
     expect([message.method, event.status]).toEqual(['CANCEL', 'CANCELLED']);
     calendar.set(event.uid, { sequence: event.sequence, canceled: true });
@@ -56,7 +57,9 @@ function apply(calendar: Map<string, Entry>, message: ParsedCalendar): void {
 /** The events the calendar shows, by start. */
 function shown(calendar: Map<string, Entry>) {
   return [...calendar.entries()]
-    .flatMap(([uid, entry]) => ('canceled' in entry ? [] : [{ uid, start: entry.start, end: entry.end, organizer: entry.organizer }]))
+    .flatMap(([uid, entry]) =>
+      'canceled' in entry ? [] : [{ uid, start: entry.start, end: entry.end, organizer: entry.organizer, location: entry.location }],
+    )
     .sort((a, b) => a.start.localeCompare(b.start) || a.uid.localeCompare(b.uid));
 }
 
@@ -98,8 +101,15 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     await fixture.cleanup();
   });
 
-  /** Sends what is due, then applies every invite the attendee got, in the order it arrived; says what arrived. */
-  async function deliver(): Promise<{ subjects: string[]; requests: number; cancels: number }> {
+  /** The words of the last invite mails delivered, for the tests that read them. */
+  let lastInviteTexts: string[] = [];
+
+  /**
+   * Sends what is due, then applies every invite the attendee got, in the order it arrived; says what
+   * arrived: the subjects of the mails without an invite, those of the invite mails (each once), and
+   * how many REQUESTs and CANCELs.
+   */
+  async function deliver(): Promise<{ subjects: string[]; invites?: string[]; requests: number; cancels: number }> {
     await dispatchNotifications({ store, clock, ids: randomIds, mailer }, { limit: 500 });
     const arrived = sink.received.splice(0);
     for (const mail of arrived) expect(mail.to).toEqual([ATTENDEE]);
@@ -112,8 +122,12 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
       expect(message.events[0]?.attendees).toEqual([`mailto:${ATTENDEE}`]);
       apply(calendar, message);
     }
+    const withInvite = arrived.filter((m) => inviteText(m) !== undefined);
+    lastInviteTexts = withInvite.map((m) => m.parsed.text ?? '');
+    const inviteSubjects = [...new Set(withInvite.map((m) => m.parsed.subject ?? ''))].sort();
     return {
       subjects: arrived.filter((m) => inviteText(m) === undefined).map((m) => m.parsed.subject ?? ''),
+      ...(inviteSubjects.length > 0 ? { invites: inviteSubjects } : {}),
       requests: parsed.filter((m) => m.method === 'REQUEST').length,
       cancels: parsed.filter((m) => m.method === 'CANCEL').length,
     };
@@ -128,9 +142,16 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
       { params: {}, query: { series_id: seriesUid, status: 'confirmed', limit: '100' }, body: undefined },
       'req-list',
     );
-    const bookings = (listed.outcome as { data: { uid: string; start_at: string; end_at: string; host: { email: string } }[] }).data;
+    type Listed = { uid: string; start_at: string; end_at: string; host: { email: string }; location: { url: string | null } };
+    const bookings = (listed.outcome as { data: Listed[] }).data;
     return bookings
-      .map((b) => ({ uid: `${b.uid}@schedule`, start: b.start_at, end: b.end_at, organizer: `mailto:${b.host.email}` }))
+      .map((b) => ({
+        uid: `${b.uid}@schedule`,
+        start: b.start_at,
+        end: b.end_at,
+        organizer: `mailto:${b.host.email}`,
+        location: b.location.url ?? '',
+      }))
       .sort((a, b) => a.start.localeCompare(b.start) || a.uid.localeCompare(b.uid));
   }
 
@@ -156,7 +177,12 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
 
   it('create, PATCH of the time, pause, resume, host change, pause and end: after each, the calendar is the confirmed occurrences', async () => {
     const uid = await created();
-    expect(await deliver()).toEqual({ subjects: ['Booked: Meet with Hana Host'], requests: 4, cancels: 0 });
+    expect(await deliver()).toEqual({
+      subjects: ['Booked: Meet with Hana Host'],
+      invites: ['Booked: Meet with Hana Host'],
+      requests: 4,
+      cancels: 0,
+    });
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar).map((e) => e.start)).toEqual([
       '2026-03-23T09:00:00.000Z',
@@ -167,7 +193,14 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
 
     // The time moves: each occurrence is held (canceled) and replaced at 11:00.
     expect((await updateSeries(deps, hana, uid, { time: '11:00' }, { ifMatch: '*' })).outcome.status).toBe(200);
-    expect(await deliver()).toEqual({ subjects: [], requests: 4, cancels: 4 });
+    expect(await deliver()).toEqual({
+      subjects: [],
+      invites: ['Booked: Meet with Hana Host', 'Canceled: Meet with Hana Host'],
+      requests: 4,
+      cancels: 4,
+    });
+    // The held reason speaks to the host; the attendee's cancellation gives none.
+    expect(lastInviteTexts.filter((t) => t.includes('Reason:'))).toEqual([]);
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar).map((e) => e.start)).toEqual([
       '2026-03-23T10:00:00.000Z',
@@ -185,13 +218,19 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
 
     // The resume books replacements: each held one leaves the calendar, its replacement arrives.
     expect((await resumeSeries(deps, hana, uid)).outcome.data).toMatchObject({ created: 4, owed: 0 });
-    expect(await deliver()).toEqual({ subjects: [], requests: 4, cancels: 4 });
+    expect(await deliver()).toEqual({
+      subjects: [],
+      invites: ['Booked: Meet with Hana Host', 'Canceled: Meet with Hana Host'],
+      requests: 4,
+      cancels: 4,
+    });
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar)).toHaveLength(4);
 
     // A new host: the same meetings, with Ivy as ORGANIZER.
     expect((await changeSeriesHost(deps, hana, uid, { host_user_id: IVY })).outcome.data).toMatchObject({ moved: 4, stopped_by: null });
-    expect(await deliver()).toEqual({ subjects: [], requests: 4, cancels: 0 });
+    expect(await deliver()).toEqual({ subjects: [], invites: ['Changed: Meet with Ivy Host'], requests: 4, cancels: 0 });
+    expect(lastInviteTexts.every((t) => t.includes('Meet is now with Ivy Host.'))).toBe(true);
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(new Set(shown(calendar).map((e) => e.organizer))).toEqual(new Set(['mailto:ivy@host.test']));
 
@@ -199,7 +238,7 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     expect((await pauseSeries(deps, hana, uid)).outcome.status).toBe(200);
     expect(await deliver()).toEqual({ subjects: [], requests: 0, cancels: 0 });
     expect((await endSeries(deps, hana, uid)).outcome.status).toBe(200);
-    expect(await deliver()).toEqual({ subjects: [], requests: 0, cancels: 4 });
+    expect(await deliver()).toEqual({ subjects: [], invites: ['Canceled: Meet with Ivy Host'], requests: 0, cancels: 4 });
     expect(shown(calendar)).toEqual([]);
     expect(await confirmed(uid)).toEqual([]);
   });
@@ -210,7 +249,13 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     clock.set('2026-03-24T00:00:00Z');
 
     expect((await endSeries(deps, hana, uid)).outcome.status).toBe(200);
-    expect(await deliver()).toEqual({ subjects: ['Canceled: Meet with Hana Host'], requests: 0, cancels: 3 });
+    expect(await deliver()).toEqual({
+      subjects: ['Canceled: Meet with Hana Host'],
+      invites: ['Canceled: Meet with Hana Host'],
+      requests: 0,
+      cancels: 3,
+    });
+    expect(lastInviteTexts.every((t) => t.includes('Reason: The series was ended.'))).toBe(true);
     // The first occurrence is past and stays: the calendar is what the series still has confirmed.
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar).map((e) => e.start)).toEqual(['2026-03-23T09:00:00.000Z']);
@@ -238,9 +283,26 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     expect((await updateSeries(deps, hana, uid, { time: '11:00' }, { ifMatch: '*' })).outcome.data).toMatchObject({
       resumed: { created: 3, owed: 1 },
     });
-    expect(await deliver()).toEqual({ subjects: [], requests: 3, cancels: 4 });
+    expect(await deliver()).toEqual({
+      subjects: [],
+      invites: ['Booked: Meet with Hana Host', 'Canceled: Meet with Hana Host'],
+      requests: 3,
+      cancels: 4,
+    });
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar)).toHaveLength(3);
+  });
+
+  it('a PATCH of the link: each occurrence updated in place with the new link, same UID, next SEQUENCE', async () => {
+    const uid = await created({ location_url: 'https://meet.example/old' });
+    await deliver();
+    expect(new Set(shown(calendar).map((e) => e.location))).toEqual(new Set(['https://meet.example/old']));
+
+    expect((await updateSeries(deps, hana, uid, { location_url: 'https://meet.example/new' }, { ifMatch: '*' })).outcome.status).toBe(200);
+    expect(await deliver()).toEqual({ subjects: [], invites: ['Changed: Meet with Hana Host'], requests: 4, cancels: 0 });
+    expect(lastInviteTexts.every((t) => t.includes('Meet with Hana Host has a new place to meet.'))).toBe(true);
+    expect(shown(calendar)).toEqual(await confirmed(uid));
+    expect(new Set(shown(calendar).map((e) => e.location))).toEqual(new Set(['https://meet.example/new']));
   });
 
   it('notify_invitee false: no action sends the attendee anything', async () => {

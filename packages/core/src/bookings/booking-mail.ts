@@ -30,6 +30,8 @@ export interface BookingChange {
   readonly host?: MailHost;
   /** Whether the attendee may be mailed (attendeeMailOn), when the caller read it already. */
   readonly attendeeMail?: boolean;
+  /** The attendee's mail alone: a series action's mail about an occurrence (series/occurrence-mail.ts). */
+  readonly attendeeOnly?: boolean;
 }
 
 /**
@@ -83,11 +85,12 @@ export async function bookingMail(
     bookingUid: booking.uid,
     payload: { ...common, role: 'host', timezone: host.timezone },
   };
+  const hostMail = change.attendeeOnly ? [] : [toHost];
   const mailAttendee =
     attendee !== undefined && (change.attendeeMail ?? (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null)));
-  if (!mailAttendee) return [toHost];
+  if (!mailAttendee) return hostMail;
   return [
-    toHost,
+    ...hostMail,
     {
       kind,
       recipient: attendee.email,

@@ -22,13 +22,14 @@
 // some zone (zone-abbreviation.test.ts).
 const LOCALES = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-NZ', 'en-IN', 'en-IE', 'en-ZA'] as const;
 
-/** `GMT+1`, `GMT-3:30`, `GMT+0`: an offset, not a name. Bare `GMT` and `UTC` are names. */
-const OFFSET = /^(?:GMT|UTC)[+\-\u2212]/;
+/** `GMT+1`, `GMT-3:30`, `GMT+0`: an offset, as English writes one. Bare `GMT` and `UTC` are names. */
+const OFFSET = /^GMT[+-]/;
 
 const formatters = new Map<string, readonly Intl.DateTimeFormat[]>();
 
 function formattersOf(zone: string): readonly Intl.DateTimeFormat[] {
   let found = formatters.get(zone);
+  // Stryker disable next-line ConditionalExpression: building the formatters every time names the zone alike; the cache only saves the cost.
   if (!found) {
     found = LOCALES.map((locale) => new Intl.DateTimeFormat(locale, { timeZoneName: 'short', timeZone: zone }));
     formatters.set(zone, found);
@@ -36,8 +37,9 @@ function formattersOf(zone: string): readonly Intl.DateTimeFormat[] {
   return found;
 }
 
+// A format asked for `timeZoneName` always has that part.
 const nameAt = (format: Intl.DateTimeFormat, instantMs: number) =>
-  format.formatToParts(instantMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  format.formatToParts(instantMs).find((part) => part.type === 'timeZoneName')!.value;
 
 /** The zone's name at that instant: its English abbreviation, else its offset (`GMT+9`). */
 export function zoneAbbreviation(instantMs: number, zone: string): string {

@@ -51,11 +51,7 @@ export async function mailOccurrence(
     eventTypeName: mail.eventTypeName,
     host: mail.host,
     attendeeMail: true,
+    attendeeOnly: true,
   });
-  // bookingMail writes the host's too; the attendee's alone is kept.
-  await recordNotifications(
-    trx,
-    deps,
-    queued.filter((n) => 'role' in n.payload && n.payload.role === 'attendee'),
-  );
+  await recordNotifications(trx, deps, queued);
 }

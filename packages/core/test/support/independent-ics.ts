@@ -13,6 +13,8 @@ export interface ParsedEvent {
   readonly status: string;
   readonly organizer: string;
   readonly attendees: readonly string[];
+  /** LOCATION, or empty when the event has none. */
+  readonly location: string;
 }
 
 /** One calendar object: its METHOD and its events. */
@@ -45,6 +47,7 @@ for text in json.load(sys.stdin):
             "status": str(ev.get("STATUS", "")),
             "organizer": str(ev.get("ORGANIZER", "")),
             "attendees": [str(a) for a in attendees],
+            "location": str(ev.get("LOCATION", "")),
         })
     out.append({"method": str(cal.get("METHOD", "")), "events": events})
 json.dump(out, sys.stdout)
