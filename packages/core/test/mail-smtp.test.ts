@@ -345,7 +345,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
   });
 
   it('a hostile name cannot add a header: quoted and encoded in From, its line breaks gone', async () => {
-    const hostile = 'Eve "the host", <eve@evil.test>\r\nBcc: victim@evil.test\r\nSubject: owned\nÄrger';
+    const hostile = 'Eve "the host", <eve@evil.test>\r\nBcc: victim@evil.test\r\nSubject: owned\nÄrger\r\n';
     await mailer.send({
       id: 'hostile-1',
       to: 'bob@guest.test',

@@ -303,6 +303,8 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     expect(lastInviteTexts.every((t) => t.includes('Meet with Hana Host has a new place to meet.'))).toBe(true);
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(new Set(shown(calendar).map((e) => e.location))).toEqual(new Set(['https://meet.example/new']));
+    const changed = await store.db.selectFrom('notifications').select('payload_json').where('kind', '=', 'booking_changed').execute();
+    expect(changed.map((r) => (JSON.parse(r.payload_json) as { changed?: string }).changed)).toEqual(Array(4).fill('location'));
   });
 
   it('notify_invitee false: no action sends the attendee anything', async () => {

@@ -26,6 +26,16 @@ describe('smtpSettings', () => {
   });
 
   it.each([
+    ['"Acme Booking" <mail@acme.example>', 'Acme Booking'],
+    ['" Acme "  <mail@acme.example>', 'Acme'],
+    ['Acme "Booking" <mail@acme.example>', 'Acme "Booking"'],
+    ['<mail@acme.example>', 'schedule'],
+    ['""<mail@acme.example>', 'schedule'],
+  ])('MAIL_FROM %s names the service %s in "<person> via <service>"', (from, name) => {
+    expect(smtpSettings('smtp://relay.internal', from)).toMatchObject({ address: 'mail@acme.example', name });
+  });
+
+  it.each([
     [
       'smtp://h',
       undefined,
