@@ -175,7 +175,8 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     return (call.outcome as { data: { series: { uid: string } } }).data.series.uid;
   }
 
-  it('create, PATCH of the time, pause, resume, host change, pause and end: after each, the calendar is the confirmed occurrences', async () => {
+  /** A new series whose confirmation and four invites have reached the attendee's calendar. */
+  async function delivered(): Promise<string> {
     const uid = await created();
     expect(await deliver()).toEqual({
       subjects: ['Booked: Meet with Hana Host'],
@@ -184,6 +185,11 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
       cancels: 0,
     });
     expect(shown(calendar)).toEqual(await confirmed(uid));
+    return uid;
+  }
+
+  it('a create puts each occurrence in the calendar; a PATCH of the time moves each', async () => {
+    const uid = await delivered();
     expect(shown(calendar).map((e) => e.start)).toEqual([
       '2026-03-23T09:00:00.000Z',
       '2026-03-25T09:00:00.000Z',
@@ -208,6 +214,10 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
       '2026-03-30T09:00:00.000Z',
       '2026-04-01T09:00:00.000Z',
     ]);
+  });
+
+  it('a pause sends nothing; the resume cancels each held occurrence and sends its replacement', async () => {
+    const uid = await delivered();
     const beforePause = shown(calendar);
 
     // A pause sends nothing (api.md): the held dates stay in the attendee's calendar meanwhile.
@@ -216,7 +226,6 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     expect(shown(calendar)).toEqual(beforePause);
     expect(await confirmed(uid)).toEqual([]);
 
-    // The resume books replacements: each held one leaves the calendar, its replacement arrives.
     expect((await resumeSeries(deps, hana, uid)).outcome.data).toMatchObject({ created: 4, owed: 0 });
     expect(await deliver()).toEqual({
       subjects: [],
@@ -226,19 +235,25 @@ describe.skipIf(independentPython === undefined).each(storeFixtures())("the atte
     });
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(shown(calendar)).toHaveLength(4);
+    expect(shown(calendar)).not.toEqual(beforePause);
+  });
 
-    // A new host: the same meetings, with Ivy as ORGANIZER.
+  it('a host change updates each occurrence in place, with the new host as ORGANIZER', async () => {
+    const uid = await delivered();
     expect((await changeSeriesHost(deps, hana, uid, { host_user_id: IVY })).outcome.data).toMatchObject({ moved: 4, stopped_by: null });
     expect(await deliver()).toEqual({ subjects: [], invites: ['Changed: Meet with Ivy Host'], requests: 4, cancels: 0 });
     expect(lastInviteTexts.every((t) => t.includes('Meet is now with Ivy Host.'))).toBe(true);
     expect(shown(calendar)).toEqual(await confirmed(uid));
     expect(new Set(shown(calendar).map((e) => e.organizer))).toEqual(new Set(['mailto:ivy@host.test']));
+  });
 
-    // Paused, then ended: what the pause held is canceled by the end, with the notice.
+  it('an end of a paused series cancels what the pause held', async () => {
+    const uid = await delivered();
     expect((await pauseSeries(deps, hana, uid)).outcome.status).toBe(200);
     expect(await deliver()).toEqual({ subjects: [], requests: 0, cancels: 0 });
+
     expect((await endSeries(deps, hana, uid)).outcome.status).toBe(200);
-    expect(await deliver()).toEqual({ subjects: [], invites: ['Canceled: Meet with Ivy Host'], requests: 0, cancels: 4 });
+    expect(await deliver()).toEqual({ subjects: [], invites: ['Canceled: Meet with Hana Host'], requests: 0, cancels: 4 });
     expect(shown(calendar)).toEqual([]);
     expect(await confirmed(uid)).toEqual([]);
   });
