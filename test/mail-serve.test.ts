@@ -50,8 +50,10 @@ describe('schedule serve with SMTP_URL', () => {
     expect([...byRecipient.keys()].sort()).toEqual(['bob@guest.test', 'hana@host.test']);
     expect(byRecipient.get('bob@guest.test')!.subject).toBe('Booked: Meet with Hana Host');
     expect(byRecipient.get('hana@host.test')!.subject).toBe('New booking: Meet with Bob Guest');
+    // Each shown as from the person a reply reaches, sent from the service's address.
+    expect(byRecipient.get('bob@guest.test')!.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Hana Host via Schedule' }]);
+    expect(byRecipient.get('hana@host.test')!.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Bob Guest via Schedule' }]);
     for (const parsed of byRecipient.values()) {
-      expect(parsed.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Schedule' }]);
       const ics = parsed.attachments.find((a) => a.contentType === 'application/ics')!;
       const calendar = new ICAL.Component(ICAL.parse(ics.content.toString('utf8')));
       const event = calendar.getFirstSubcomponent('vevent')!;

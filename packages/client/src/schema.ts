@@ -1158,7 +1158,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1169,7 +1169,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1371,7 +1371,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1398,7 +1398,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.

@@ -604,7 +604,7 @@ describe.each(storeFixtures())('calendar sync on $name', (fixture) => {
       attendees: [{ email: 'ann@example.com', partstat: 'ACCEPTED' }],
     };
     // RFC 6638 §7.1: a client never puts it in a scheduling message it sends itself.
-    expect(inviteCalendar('REQUEST', [event])).not.toContain('SCHEDULE-AGENT');
+    expect(inviteCalendar('REQUEST', event)).not.toContain('SCHEDULE-AGENT');
     expect(storedEventCalendar(event)).not.toContain('SCHEDULE-AGENT');
   });
 

@@ -4,7 +4,8 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
-import type { BookingNotificationPayload } from '../src/outbox/record-notification.js';
+import { zoneAbbreviation } from '../src/notifications/zone-abbreviation.js';
+import type { BookingNotificationPayload, SeriesNotificationPayload } from '../src/outbox/record-notification.js';
 
 // What each notification says: the words, the HTML beside them, and the invite.
 
@@ -25,7 +26,7 @@ const BOOKING: BookingNotificationPayload = {
 
 const stored = (
   payload: BookingNotificationPayload,
-  kind: 'booking_created' | 'booking_canceled' = 'booking_created',
+  kind: 'booking_created' | 'booking_canceled' | 'booking_changed' = 'booking_created',
 ): StoredNotification => ({
   id: 'n1',
   kind,
@@ -34,6 +35,27 @@ const stored = (
   bookingUid: 'b1',
   createdAt: '2026-05-01T12:00:00.000Z',
   payload,
+});
+
+/** A series mail to Bob about one date, as mail queued before invites existed wrote it, with `extra` over it. */
+const seriesStored = (
+  kind: 'series_confirmation' | 'series_ended',
+  extra: Partial<SeriesNotificationPayload> = {},
+): StoredNotification => ({
+  id: 'n2',
+  kind,
+  recipient: 'bob@guest.test',
+  seriesUid: 's1',
+  bookingUid: null,
+  createdAt: '2026-05-01T12:00:00.000Z',
+  payload: {
+    attendee_name: 'Bob',
+    event_type_name: 'Weekly',
+    host_name: 'Hana Host',
+    timezone: 'UTC',
+    occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' }],
+    ...extra,
+  },
 });
 
 describe('composeMail', () => {
@@ -78,22 +100,46 @@ describe('composeMail', () => {
     expect(mail.text.split('\n').slice(0, 3)).toEqual(['Hello Hana Host,', '', 'Meet with Bob is canceled.']);
   });
 
+  it('an occurrence given another host or link: Changed, REQUEST with the new ORGANIZER, shown as from the new host', () => {
+    const moved = composeMail(
+      stored({ ...BOOKING, host: { email: 'ivy@host.test', name: 'Ivy Host' }, sequence: 3, changed: 'host' }, 'booking_changed'),
+    );
+    expect(moved).toMatchObject({ subject: 'Changed: Meet with Ivy Host', replyTo: 'ivy@host.test', fromName: 'Ivy Host' });
+    expect(moved.text.split('\n').slice(0, 3)).toEqual(['Hello Bob <script>,', '', 'Meet is now with Ivy Host.']);
+    expect(moved.calendar).toMatchObject({ method: 'REQUEST', filename: 'invite.ics' });
+    const event = new ICAL.Component(ICAL.parse(moved.calendar!.content)).getFirstSubcomponent('vevent')!;
+    expect([event.getFirstPropertyValue('organizer'), event.getFirstPropertyValue('sequence')]).toEqual(['mailto:ivy@host.test', 3]);
+
+    const relinked = composeMail(
+      stored(
+        { ...BOOKING, location: { type: 'link', url: 'https://meet.example/new', value: null }, changed: 'location' },
+        'booking_changed',
+      ),
+    );
+    expect(relinked.subject).toBe('Changed: Meet with Hana Host');
+    expect(relinked.text.split('\n').slice(2, 6)).toEqual([
+      'Meet with Hana Host has a new place to meet.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      'Join at https://meet.example/new',
+    ]);
+  });
+
+  // Issue 30 item 8: the confirmation carried one VEVENT per occurrence in one REQUEST; each occurrence's invite is now its own booking mail.
+  it("a series confirmation carries no invite, even with its occurrences' bookings at hand; it is shown as from the host", () => {
+    const mail = composeMail(
+      seriesStored('series_confirmation', {
+        attendee_email: 'bob@guest.test',
+        host_email: 'hana@host.test',
+        occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z', uid: 'b1', sequence: 1 }],
+      }),
+    );
+    expect(mail.calendar).toBeUndefined();
+    expect(mail).toMatchObject({ subject: 'Booked: Weekly with Hana Host', replyTo: 'hana@host.test', fromName: 'Hana Host' });
+  });
+
   it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {
-    const mail = composeMail({
-      id: 'n2',
-      kind: 'series_ended',
-      recipient: 'bob@guest.test',
-      seriesUid: 's1',
-      bookingUid: null,
-      createdAt: '2026-05-01T12:00:00.000Z',
-      payload: {
-        attendee_name: 'Bob',
-        event_type_name: 'Weekly',
-        host_name: 'Hana Host',
-        timezone: 'UTC',
-        occurrences: [{ start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' }],
-      },
-    });
+    const mail = composeMail(seriesStored('series_ended'));
     expect(mail.calendar).toBeUndefined();
     expect(mail.replyTo).toBeUndefined();
     expect(mail.text).toBe(
@@ -104,14 +150,16 @@ describe('composeMail', () => {
 });
 
 describe("composeMail's times", () => {
-  // What a meeting's time read as when luxon wrote all of it (its `hasSame` and `ZZZZ`): the mail's own faster writing must read the same.
+  // What a meeting's time read as when luxon wrote all of it (its `hasSame`): the mail's own faster writing must read the same.
+  // The zone's name is the one rule of zone-abbreviation.ts (tested there), no longer luxon's `ZZZZ` (issue 30 item 10).
   function luxonSpan(start: string, end: string, zone: string): string {
     const local = (instant: string) => DateTime.fromISO(instant, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
-    const full = "cccc d LLLL yyyy, HH:mm '('ZZZZ')'";
+    const name = (t: DateTime) => ` (${zoneAbbreviation(t.toMillis(), zone)})`;
     const [from, to] = [local(start), local(end)];
+    const full = (t: DateTime) => `${t.toFormat('cccc d LLLL yyyy, HH:mm')}${name(t)}`;
     if (from.hasSame(to, 'day') && from.offset === to.offset)
-      return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat(`HH:mm '('ZZZZ')'`)}`;
-    return `${from.toFormat(full)} to ${to.toFormat(full)}`;
+      return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat('HH:mm')}${name(to)}`;
+    return `${full(from)} to ${full(to)}`;
   }
 
   it('the When line reads as luxon wrote it, for any zone, start and length (across midnight and offset changes)', () => {

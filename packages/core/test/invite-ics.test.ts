@@ -89,7 +89,7 @@ const EVENT: InviteEvent = {
 
 describe('inviteCalendar', () => {
   it('writes METHOD and one VEVENT per meeting, every line ended by CRLF', () => {
-    expect(inviteCalendar('REQUEST', [EVENT])).toBe(
+    expect(inviteCalendar('REQUEST', EVENT)).toBe(
       [
         'BEGIN:VCALENDAR',
         'VERSION:2.0',
@@ -122,13 +122,19 @@ describe('inviteCalendar', () => {
 
   it('reads back through ical.js exactly as written: text with every special character, names with commas, instants', () => {
     const summary = 'Plan; review, then \\ ship\nsecond line – ünïcödé '.repeat(4);
-    const text = inviteCalendar('CANCEL', [
-      { ...EVENT, summary, status: 'CANCELLED', organizer: { email: 'hana@host.test', name: 'Host, Hana "HH"' } },
-      { ...EVENT, uid: 'b2@schedule', start: '2026-03-29T00:30:00.000Z', end: '2026-03-29T01:30:00.000Z', location: null, url: null },
-    ]);
+    const text = inviteCalendar('CANCEL', {
+      ...EVENT,
+      summary,
+      status: 'CANCELLED',
+      location: null,
+      url: null,
+      organizer: { email: 'hana@host.test', name: 'Host, Hana "HH"' },
+    });
     const calendar = new ICAL.Component(ICAL.parse(text));
     expect(calendar.getFirstPropertyValue('method')).toBe('CANCEL');
-    const [first, second] = calendar.getAllSubcomponents('vevent');
+    // One iTIP message, one calendar object (issue 30 item 8).
+    const [first, ...more] = calendar.getAllSubcomponents('vevent');
+    expect(more).toEqual([]);
     expect(first!.getFirstPropertyValue('summary')).toBe(summary);
     expect(first!.getFirstPropertyValue('status')).toBe('CANCELLED');
     expect(first!.getFirstProperty('organizer')!.getParameter('cn')).toBe("Host, Hana 'HH'");
@@ -136,9 +142,7 @@ describe('inviteCalendar', () => {
       ['mailto:bob@guest.test', 'ACCEPTED'],
       ['mailto:gail@guest.test', 'NEEDS-ACTION'],
     ]);
-    expect((second!.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2026-03-29T00:30:00.000Z');
-    expect(second!.getFirstPropertyValue('uid')).toBe('b2@schedule');
-    expect(second!.getFirstPropertyValue('location')).toBeNull();
+    expect(first!.getFirstPropertyValue('location')).toBeNull();
     for (const line of text.split('\r\n')) expect(octets(line)).toBeLessThanOrEqual(75);
   });
 });

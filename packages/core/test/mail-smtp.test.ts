@@ -101,7 +101,8 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
 
     const toBob = mail['bob@guest.test']!;
     expect(toBob.subject).toBe('Booked: Meet with Hana Host');
-    expect(toBob.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Schedule' }]);
+    // Shown as from the host, the invite's ORGANIZER, while it leaves from the service's own address.
+    expect(toBob.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Hana Host via Schedule' }]);
     expect(toBob.replyTo?.value).toEqual([{ address: HOST_EMAIL, name: '' }]);
     // The attendee reads the time in their own zone.
     expect(toBob.text).toBe(
@@ -110,7 +111,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
         '',
         'Meet with Hana Host is booked.',
         '',
-        'When: Saturday 28 March 2026, 20:30–21:30 (GMT-4)',
+        'When: Saturday 28 March 2026, 20:30–21:30 (EDT)',
         `Join at https://meet.test/${uid}`,
         'Guests: gail@guest.test',
         '',
@@ -122,6 +123,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
     const toHana = mail[HOST_EMAIL]!;
     expect(toHana.subject).toBe('New booking: Meet with Bob Guest');
     expect(toHana.replyTo?.value).toEqual([{ address: 'bob@guest.test', name: '' }]);
+    expect(toHana.from?.value).toEqual([{ address: 'mail@schedule.test', name: 'Bob Guest via Schedule' }]);
     expect(toHana.text).toBe(
       [
         'Hello Hana Host,',
@@ -239,7 +241,7 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
         '',
         'Meet with Hana Host is canceled.',
         '',
-        'When: Saturday 24 October 2026, 20:30–21:30 (GMT-4)',
+        'When: Saturday 24 October 2026, 20:30–21:30 (EDT)',
         'Reason: No longer needed',
         '',
         'Open the attached cancellation to remove it from your calendar.',
@@ -299,22 +301,22 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
     expect((await mailRowsOf(store)).map((r) => r.kind)).toEqual(['booking_created']);
   });
 
-  it('a series confirmation invites to every occurrence, one VEVENT each, across the spring change; its end cancels them', async () => {
+  // Issue 30 item 8: the confirmation was one REQUEST holding one VEVENT per occurrence, and some clients import only the first.
+  it('a series confirmation lists the dates; each occurrence comes in a mail of its own, one calendar object each, across the spring change; its end cancels each', async () => {
     const created = await createSeries(deps, hana, seriesBody());
     expect(created.outcome.status).toBe(201);
     const occurrences = (created.outcome as { data: { occurrences: { uid: string }[] } }).data.occurrences;
-    // The confirmation stands for the occurrences' own booking mail: one mail, to the attendee.
-    expect((await mailRowsOf(store)).map((r) => `${r.kind} ${r.recipient}`)).toEqual(['series_confirmation bob@guest.test']);
 
-    expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
-    const [confirmation] = sink.received;
-    expect(confirmation!.to).toEqual(['bob@guest.test']);
-    expect(confirmation!.parsed.subject).toBe('Booked: Meet with Hana Host');
+    expect(await dispatch()).toEqual({ ...NOTHING, sent: 4 });
+    expect(sink.received.every((r) => r.to.join() === 'bob@guest.test')).toBe(true);
+    const confirmation = sink.received.find((r) => r.parsed.attachments.length === 0)!;
+    expect(confirmation.parsed.subject).toBe('Booked: Meet with Hana Host');
     // Monday 10:00 in Berlin: 09:00 UTC before the change, 08:00 UTC after.
     const starts = ['2026-03-23T09:00:00.000Z', '2026-03-30T08:00:00.000Z', '2026-04-06T08:00:00.000Z'];
-    expect(inviteOf(confirmation!.parsed)).toMatchObject({
-      method: 'REQUEST',
-      events: starts.map((start, i) => ({
+    const invites = sink.received.filter((r) => r !== confirmation).map((r) => inviteOf(r.parsed));
+    expect(invites.every((i) => i.method === 'REQUEST' && i.events.length === 1)).toBe(true);
+    expect(invites.map((i) => i.events[0]).sort((a, b) => a!.start.localeCompare(b!.start))).toMatchObject(
+      starts.map((start, i) => ({
         uid: `${occurrences[i]!.uid}@schedule`,
         sequence: 1,
         start,
@@ -324,19 +326,46 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
         organizer: `mailto:${HOST_EMAIL}`,
         attendees: ['mailto:bob@guest.test'],
       })),
-    });
+    );
     sink.received.length = 0;
 
     clock.set('2026-03-24T00:00:00Z');
     const seriesUid = (created.outcome as { data: { series: { uid: string } } }).data.series.uid;
     expect((await endSeries(deps, hana, seriesUid)).outcome.status).toBe(200);
-    expect(await dispatch()).toEqual({ ...NOTHING, sent: 1 });
-    expect(sink.received[0]!.parsed.subject).toBe('Canceled: Meet with Hana Host');
-    // The first occurrence is past: the end canceled the other two, each now at version 2.
-    expect(inviteOf(sink.received[0]!.parsed)).toMatchObject({
-      method: 'CANCEL',
-      events: [1, 2].map((i) => ({ uid: `${occurrences[i]!.uid}@schedule`, sequence: 2, start: starts[i], status: 'CANCELLED' })),
+    expect(await dispatch()).toEqual({ ...NOTHING, sent: 3 });
+    expect(sink.received.filter((r) => r.parsed.attachments.length === 0).map((r) => r.parsed.subject)).toEqual([
+      'Canceled: Meet with Hana Host',
+    ]);
+    // The first occurrence is past: the end canceled the other two, each now at version 2, each in its own CANCEL.
+    const cancels = sink.received.filter((r) => r.parsed.attachments.length > 0).map((r) => inviteOf(r.parsed));
+    expect(cancels.every((c) => c.method === 'CANCEL' && c.events.length === 1)).toBe(true);
+    expect(cancels.map((c) => c.events[0]).sort((a, b) => a!.start.localeCompare(b!.start))).toMatchObject(
+      [1, 2].map((i) => ({ uid: `${occurrences[i]!.uid}@schedule`, sequence: 2, start: starts[i], status: 'CANCELLED' })),
+    );
+  });
+
+  it('a hostile name cannot add a header: quoted and encoded in From, its line breaks gone', async () => {
+    const hostile = 'Eve "the host", <eve@evil.test>\r\nBcc: victim@evil.test\r\nSubject: owned\nÄrger\r\n';
+    await mailer.send({
+      id: 'hostile-1',
+      to: 'bob@guest.test',
+      fromName: hostile,
+      replyTo: HOST_EMAIL,
+      subject: 'Booked: Meet with Eve',
+      text: 'x',
+      html: '<p>x</p>',
+      kind: 'booking_created',
+      seriesUid: null,
+      bookingUid: null,
     });
+    const [got] = sink.received;
+    expect(got!.to).toEqual(['bob@guest.test']);
+    expect(got!.parsed.from?.value).toEqual([
+      { address: 'mail@schedule.test', name: 'Eve "the host", <eve@evil.test> Bcc: victim@evil.test Subject: owned Ärger via Schedule' },
+    ]);
+    expect(got!.parsed.headers.has('bcc')).toBe(false);
+    expect(got!.parsed.subject).toBe('Booked: Meet with Eve');
+    expect(got!.raw).not.toMatch(/^(Bcc|Subject: owned)/im);
   });
 
   describe('a server that fails: the mail waits for its next attempt, and the pass ends at once', () => {

@@ -644,7 +644,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
       const reordered = Object.fromEntries(Object.entries(seriesBody()).reverse());
       const again = await createSeries(deps, who.hana, reordered, { key: 'k-same' });
       expect(again).toEqual({ ...first, replayed: true });
-      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 1, outbox: 5, idempotencyKeys: 1 });
+      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 5, outbox: 5, idempotencyKeys: 1 });
     });
 
     it('refuses the same key with another body: 409 idempotency_key_conflict, nothing more written', async () => {
@@ -654,7 +654,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
         ...error('idempotency_key_conflict'),
         message: 'This Idempotency-Key was used within the last 24 hours with a different request.',
       });
-      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 1, outbox: 5, idempotencyKeys: 1 });
+      expect(await writesOf(store)).toEqual({ series: 1, occurrences: 4, notifications: 5, outbox: 5, idempotencyKeys: 1 });
     });
   });
 
@@ -689,13 +689,21 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
     it('queues one series_confirmation to the attendee listing the occurrences and the skipped dates', async () => {
       await resetSeriesWorkspace({ store, clock }, [importedBooking(B1, 'hana', '2026-03-04T10:00:00Z')]);
       const { series, occurrences } = await created(seriesBody());
-      const mail = (await notificationsOf(store)).map(({ kind, series_uid, recipient, status, payload }) => ({
-        kind,
-        series_uid,
-        recipient,
-        status,
-        payload,
-      }));
+      const all = await notificationsOf(store);
+      // Each occurrence's invite goes in a booking mail of its own, to the attendee (docs/mail.md).
+      expect(all.filter((n) => n.kind === 'booking_created').map((n) => [n.booking_uid, n.recipient, n.payload.role])).toEqual(
+        expect.arrayContaining(occurrences.map((o) => [o.uid, 'bob@example.com', 'attendee'])),
+      );
+      expect(all).toHaveLength(1 + occurrences.length);
+      const mail = all
+        .filter((n) => n.kind === 'series_confirmation')
+        .map(({ kind, series_uid, recipient, status, payload }) => ({
+          kind,
+          series_uid,
+          recipient,
+          status,
+          payload,
+        }));
       expect(mail).toEqual([
         {
           kind: 'series_confirmation',
@@ -709,7 +717,7 @@ describe.each(storeFixtures())('POST /v1/series on $name', (fixture) => {
             host_name: 'Hana Host',
             host_email: 'hana@acme.test',
             timezone: 'UTC',
-            // Each occurrence's booking, new (version 1), with its own conference link: the confirmation's invite.
+            // Each occurrence's booking, new (version 1), with its own conference link.
             occurrences: occurrences.map(({ uid, start_at, end_at }) => ({
               start_at,
               end_at,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HELD_REASON } from '../src/series/hold-occurrence.js';
-import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
+import { cancelBooking, outboxOf, rescheduleBooking } from './support/booking-calls.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { occurrenceRowsOf, owedRowsOf, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import {
@@ -216,6 +216,14 @@ describe.each(storeFixtures())('PATCH /v1/series/:uid on $name', (fixture) => {
       }
       for (const i of [0, 1]) expect(await bookingNow(s, occurrence(i).uid)).toMatchObject({ version: 1, location: link(OLD_LINK) });
       expect(await bookingNow(s, occurrence(3).uid)).toMatchObject({ status: 'canceled', version: 2, location: link(OLD_LINK) });
+      // Issue 30 item 11: its own event, not booking.updated, which api.md keeps for PATCH /v1/bookings/:uid.
+      const events = (await outboxOf(s.store)).filter(
+        (e) => e.created_at === AFTER_SECOND && e.event_type !== 'booking.canceled' && e.event_type.startsWith('booking.'),
+      );
+      expect(events.map((e) => [e.event_type, e.subject_uid]).sort()).toEqual(
+        [2, 4, 5].map((i) => ['booking.location_changed', occurrence(i).uid]).sort(),
+      );
+      for (const event of events) expect(event.payload).toEqual({ ...(await bookingNow(s, event.subject_uid)), series_uid: uid });
     });
 
     it('replacements booked after a location_url change carry the new link', async () => {

@@ -9,12 +9,30 @@ describe('smtpSettings', () => {
       url: 'smtps://user:p%40ss@smtp.example.com:465',
       from: 'noreply@example.com',
       domain: 'example.com',
+      address: 'noreply@example.com',
+      name: 'schedule',
     });
     expect(smtpSettings('smtp://relay.internal', '  Schedule <mail@schedule.example>  ')).toEqual({
       url: 'smtp://relay.internal',
       from: 'Schedule <mail@schedule.example>',
       domain: 'schedule.example',
+      address: 'mail@schedule.example',
+      name: 'Schedule',
     });
+    expect(smtpSettings('smtp://relay.internal', '"Acme Booking" <mail@acme.example>')).toMatchObject({
+      address: 'mail@acme.example',
+      name: 'Acme Booking',
+    });
+  });
+
+  it.each([
+    ['"Acme Booking" <mail@acme.example>', 'Acme Booking'],
+    ['" Acme "  <mail@acme.example>', 'Acme'],
+    ['Acme "Booking" <mail@acme.example>', 'Acme "Booking"'],
+    ['<mail@acme.example>', 'schedule'],
+    ['""<mail@acme.example>', 'schedule'],
+  ])('MAIL_FROM %s names the service %s in "<person> via <service>"', (from, name) => {
+    expect(smtpSettings('smtp://relay.internal', from)).toMatchObject({ address: 'mail@acme.example', name });
   });
 
   it.each([

@@ -207,8 +207,8 @@ describe.each(['sqlite', 'postgres'] as const)('the backlog gauges on %s', (data
     expect(backlog(await scrape())).toEqual({ events: 0, mail: 0 });
     clock.advance(1000);
     // Two booking.created, then series.created and a booking.created per occurrence; a confirmation
-    // to host and attendee of each booking, and one series confirmation (occurrences send no booking mail).
-    expect(backlog(await scrape())).toEqual({ events: 5, mail: 5 });
+    // to host and attendee of each booking, one series confirmation, and each occurrence's invite to its attendee.
+    expect(backlog(await scrape())).toEqual({ events: 5, mail: 7 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '@schedule/core';
 import type { Command } from 'commander';
 import { defined, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
@@ -10,6 +11,15 @@ import {
 } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { DELIVERY_COLUMNS, WEBHOOK_COLUMNS } from './columns.js';
+
+/** The event names, from core's one list, in lines of at most 110 characters for the help text. */
+const EVENTS_HELP = `Events: ${EVENT_NAMES.join(', ')} (no wildcard).`.split(' ').reduce<string[]>((lines, word) => {
+  const last = lines.at(-1);
+  if (last !== undefined && last.length + 1 + word.length <= 110) lines[lines.length - 1] = `${last} ${word}`;
+  else lines.push(word);
+  return lines;
+}, []);
+
 import { listCommand, withPaging } from './list-pages.js';
 
 /** `--events booking.created,booking.canceled`: the names as a list, for the API to check. */
@@ -77,8 +87,7 @@ export function registerWebhooks(program: Command): void {
       'after',
       [
         '',
-        'Events: booking.created, booking.canceled, booking.rescheduled, booking.updated, series.created, series.paused,',
-        'series.resumed, series.ended, series.host_changed, series.updated (no wildcard).',
+        ...EVENTS_HELP,
         '',
         'Example:',
         '  schedule webhooks create --url https://crm.example.com/hooks --events booking.created,booking.canceled',

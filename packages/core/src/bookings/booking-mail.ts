@@ -21,6 +21,8 @@ export interface MailHost {
 export interface BookingChange {
   readonly previous?: { readonly start_at: string; readonly end_at: string };
   readonly reason?: string | null | undefined;
+  /** A `booking_changed` mail: what a series changed of the occurrence. */
+  readonly changed?: 'host' | 'location' | undefined;
   /** The occurrence's series, for a booking that is one: its `notify_invitee` governs the attendee's mail too. */
   readonly seriesUid?: string | null;
   /** Known already (a create has them): saves reading them again. */
@@ -28,6 +30,8 @@ export interface BookingChange {
   readonly host?: MailHost;
   /** Whether the attendee may be mailed (attendeeMailOn), when the caller read it already. */
   readonly attendeeMail?: boolean;
+  /** The attendee's mail alone: a series action's mail about an occurrence (series/occurrence-mail.ts). */
+  readonly attendeeOnly?: boolean;
 }
 
 /**
@@ -35,8 +39,8 @@ export interface BookingChange {
  * (docs/mail.md): one to the host and, unless attendee mail is off (for the
  * workspace, the event type, or the occurrence's series), one to the
  * attendee. Each carries the booking as it now is, so the invite's SEQUENCE
- * is the version this change wrote. Called by the booking endpoints only: a
- * series writes to its occurrences without booking mail, and sends its own.
+ * is the version this change wrote. Called by the booking endpoints; a
+ * series action queues the attendee's alone (series/occurrence-mail.ts).
  */
 export async function recordBookingMail(
   trx: Executor,
@@ -73,6 +77,7 @@ export async function bookingMail(
     location: booking.location,
     ...(change.previous ? { previous: change.previous } : {}),
     ...(change.reason !== undefined ? { reason: change.reason } : {}),
+    ...(change.changed !== undefined ? { changed: change.changed } : {}),
   };
   const toHost: NewNotification = {
     kind,
@@ -80,11 +85,12 @@ export async function bookingMail(
     bookingUid: booking.uid,
     payload: { ...common, role: 'host', timezone: host.timezone },
   };
+  const hostMail = change.attendeeOnly ? [] : [toHost];
   const mailAttendee =
     attendee !== undefined && (change.attendeeMail ?? (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null)));
-  if (!mailAttendee) return [toHost];
+  if (!mailAttendee) return hostMail;
   return [
-    toHost,
+    ...hostMail,
     {
       kind,
       recipient: attendee.email,

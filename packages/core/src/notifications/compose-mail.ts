@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import { bookingTitle } from '../bookings/attendee-name.js';
 import type {
   BookingNotificationKind,
   BookingNotificationPayload,
@@ -95,6 +94,7 @@ export function composeMail(notification: StoredNotification): Mail {
   return {
     ...about,
     ...(written.replyTo ? { replyTo: written.replyTo } : {}),
+    ...(written.fromName ? { fromName: written.fromName } : {}),
     subject: written.subject,
     text: asText(written.sections),
     html: asHtml(written.sections),
@@ -107,28 +107,33 @@ interface Written {
   readonly sections: readonly Section[];
   readonly calendar?: MailCalendar | undefined;
   readonly replyTo?: string | undefined;
+  /** The person the mail is shown as from: the one `replyTo` reaches. */
+  readonly fromName?: string | undefined;
 }
 
 function write(n: StoredNotification): Written {
   switch (n.kind) {
     case 'series_confirmation':
     case 'series_ended':
-      return seriesMail(n.kind, n.payload, n.createdAt);
+      return seriesMail(n.kind, n.payload);
     case 'booking_created':
     case 'booking_rescheduled':
     case 'booking_canceled':
+    case 'booking_changed':
       return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt);
     case 'webhook_paused':
       return webhookPausedMail(n.payload);
   }
 }
 
-// Series mail: the words are those series mail always had (docs/api/series.md); the invite is added.
-function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPayload, createdAt: string): Written {
+// Series mail: the words are those series mail always had (docs/api/series.md). It carries no invite:
+// RFC 5546 §1.4 keeps one iTIP message to the components of one UID and RFC 6047 §2.4 one iTIP object to
+// a mail, and each occurrence is a booking of its own, so each occurrence's invite or cancellation goes
+// in its own booking mail (docs/mail.md, "One calendar object per mail").
+function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPayload): Written {
   const dates = payload.occurrences.map((o) => when(o.start_at, payload.timezone));
   const greeting: Section = { lines: [`Hello ${payload.attendee_name},`] };
   const meeting = `${payload.event_type_name} with ${payload.host_name}`;
-  const calendar = seriesCalendar(kind, payload, createdAt);
   const replyTo = payload.host_email;
   if (kind === 'series_confirmation') {
     const skipped = (payload.skipped ?? []).map((s) => when(s.start_at, payload.timezone));
@@ -140,54 +145,20 @@ function seriesMail(kind: SeriesNotificationKind, payload: SeriesNotificationPay
         ...(skipped.length > 0 ? [{ lines: ['These dates were not free and are not booked:'], items: skipped }] : []),
         ...(payload.location_url ? [{ lines: [`Join at ${payload.location_url}`] }] : []),
       ],
-      calendar,
       replyTo,
+      fromName: payload.host_name,
     };
   }
   return {
     subject: `Canceled: ${meeting}`,
     sections: [greeting, { lines: [`${meeting} has ended. These meetings are canceled:`], items: dates }],
-    calendar,
     replyTo,
+    fromName: payload.host_name,
   };
 }
 
-/** One VEVENT per occurrence, each the occurrence's own booking (the UID its own booking mail uses). */
-function seriesCalendar(kind: SeriesNotificationKind, payload: SeriesNotificationPayload, createdAt: string): MailCalendar | undefined {
-  const { host_email: hostEmail, attendee_email: attendeeEmail } = payload;
-  const occurrences = payload.occurrences.flatMap((o) =>
-    o.uid !== undefined && o.sequence !== undefined ? [{ ...o, uid: o.uid, sequence: o.sequence }] : [],
-  );
-  // Mail queued before invites existed lacks what an invite needs: it goes as text alone.
-  if (
-    hostEmail === undefined ||
-    attendeeEmail === undefined ||
-    occurrences.length === 0 ||
-    occurrences.length !== payload.occurrences.length
-  ) {
-    return undefined;
-  }
-  const canceled = kind === 'series_ended';
-  const events = occurrences.map(
-    (o): InviteEvent => ({
-      uid: inviteUid(o.uid),
-      sequence: o.sequence,
-      start: o.start_at,
-      end: o.end_at,
-      stamp: createdAt,
-      summary: bookingTitle(payload.event_type_name, payload.host_name, payload.attendee_name),
-      location: o.location_url ?? payload.location_url ?? null,
-      url: o.location_url ?? payload.location_url ?? null,
-      status: canceled ? 'CANCELLED' : 'CONFIRMED',
-      organizer: { email: hostEmail, name: payload.host_name },
-      attendees: [{ email: attendeeEmail, name: payload.attendee_name, partstat: 'ACCEPTED' }],
-    }),
-  );
-  return calendarOf(canceled ? 'CANCEL' : 'REQUEST', events);
-}
-
-function calendarOf(method: 'REQUEST' | 'CANCEL', events: readonly InviteEvent[]): MailCalendar {
-  return { method, content: inviteCalendar(method, events), filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics' };
+function calendarOf(method: 'REQUEST' | 'CANCEL', event: InviteEvent): MailCalendar {
+  return { method, content: inviteCalendar(method, event), filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics' };
 }
 
 function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayload, bookingUid: string | null, createdAt: string): Written {
@@ -209,34 +180,34 @@ function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayloa
       : `${p.attendee.name} (${p.attendee.email}) booked ${p.event_type_name} with you.`,
     booking_rescheduled: `${meeting} has moved.`,
     booking_canceled: `${meeting} is canceled.`,
+    booking_changed: p.changed === 'host' ? `${p.event_type_name} is now with ${p.host.name}.` : `${meeting} has a new place to meet.`,
   }[kind];
   const subject = {
     booking_created: toAttendee ? `Booked: ${meeting}` : `New booking: ${meeting}`,
     booking_rescheduled: `Moved: ${meeting}`,
     booking_canceled: `Canceled: ${meeting}`,
+    booking_changed: `Changed: ${meeting}`,
   }[kind];
   const canceled = kind === 'booking_canceled';
   const calendar =
     bookingUid === null
       ? undefined
-      : calendarOf(canceled ? 'CANCEL' : 'REQUEST', [
-          {
-            uid: inviteUid(bookingUid),
-            sequence: p.sequence,
-            start: p.start_at,
-            end: p.end_at,
-            stamp: createdAt,
-            summary: p.title,
-            location: p.location.url ?? p.location.value,
-            url: p.location.url,
-            status: canceled ? 'CANCELLED' : 'CONFIRMED',
-            organizer: { email: p.host.email, name: p.host.name },
-            attendees: [
-              { email: p.attendee.email, name: p.attendee.name, partstat: 'ACCEPTED' },
-              ...p.guests.map((g) => ({ email: g.email, name: g.name, partstat: 'NEEDS-ACTION' as const })),
-            ],
-          },
-        ]);
+      : calendarOf(canceled ? 'CANCEL' : 'REQUEST', {
+          uid: inviteUid(bookingUid),
+          sequence: p.sequence,
+          start: p.start_at,
+          end: p.end_at,
+          stamp: createdAt,
+          summary: p.title,
+          location: p.location.url ?? p.location.value,
+          url: p.location.url,
+          status: canceled ? 'CANCELLED' : 'CONFIRMED',
+          organizer: { email: p.host.email, name: p.host.name },
+          attendees: [
+            { email: p.attendee.email, name: p.attendee.name, partstat: 'ACCEPTED' },
+            ...p.guests.map((g) => ({ email: g.email, name: g.name, partstat: 'NEEDS-ACTION' as const })),
+          ],
+        });
   return {
     subject,
     sections: [
@@ -253,6 +224,7 @@ function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayloa
     ],
     calendar,
     replyTo: toAttendee ? p.host.email : p.attendee.email,
+    fromName: toAttendee ? p.host.name : p.attendee.name,
   };
 }
 

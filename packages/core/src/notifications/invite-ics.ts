@@ -124,11 +124,13 @@ function eventLines(event: InviteEvent, stored: StoredEventOptions = {}): string
 }
 
 /**
- * A calendar object for one iTIP message: METHOD, then one VEVENT per
- * meeting, every line folded and ended with CRLF.
+ * A calendar object for one iTIP message: METHOD, then the one meeting's
+ * VEVENT, every line folded and ended with CRLF. One meeting only: an iTIP
+ * message holds the components of one UID (RFC 5546 §1.4), and a client
+ * given several may import only the first (docs/mail.md).
  */
-export function inviteCalendar(method: InviteMethod, events: readonly InviteEvent[]): string {
-  return calendarText([`METHOD:${method}`], events);
+export function inviteCalendar(method: InviteMethod, event: InviteEvent): string {
+  return calendarText([`METHOD:${method}`], [event]);
 }
 
 /** How a stored event differs from a mailed one. */

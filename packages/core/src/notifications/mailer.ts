@@ -16,6 +16,12 @@ export interface Mail {
   readonly to: string;
   /** Where a reply goes: to the host for the attendee's mail, to the attendee for the host's. */
   readonly replyTo?: string | undefined;
+  /**
+   * Whom the mail is shown as from: the person a reply reaches (the host, the
+   * ORGANIZER, for the attendee's mail). The mailer sends it from the service's
+   * own address as `"<name> via <service>"` (docs/mail.md, "From and Reply-To").
+   */
+  readonly fromName?: string | undefined;
   readonly subject: string;
   readonly text: string;
   readonly html: string;

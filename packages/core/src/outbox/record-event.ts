@@ -9,13 +9,18 @@ import { toTimestamp } from '../time.js';
 /**
  * Event names of docs/api/choices.md "Events and mail", as a list: a webhook
  * subscribes to some of them by name (docs/webhooks.md), so they are checked
- * at run time too.
+ * at run time too. `booking.updated` is what api.md says and nothing else:
+ * a `PATCH /v1/bookings/:uid` of metadata, responses or the attendee's name.
+ * A series moving an occurrence to another host, or restamping its link, is
+ * a change of its own name.
  */
 export const EVENT_NAMES = [
   'booking.created',
   'booking.canceled',
   'booking.rescheduled',
   'booking.updated',
+  'booking.host_changed',
+  'booking.location_changed',
   'series.created',
   'series.paused',
   'series.resumed',

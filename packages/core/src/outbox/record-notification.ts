@@ -9,7 +9,8 @@ import { toTimestamp } from '../time.js';
 /**
  * The mail the service sends (docs/mail.md): series mail (a confirmation on
  * create, one notice on end), booking mail (created, rescheduled, canceled,
- * to the attendee and to the host), and the notice to a webhook's owner
+ * to the attendee and to the host; changed, to the attendee of an occurrence
+ * a series gave another host or link), and the notice to a webhook's owner
  * that it was paused.
  */
 export type NotificationKind =
@@ -18,20 +19,20 @@ export type NotificationKind =
   | 'booking_created'
   | 'booking_rescheduled'
   | 'booking_canceled'
+  | 'booking_changed'
   | 'webhook_paused';
 
 export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
-export type BookingNotificationKind = 'booking_created' | 'booking_rescheduled' | 'booking_canceled';
+export type BookingNotificationKind = 'booking_created' | 'booking_rescheduled' | 'booking_canceled' | 'booking_changed';
 
-/** One occurrence a series mail lists, and invites to (or cancels) in its calendar attachment. */
+/**
+ * One occurrence a series mail lists. Its invite (or cancellation) goes in a
+ * booking mail of its own (docs/mail.md "One calendar object per mail").
+ */
 export interface MailOccurrence {
   readonly start_at: string;
   readonly end_at: string;
-  /**
-   * The occurrence's booking and its version, for the invite's UID and
-   * SEQUENCE. Mail queued before invites existed has neither, and goes
-   * without an attachment.
-   */
+  /** The occurrence's booking and its version; kept for the record, no longer written into the series mail. */
   readonly uid?: string;
   readonly sequence?: number;
   /** Where the occurrence meets: the series' fixed link, else the occurrence's own conference link. */
@@ -81,6 +82,8 @@ export interface BookingNotificationPayload {
   readonly previous?: { readonly start_at: string; readonly end_at: string };
   /** A cancel's or reschedule's reason, when one was given. */
   readonly reason?: string | null;
+  /** A `booking_changed` mail: what the series changed, the host or the link. */
+  readonly changed?: 'host' | 'location';
 }
 
 /** What the notice of an auto-paused webhook says (written by the webhook delivery). */
@@ -99,6 +102,7 @@ export interface NotificationPayloads {
   booking_created: BookingNotificationPayload;
   booking_rescheduled: BookingNotificationPayload;
   booking_canceled: BookingNotificationPayload;
+  booking_changed: BookingNotificationPayload;
   webhook_paused: WebhookPausedPayload;
 }
 

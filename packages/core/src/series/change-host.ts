@@ -8,6 +8,7 @@ import type { HostRecord } from '../event-types/resolve-event-type.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';
 import { allowedHost } from './create-series.js';
+import { mailOccurrence, occurrenceMailOf } from './occurrence-mail.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { seriesBookingOf } from './replace-owed.js';
 import { type Finish, finishAction, runItem, startAction } from './series-action.js';
@@ -60,6 +61,7 @@ export async function changeSeriesHost(
   // Stryker disable next-line ArrowFunction: no changes and undefined both spread to nothing in the first write.
   const started = await startAction(deps, 'change_host', row.uid, () => ({}));
   const occurrences = await futureOccurrences(db, row.uid, deps.clock.now());
+  const mail = await occurrenceMailOf(db, started.series, eventType.name, newHost);
   const unchanged = occurrences.filter((o) => o.host_user_id === newHost.id).length;
   const toMove = occurrences.filter((o) => o.host_user_id !== newHost.id);
 
@@ -80,7 +82,7 @@ export async function changeSeriesHost(
       // Stryker disable next-line OptionalChaining: bookings are never deleted, so the occurrence listed above is always found.
       if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
       if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
-      await applyBookingChange(
+      const changed = await applyBookingChange(
         trx,
         deps,
         current,
@@ -89,14 +91,15 @@ export async function changeSeriesHost(
           title: bookingTitle(eventType.name, newHost.name, attendeeName),
           calendar_sync_status: syncStatusFor(newHost),
         },
-        'booking.updated',
+        'booking.host_changed',
         (booking) => ({
           ...booking,
           host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
           series_uid: row.uid,
-          changed_fields: ['host'],
         }),
       );
+      // The new ORGANIZER and title reach the attendee's calendar as an update: a REQUEST of the same UID, next SEQUENCE (RFC 5546).
+      await mailOccurrence(trx, deps, mail, 'booking_changed', changed, { changed: 'host' });
       return 'moved' as const;
     });
     // Stryker disable next-line StringLiteral: any stop word ends the run here, and the finish, which no longer owns the series, says superseded.

@@ -13,12 +13,13 @@ import {
   resolveEventType,
 } from '../event-types/resolve-event-type.js';
 import { recordEvent } from '../outbox/record-event.js';
-import { attendeeMailOn, recordNotification } from '../outbox/record-notification.js';
+import { recordNotification } from '../outbox/record-notification.js';
 import { lockHost } from '../storage/host-lock.js';
 import type { SeriesTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { expandPattern } from './expand-pattern.js';
+import { occurrenceMailOf } from './occurrence-mail.js';
 import { bookOccurrence, type OccurrenceTemplate, occurrenceLocation } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
@@ -225,10 +226,13 @@ export async function createSeries(
     const plan = planOccurrences(await withBookings(trx, prepared), eventType, prepared.candidates);
     if (plan.free.length === 0) throw noDatesFree(plan.skipped);
     await trx.insertInto('series').values(row).execute();
+    const mail = await occurrenceMailOf(trx, row, eventType.name, host);
     const occurrences: Occurrence[] = [];
     for (const candidate of plan.free) {
       await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });
-      occurrences.push(await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }));
+      occurrences.push(
+        await bookOccurrence(trx, deps, template, { patternInstantMs: candidate.instantMs, rescheduledFromUid: null }, mail),
+      );
     }
     const skipped = [...plan.skipped];
 
@@ -240,8 +244,8 @@ export async function createSeries(
       event_type_name: eventType.name,
     });
     await recordEvent(trx, deps, 'series.created', uid, { ...series, occurrences, skipped });
-    // The confirmation stands for every occurrence's booking mail: occurrences send none of their own.
-    if (body.notify_invitee && (await attendeeMailOn(trx, eventType.id))) {
+    // The confirmation lists the dates; each occurrence's invite went in its own mail (bookOccurrence).
+    if (mail.on) {
       await recordNotification(trx, deps, {
         kind: 'series_confirmation',
         seriesUid: uid,

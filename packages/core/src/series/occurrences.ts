@@ -1,5 +1,6 @@
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { type BookingRow, selectBookings, toBooking } from '../bookings/booking-rows.js';
+import type { Booking } from '../bookings/booking-view.js';
 import { insertBookingRow } from '../bookings/insert-booking-row.js';
 import { newBookingRow } from '../bookings/new-booking.js';
 import type { Clock } from '../clock.js';
@@ -9,6 +10,7 @@ import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import { mailOccurrence, type OccurrenceMail } from './occurrence-mail.js';
 import type { SeriesDeps } from './series-deps.js';
 import type { SeriesAttendee } from './series-rows.js';
 import type { Occurrence } from './series-view.js';
@@ -20,7 +22,7 @@ import type { Occurrence } from './series-view.js';
 export interface OccurrenceTemplate {
   readonly seriesUid: string;
   readonly eventType: { readonly id: string; readonly slug: string; readonly name: string; readonly durationMinutes: number };
-  readonly host: Pick<HostRecord, 'id' | 'username' | 'email' | 'name' | 'calendars'>;
+  readonly host: Pick<HostRecord, 'id' | 'username' | 'email' | 'name' | 'timezone' | 'calendars'>;
   readonly attendee: SeriesAttendee;
   readonly timezone: string;
   readonly locationUrl: string | null;
@@ -44,12 +46,13 @@ export function occurrenceLocation(links: ConferenceLinks, locationUrl: string |
     : { type: 'conference' as const, url: links.linkFor(bookingUid), value: null };
 }
 
-/** Books one occurrence (already checked free under the host's lock) and records `booking.created`. */
+/** Books one occurrence (already checked free under the host's lock), records `booking.created`, and queues the attendee's invite. */
 export async function bookOccurrence(
   trx: Executor,
   deps: OccurrenceDeps,
   template: OccurrenceTemplate,
   slot: OccurrenceSlot,
+  mail: OccurrenceMail,
 ): Promise<Occurrence> {
   const uid = deps.ids.uuid();
   const { attendee } = template;
@@ -72,21 +75,22 @@ export async function bookOccurrence(
     'single',
   );
   await recordEvent(trx, deps, 'booking.created', uid, { ...booking, series_uid: template.seriesUid });
+  await mailOccurrence(trx, deps, mail, 'booking_created', booking);
   return { uid, start_at: row.start_at, end_at: row.end_at, status: 'confirmed' };
 }
 
 /** Which series action canceled an occurrence; kept on the booking so an end's notice lists exactly its own. */
 export type CanceledBy = 'pause' | 'update' | 'end';
 
-/** Cancels one occurrence for a series action, version bumped and `booking.canceled` recorded. */
+/** Cancels one occurrence for a series action, version bumped and `booking.canceled` recorded; the booking as it now is. */
 export async function cancelOccurrence(
   trx: Executor,
   deps: { clock: Clock; ids: IdGenerator },
   row: BookingRow,
   canceledBy: CanceledBy,
   reason: string,
-): Promise<void> {
-  await applyBookingChange(
+): Promise<Booking> {
+  return applyBookingChange(
     trx,
     deps,
     row,
@@ -129,7 +133,7 @@ export async function heldInstants(db: Executor, seriesUid: string): Promise<num
 
 /**
  * The occurrences an end canceled, for its notice: their instants, and each
- * booking's uid and version (the canceling one) for the notice's invite.
+ * booking's uid and version (the canceling one), kept in the notice's record.
  */
 export async function endedOccurrences(
   db: Executor,

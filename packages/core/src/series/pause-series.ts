@@ -24,7 +24,7 @@ export async function pauseSeries(deps: SeriesDeps, principal: Principal, uid: s
   let held = 0;
   let superseded = false;
   for (const [index, occurrence] of toHold.entries()) {
-    const step = await runItem(deps, started, index, (trx) => holdOccurrence(trx, deps, occurrence.uid, 'pause'));
+    const step = await runItem(deps, started, index, (trx) => holdOccurrence(trx, deps, occurrence.uid, { action: 'pause' }));
     if (!step.ran) {
       superseded = true;
       break;

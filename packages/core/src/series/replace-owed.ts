@@ -1,9 +1,13 @@
+import { toBooking } from '../bookings/booking-rows.js';
 import { isStillFree } from '../bookings/create-booking.js';
+import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
+import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS } from '../time.js';
-import { bookOccurrence, heldInstants, type OccurrenceTemplate } from './occurrences.js';
+import { mailOccurrence, type OccurrenceMail, occurrenceMailOf } from './occurrence-mail.js';
+import { bookOccurrence, currentOccurrence, heldInstants, type OccurrenceTemplate } from './occurrences.js';
 import { listOwed, type OwedEntry, settleOwed } from './owed.js';
 import type { Pattern } from './pattern.js';
 import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
@@ -77,6 +81,26 @@ export function readTargets(deps: SeriesDeps, booking: SeriesBooking, targets: r
   );
 }
 
+/**
+ * The attendee's cancellation of an occurrence a pause held, sent once it is
+ * replaced (or the series ends: end-series.ts). A pause itself sends the
+ * attendee no mail (api.md), so until then the held date stays in the
+ * attendee's calendar; an occurrence a PATCH held was canceled in the
+ * attendee's calendar when it was held (hold-occurrence.ts).
+ */
+export async function mailHeldCancel(
+  trx: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  mail: OccurrenceMail,
+  heldBookingUid: string,
+): Promise<void> {
+  const held = await currentOccurrence(trx, heldBookingUid);
+  // Stryker disable next-line OptionalChaining: bookings are never deleted, so the held booking an owed entry names is always found.
+  if (held?.canceled_by !== 'pause') return;
+  // No reason: the held reason speaks to the host ("a replacement is owed"); the attendee gets the replacement's invite beside this.
+  await mailOccurrence(trx, deps, mail, 'booking_canceled', toBooking(held, 'single'));
+}
+
 /** What a replacement step did. */
 export interface Replaced {
   readonly created: number;
@@ -106,6 +130,7 @@ export async function replaceOwed(
   const time = (coversAll(read, starts) ? read : await readTargets(deps, booking, targets)).time;
   const bookedHere = new BookedHere(booking.eventType);
   const template = templateOf(started.series, booking);
+  const mail = await occurrenceMailOf(db, started.series, booking.eventType.name, booking.host);
   const durationMs = booking.eventType.durationMinutes * MINUTE_MS;
 
   let created = 0;
@@ -118,7 +143,8 @@ export async function replaceOwed(
       // A booking made since the read, seen under the host's lock.
       if (!(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'busy' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
-      await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid });
+      await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid }, mail);
+      await mailHeldCancel(trx, deps, mail, entry.heldBookingUid);
       return 'created' as const;
     });
     // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the caller's finish finds it does not own the series and answers superseded (superseded || !owns) either way (the line's other BooleanLiteral mutant, `step.ran` for `!step.ran`, is killed).

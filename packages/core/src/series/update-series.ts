@@ -5,6 +5,7 @@ import { ScheduleError } from '../errors.js';
 import { recordEvent } from '../outbox/record-event.js';
 import type { SeriesTable } from '../storage/schema.js';
 import { holdOccurrence } from './hold-occurrence.js';
+import { mailOccurrence, occurrenceMailOf } from './occurrence-mail.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { countOwed } from './owed.js';
 import type { Pattern } from './pattern.js';
@@ -96,6 +97,8 @@ export async function updateSeries(
     return changesOf(body);
   });
 
+  // Read as the PATCH left the series: a PATCH turning notify_invitee off sends the attendee nothing more.
+  const mail = await occurrenceMailOf(db, started.series, booking.eventType.name, booking.host);
   let index = 0;
   let superseded = false;
   if (body.location_url !== undefined) {
@@ -104,11 +107,11 @@ export async function updateSeries(
       const step = await runItem(deps, started, index++, async (trx) => {
         const current = await currentOccurrence(trx, occurrence.uid);
         if (current?.status !== 'confirmed' || current.location_json === location) return;
-        await applyBookingChange(trx, deps, current, { location_json: location }, 'booking.updated', (b) => ({
+        const changed = await applyBookingChange(trx, deps, current, { location_json: location }, 'booking.location_changed', (b) => ({
           ...b,
           series_uid: row.uid,
-          changed_fields: ['location'],
         }));
+        await mailOccurrence(trx, deps, mail, 'booking_changed', changed, { changed: 'location' });
       });
       if (!step.ran) {
         superseded = true;
@@ -120,7 +123,7 @@ export async function updateSeries(
   let replaced: Replaced = { created: 0, skipped: [], superseded };
   if (patternChange && !superseded) {
     for (const occurrence of await outOfPattern(deps, row.uid, pattern)) {
-      const step = await runItem(deps, started, index++, (trx) => holdOccurrence(trx, deps, occurrence.uid, 'update'));
+      const step = await runItem(deps, started, index++, (trx) => holdOccurrence(trx, deps, occurrence.uid, { action: 'update', mail }));
       if (!step.ran) {
         superseded = true;
         break;

@@ -11,6 +11,8 @@ import { principalOf } from './organization.js';
 // daylight-saving changes of 2026 (29 March, 25 October).
 
 export const HANA = '70000000-0000-4000-8000-00000000000a';
+/** A second host, to move a series to. */
+export const IVY = '70000000-0000-4000-8000-00000000000b';
 export const ET_MAIL = {
   /** 60 minutes, a year ahead, on a 30-minute grid. */
   meet: '70000000-0000-4000-8000-0000000000e1',
@@ -28,7 +30,10 @@ export function mailWorkspace(options: { attendeeMail?: boolean } = {}): Record<
   return {
     organization: { name: 'Mail' },
     ...(options.attendeeMail === undefined ? {} : { attendee_mail: options.attendeeMail }),
-    users: [{ id: HANA, username: 'hana', email: HOST_EMAIL, name: 'Hana Host', timezone: 'Europe/Berlin', role: 'owner' }],
+    users: [
+      { id: HANA, username: 'hana', email: HOST_EMAIL, name: 'Hana Host', timezone: 'Europe/Berlin', role: 'owner' },
+      { id: IVY, username: 'ivy', email: 'ivy@host.test', name: 'Ivy Host', timezone: 'Europe/Berlin', role: 'user' },
+    ],
     event_types: [
       { ...common, id: ET_MAIL.meet, slug: 'meet', name: 'Meet', duration_minutes: 60 },
       { ...common, id: ET_MAIL.quiet, slug: 'quiet', name: 'Quiet', duration_minutes: 30, attendee_mail: false },

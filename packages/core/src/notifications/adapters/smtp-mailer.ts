@@ -25,7 +25,7 @@ export const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greet
 /** The mail as nodemailer takes it: text and HTML alternatives, and the invite as both a `text/calendar; method=…` part and an attachment. */
 function messageOf(mail: Mail, settings: SmtpSettings): SendMailOptions {
   return {
-    from: settings.from,
+    from: mail.fromName ? { name: `${displayName(mail.fromName)} via ${settings.name}`, address: settings.address } : settings.from,
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
@@ -41,6 +41,17 @@ function messageOf(mail: Mail, settings: SmtpSettings): SendMailOptions {
       ? { icalEvent: { method: mail.calendar.method, content: mail.calendar.content, filename: mail.calendar.filename } }
       : {}),
   };
+}
+
+/**
+ * A person's name as a display name: line breaks and other control
+ * characters become spaces, so a name can never end the header and start
+ * another (header injection). Quoting and RFC 2047 encoding are nodemailer's,
+ * which it does for a name given apart from its address.
+ */
+function displayName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must not reach a header.
+  return name.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }
 
 /**

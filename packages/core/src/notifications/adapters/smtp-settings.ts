@@ -11,6 +11,10 @@ export interface SmtpSettings {
   readonly from: string;
   /** The sender's domain: the right-hand side of every Message-ID. */
   readonly domain: string;
+  /** The sender's address alone (`noreply@example.com`): mail shown as from a person still comes from it. */
+  readonly address: string;
+  /** The service's name in `"Hana Host via <name>"`: MAIL_FROM's display name, else `schedule`. */
+  readonly name: string;
 }
 
 const ADDRESS = /^[^\s<>@",;]+@([^\s<>@",;]+)$/;
@@ -42,5 +46,12 @@ export function smtpSettings(url: string, from: string | undefined): SmtpSetting
   if (!address) {
     throw new MailSettingsError(`MAIL_FROM "${sender}" is not an address; give noreply@example.com or "Schedule <noreply@example.com>".`);
   }
-  return { url, from: sender, domain: address[1]! };
+  const display = bracketed
+    ? sender
+        .slice(0, sender.lastIndexOf('<'))
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim()
+    : '';
+  return { url, from: sender, domain: address[1]!, address: address[0], name: display === '' ? 'schedule' : display };
 }
