@@ -1,5 +1,5 @@
 import type { RunnerTestFile as File, RunnerTestCase as Test } from 'vitest';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, Vitest } from 'vitest/node';
 
 /**
  * Mutation runs only (vitest.mutation.config.ts): a test file that fails to
@@ -9,8 +9,15 @@ import type { Reporter, TestModule } from 'vitest/node';
  * module's import would count as survived; with this test it is killed.
  */
 export class LoadFailureAsFailedTest implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    for (const module of testModules) markUnloaded(module.task);
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  // Stryker reads the same file tasks (state.getFiles()) once the run has ended.
+  onTestRunEnd(): void {
+    for (const file of this.vitest?.state.getFiles() ?? []) markUnloaded(file);
   }
 }
 
