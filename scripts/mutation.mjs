@@ -1,4 +1,4 @@
-// `npm run mutation [-- --since <commit>] [-- <core file>...] [--tests <glob,...>] [--force] [--concurrency <n>]`:
+// `npm run mutation [-- --since <commit>] [-- <core file>...] [--tests <glob,...>] [--stores sqlite] [--force] [--concurrency <n>]`:
 // Stryker over some files of packages/core, on SQLite and PostgreSQL (README, "Mutation testing").
 // Without files, the core source files changed since <commit> (default: where this branch left main).
 import { spawnSync } from 'node:child_process';
@@ -15,14 +15,15 @@ function git(...args) {
 }
 
 function parse(argv) {
-  const options = { since: undefined, files: [], tests: 'all', stryker: [] };
+  const options = { since: undefined, files: [], tests: 'all', stores: 'sqlite,postgres', stryker: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--since' || arg === '--tests' || arg === '--concurrency') {
+    if (arg === '--since' || arg === '--tests' || arg === '--stores' || arg === '--concurrency') {
       const value = argv[++i];
       if (value === undefined) throw new Error(`${arg} needs a value`);
       if (arg === '--since') options.since = value;
       else if (arg === '--tests') options.tests = value;
+      else if (arg === '--stores') options.stores = value;
       else options.stryker.push(arg, value);
     } else if (arg === '--force') options.stryker.push(arg);
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
@@ -64,9 +65,9 @@ function main() {
   const run = spawnSync('npx', ['stryker', 'run', '--mutate', mutate.join(','), ...options.stryker], {
     cwd: core,
     stdio: 'inherit',
-    // Both backends (one PostgreSQL-only mutant is an empty `in ()`); every core test that imports the files,
-    // or only the test files `--tests` names (globs relative to packages/core).
-    env: { ...process.env, TEST_STORES: 'sqlite,postgres', MUTATION_TESTS: options.tests },
+    // Both backends unless `--stores` says otherwise (a PostgreSQL-only mutant: an empty `in ()`, a row lock);
+    // every core test that imports the files, or only the test files `--tests` names (globs relative to packages/core).
+    env: { ...process.env, TEST_STORES: options.stores, MUTATION_TESTS: options.tests },
   });
   return run.status ?? 1;
 }
