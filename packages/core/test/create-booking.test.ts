@@ -148,6 +148,15 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       });
     });
 
+    it('queues the booking_created mail to the host and the attendee with the booking', async () => {
+      const booking = await created(body());
+      const mail = await store.db.selectFrom('notifications').select(['kind', 'recipient', 'booking_uid']).orderBy('recipient').execute();
+      expect(mail).toEqual([
+        { kind: 'booking_created', recipient: 'bob@example.com', booking_uid: booking.uid },
+        { kind: 'booking_created', recipient: 'hana@acme.test', booking_uid: booking.uid },
+      ]);
+    });
+
     it('keeps the UTM keys of metadata that the body does not set as its own fields', async () => {
       const booking = await created(body({ metadata: { utm_medium: 'email', utm_campaign: 'fall' }, utm_campaign: 'spring' }));
       expect(booking.metadata).toEqual({ utm_medium: 'email', utm_campaign: 'spring' });
