@@ -150,7 +150,12 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
 
     it('queues the booking_created mail to the host and the attendee with the booking', async () => {
       const booking = await created(body());
-      const mail = await store.db.selectFrom('notifications').select(['kind', 'recipient', 'booking_uid']).orderBy('recipient').execute();
+      const mail = await store.db
+        .selectFrom('notifications')
+        .select(['kind', 'recipient', 'booking_uid'])
+        .where('booking_uid', '=', booking.uid)
+        .orderBy('recipient')
+        .execute();
       expect(mail).toEqual([
         { kind: 'booking_created', recipient: 'bob@example.com', booking_uid: booking.uid },
         { kind: 'booking_created', recipient: 'hana@acme.test', booking_uid: booking.uid },
