@@ -347,6 +347,56 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       expect(receiver.received).toHaveLength(2);
     });
 
+    it('a second 410 for a webhook already disabled changes it no more: its owner paused it during both attempts', async () => {
+      receiver.answer = () => ({ status: 410 });
+      await deliverer.close();
+      // Holds every attempt once answered, until released.
+      let answered = 0;
+      let arrived!: () => void;
+      const both = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      deliverer = testDeliverer(
+        { store, clock },
+        {
+          steps: async (step) => {
+            if (step.phase !== 'answered') return;
+            if (++answered === 2) arrived();
+            await gate;
+          },
+        },
+      );
+      // A receiver that answered promptly before gets both requests at once.
+      const { id: webhookId } = await insertWebhook(store, clock, {
+        owner: ALICE,
+        url: hook(),
+        events: ['booking.created'],
+        answersPromptly: true,
+      });
+      await insertEvent(store, clock, { host: ALICE });
+      await insertEvent(store, clock, { host: ALICE });
+      const report = await deliverer.step();
+      await both;
+      // The owner's pause, as PATCH status paused writes it: pending deliveries fail, the ones in flight keep their lease.
+      await store.db
+        .updateTable('webhooks')
+        .set({ status: 'paused', paused_reason: 'owner', version: 2 })
+        .where('id', '=', webhookId)
+        .execute();
+      await store.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', last_error: 'The webhook was paused by its owner.' })
+        .where('webhook_id', '=', webhookId)
+        .execute();
+      release();
+      expect(await report.finished).toEqual(['disabled', 'disabled']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'disabled', paused_reason: 'gone', version: 3 });
+    });
+
     it('auto-pauses only when 10 failures in a row span 24 h, and queues the mail to the owner', async () => {
       receiver.answer = () => ({ status: 500 });
       // One at a time, so the order of attempts (and so the count at the pause) is fixed.
