@@ -3,6 +3,7 @@
 
 // The rules mutated here run the same on both backends, and every mutant
 // reruns its tests: SQLite only (test/support/stores.ts reads TEST_STORES).
+// `npm run mutation` at the root (scripts/mutation.mjs) sets both.
 process.env.TEST_STORES ??= 'sqlite';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -12,7 +13,9 @@ export default {
   // Each mutant reruns only the tests that executed it.
   coverageAnalysis: 'perTest',
   // A rerun tests only mutants whose code or covering tests changed since the
-  // recorded run (reports/stryker-incremental.json); `--force` tests them all.
+  // recorded run; `--force` tests them all. The file is committed: it is the
+  // baseline a change is measured against, and a run over some files keeps
+  // the other files' results in it.
   incremental: true,
   // Workspace loading in the suites' beforeAll runs much of this code outside
   // any test, which makes those mutants "static": each would rerun every test
@@ -20,7 +23,7 @@ export default {
   // runs, against those tests; one only executed while modules load (a table
   // of constants) is reported as ignored.
   ignoreStatic: true,
-  incrementalFile: 'reports/stryker-incremental.json',
+  incrementalFile: 'mutation/stryker-incremental.json',
   // The rules whose every change a test must notice.
   mutate: [
     'src/series/expand-pattern.ts',

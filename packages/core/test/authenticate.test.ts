@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { authenticate, createAuthenticator } from '../src/auth/authenticate.js';
+import { authenticate, createAuthenticator, forResource } from '../src/auth/authenticate.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import type { Store } from '../src/storage/store.js';
@@ -135,6 +135,27 @@ describe.each(storeFixtures())('authenticate on $name', (fixture) => {
     expect(await authenticate({ store, clock }, EXTRA.revoked)).toBeUndefined();
   });
 
+  describe('forResource', () => {
+    const API = 'https://schedule.example';
+    const MCP = 'https://schedule.example/mcp';
+
+    it('accepts a PAT and an operator-made OAuth client token, which name no resource, on every resource', async () => {
+      const auth = createAuthenticator({ store, clock });
+      for (const resource of [API, MCP]) {
+        expect((await forResource(auth, resource)(SECRET.ursula))?.credential).toEqual({ kind: 'pat' });
+        expect((await forResource(auth, resource)(EXTRA.oauth))?.credential).toEqual({ kind: 'oauth', clientId: 'client-zapier' });
+      }
+    });
+
+    it('refuses an unknown or revoked secret on every resource, as authenticate does', async () => {
+      const auth = createAuthenticator({ store, clock });
+      for (const resource of [API, MCP]) {
+        expect(await forResource(auth, resource)('pat_no_such_token_00')).toBeUndefined();
+        expect(await forResource(auth, resource)(EXTRA.revoked)).toBeUndefined();
+      }
+    });
+  });
+
   describe('createAuthenticator', () => {
     /** Revokes a token in the database, as another process would. */
     const revoke = (name: string) => store.db.updateTable('tokens').set({ revoked_at: NOW }).where('name', '=', name).execute();
@@ -154,6 +175,16 @@ describe.each(storeFixtures())('authenticate on $name', (fixture) => {
       expect((await auth(SECRET.ursula))?.account.id).toBe(URSULA);
       clock.advance(1);
       expect(await auth(SECRET.ursula)).toBeUndefined();
+    });
+
+    it('with a cache looks a refused secret up again once the cache time runs out, so a token un-revoked meanwhile works', async () => {
+      const auth = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000 });
+      expect(await auth(EXTRA.revoked)).toBeUndefined();
+      await store.db.updateTable('tokens').set({ revoked_at: null }).where('name', '=', 'revoked').execute();
+      clock.advance(59_999);
+      expect(await auth(EXTRA.revoked)).toBeUndefined();
+      clock.advance(1);
+      expect((await auth(EXTRA.revoked))?.account.id).toBe(ALICE);
     });
 
     it('with a cache still refuses a token from the instant it expires', async () => {

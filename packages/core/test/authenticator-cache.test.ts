@@ -45,6 +45,16 @@ describe.each(storeFixtures())('the token lookup cache on $name', (fixture) => {
     expect(await authenticate(SECRET.aliceAll)).toBeUndefined();
   });
 
+  it('keeps as many lookups as configured, not fewer', async () => {
+    const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cacheEntries: 2 });
+    expect((await authenticate(SECRET.aliceAll))?.account.id).toBe(ALICE);
+    expect(await authenticate(SECRET.mia)).toBeDefined();
+    await revokeAll();
+    // Both still cached: neither lookup pushed the other out.
+    expect((await authenticate(SECRET.aliceAll))?.account.id).toBe(ALICE);
+    expect(await authenticate(SECRET.mia)).toBeDefined();
+  });
+
   it('keeps at most the configured number of lookups, forgetting the oldest', async () => {
     const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cacheEntries: 1 });
     expect((await authenticate(SECRET.aliceAll))?.account.id).toBe(ALICE);

@@ -148,6 +148,25 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
       });
     });
 
+    it('queues the booking_created mail to the host and the attendee with the booking', async () => {
+      const booking = await created(body());
+      const mail = await store.db
+        .selectFrom('notifications')
+        .select(['kind', 'recipient', 'booking_uid'])
+        .where('booking_uid', '=', booking.uid)
+        .orderBy('recipient')
+        .execute();
+      expect(mail).toEqual([
+        { kind: 'booking_created', recipient: 'bob@example.com', booking_uid: booking.uid },
+        { kind: 'booking_created', recipient: 'hana@acme.test', booking_uid: booking.uid },
+      ]);
+    });
+
+    it('keeps the UTM keys of metadata that the body does not set as its own fields', async () => {
+      const booking = await created(body({ metadata: { utm_medium: 'email', utm_campaign: 'fall' }, utm_campaign: 'spring' }));
+      expect(booking.metadata).toEqual({ utm_medium: 'email', utm_campaign: 'spring' });
+    });
+
     it('books through username and event_slug, and books the event type owner when an admin asks', async () => {
       const booking = await created(body({ event_type_id: undefined, username: 'hana', event_slug: 'meet' }), admin);
       expect({ event_type_id: booking.event_type_id, host: booking.host }).toEqual({ event_type_id: ET.meet, host: HOST_VIEW.hana });
@@ -349,6 +368,12 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
     expect(await bookingCount()).toBe(1);
   });
 
+  it('books a start exactly at now when the event type asks no notice', async () => {
+    clock.set('2026-03-03T02:00:00.000Z');
+    const booking = await created(body({ event_type_id: ET.noraMeet, start: '2026-03-03T02:00:00Z' }), admin);
+    expect(booking.start_at).toBe('2026-03-03T02:00:00.000Z');
+  });
+
   it('refuses a start in the past as slot_in_past', async () => {
     expect(await refusal(body({ start: '2026-03-02T08:00:00Z' }))).toEqual({
       ...error('slot_in_past'),
@@ -369,6 +394,28 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
     ])('refuses a start %s', async (_, b, reason) => {
       expect(await refusal(b, admin)).toEqual({ ...unavailable(reason), message: 'The host is not free at this time.' });
       expect(await bookingCount()).toBe(1);
+    });
+
+    // Hana's buffered type keeps 15 minutes clear before and after its 30; the booking sits 10 minutes away.
+    it.each([
+      ['before', '2026-03-02T13:50:00Z'],
+      ['after', '2026-03-02T15:10:00Z'],
+    ])('refuses a start whose buffer %s reaches a booking 10 minutes off the slot', async (_, start) => {
+      await resetBookingWorkspace({ store, clock }, [{ uid: B_HANA, host: 'hana', slug: 'meet', start }]);
+      expect(await refusal(body({ event_type_id: ET.buffered, start: '2026-03-02T14:30:00Z' }))).toEqual({
+        ...unavailable('slot_busy'),
+        message: 'The host is not free at this time.',
+      });
+      expect(await bookingCount()).toBe(1);
+    });
+
+    it.each([
+      ['before', '2026-03-02T13:45:00Z'],
+      ['after', '2026-03-02T15:15:00Z'],
+    ])('books a start whose buffer %s ends where a booking begins', async (_, start) => {
+      await resetBookingWorkspace({ store, clock }, [{ uid: B_HANA, host: 'hana', slug: 'meet', start }]);
+      const booking = await created(body({ event_type_id: ET.buffered, start: '2026-03-02T14:30:00Z' }));
+      expect(booking.start_at).toBe('2026-03-02T14:30:00.000Z');
     });
 
     it('exactly at now plus the notice is still bookable', async () => {

@@ -124,6 +124,14 @@ for (const fixture of storeFixtures()) {
       expect(await authenticate(ACCESS)).toBeUndefined();
     });
 
+    it('authenticates an access token that names no client and no scope with an empty client id and no scope', async () => {
+      const { clock, deps, store } = await open();
+      await upsertRecord(deps, 'AccessToken', ACCESS, { jti: ACCESS, accountId: ALICE, grantId: 'g1' }, 900);
+      const principal = await createAuthenticator({ store, clock })(ACCESS);
+      expect(principal?.credential).toEqual({ kind: 'oauth', clientId: '' });
+      expect(principal?.scopes).toEqual(new Set());
+    });
+
     it('deletes a self-registered client no host has a grant for once it is 30 days old; a granted one and the operator’s stay', async () => {
       const { store, clock, deps } = await open();
       // What the library stores for a registration (RFC 7591): the issue time in epoch seconds, and its registration access token.

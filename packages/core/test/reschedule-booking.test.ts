@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import { moveBooking, prepareMove } from '../src/bookings/reschedule-booking.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
@@ -141,6 +142,19 @@ describe.each(storeFixtures())('POST /v1/bookings/:uid/reschedule on $name', (fi
         version: 3,
       });
     });
+  });
+
+  it('refuses the move as slot_busy when a booking takes the new time between its checks and its write', async () => {
+    // The steps of the operation (booking-operations.ts), with a create in between: only the check under the host's lock sees it.
+    const writeDeps = { ...deps, db: store.db, dialect: store.dialect };
+    const to = { start: '2026-03-04T09:30:00Z' };
+    const prepared = await prepareMove(writeDeps, hana, B1.uid, to);
+    await createBooking(deps, hana, { event_type_id: ET.meet, start: to.start, attendee: { email: 'eve@example.com' } }, 'key-take');
+    expect(await scheduleErrorOf(store.db.transaction().execute((trx) => moveBooking(trx, writeDeps, hana, prepared, to)))).toEqual({
+      ...error('slot_unavailable', { reason: 'slot_busy' }),
+      message: 'The host is not free at this time.',
+    });
+    expect((await getBooking(deps, hana, B1.uid)).data).toMatchObject({ start_at: '2026-03-02T14:00:00.000Z', version: 1 });
   });
 
   describe('refusals change nothing', () => {

@@ -131,6 +131,18 @@ describe.each(storeFixtures())('a series reads its host’s calendars on $name',
       expect(patched.outcome.data).toMatchObject({ resumed: { created: 3, skipped: [], owed: 0, superseded: false } });
       expect(reads).toEqual([[at('2026-03-17', '09:30'), at('2026-03-24', '10:30')]]);
     });
+
+    it('skips a replacement whose target is busy in the host’s calendar, and keeps its entry owed', async () => {
+      const created = await create({ weekdays: ['mon', 'wed'], count: 6 });
+      const uid = (created.outcome.data as { series: { uid: string } }).series.uid;
+      feed = [['2026-03-17T10:00:00Z', '2026-03-17T10:30:00Z']];
+
+      const patched = await updateSeries(s.deps, s.as.ada, uid, { weekdays: ['mon', 'tue'] }, { ifMatch: '"1"' });
+
+      expect(patched.outcome.data).toMatchObject({
+        resumed: { created: 2, skipped: [skippedAt('2026-03-17', '2026-03-17T10:00Z', 'busy')], owed: 1, superseded: false },
+      });
+    });
   });
 
   describe('a host change', () => {
@@ -163,6 +175,20 @@ describe.each(storeFixtures())('a series reads its host’s calendars on $name',
 
       expect(resumed.outcome.data).toEqual({ created: 6, skipped: [], owed: 0, superseded: false });
       expect(reads).toEqual([[at(MON_WED_DATES[0], '09:30'), at(MON_WED_DATES[5], '10:30')]]);
+    });
+
+    it('skips a date busy in the host’s calendar, and keeps its entry owed', async () => {
+      const uid = await pausedSeries();
+      feed = [[at(MON_WED_DATES[1], '10:00'), at(MON_WED_DATES[1], '10:30')]];
+
+      const resumed = await resumeSeries(s.deps, s.as.ada, uid);
+
+      expect(resumed.outcome.data).toEqual({
+        created: 5,
+        skipped: [skippedAt(MON_WED_DATES[1], at(MON_WED_DATES[1]), 'busy')],
+        owed: 1,
+        superseded: false,
+      });
     });
 
     it('reads again when the dates it books left the first read (a date passed meanwhile), and busy time there skips it', async () => {

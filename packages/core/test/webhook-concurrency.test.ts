@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
@@ -11,6 +12,7 @@ import { storeFixtures } from './support/stores.js';
 import { seedDelivery } from './support/webhook-calls.js';
 import {
   deliveriesOf,
+  holdAt,
   insertEvent,
   insertWebhook,
   type Receiver,
@@ -37,28 +39,6 @@ const LEASE_MS = 30_000;
 /** The client's time limit where a test needs a hanging receiver to time out. */
 const TIMEOUT_MS = 150;
 
-/** A step hook that holds the first step matching `match` until released. */
-function holdAt(match: (step: DeliveryStep) => boolean) {
-  let arrive!: (step: DeliveryStep) => void;
-  let release!: () => void;
-  const reached = new Promise<DeliveryStep>((resolve) => {
-    arrive = resolve;
-  });
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let used = false;
-  return {
-    reached,
-    release,
-    hook: async (step: DeliveryStep) => {
-      if (used || !match(step)) return;
-      used = true;
-      arrive(step);
-      await gate;
-    },
-  };
-}
 /**
  * Records the order in which deliveries were sent and answered, so a test can
  * tell afterwards how many of one receiver's requests were in flight at once.
@@ -544,6 +524,69 @@ describe.each(sharedDatabases())('two processes on one $name database', (shared)
       await hanging.close();
     }
   });
+
+  it.each([
+    ['500', 500],
+    ['410 Gone', 410],
+  ])('a process stalled past its lease records nothing of its late answer (%s): the other process delivered', async (_, status) => {
+    const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${receiver.url}/hook`, events: ['booking.created'] });
+    await insertEvent(one, clock, { host: ALICE });
+    let requests = 0;
+    receiver.answer = () => ({ status: requests++ === 0 ? status : 200 });
+    try {
+      const held = holdAt((step) => step.phase === 'answered');
+      const a = deliverer(one, { steps: held.hook });
+      const stepA = await a.step();
+      await held.reached;
+      clock.advance(LEASE_MS);
+      const stepB = await deliverer(two).step();
+      expect(await stepB.finished).toEqual(['succeeded']);
+      held.release();
+      expect(await stepA.finished).toEqual(['released']);
+      const [row] = await deliveriesOf(one, id);
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null });
+      expect(await webhookRow(one, id)).toMatchObject({
+        status: 'active',
+        paused_reason: null,
+        consecutive_failures: 0,
+        failing_since: null,
+      });
+      expect(a.logged).toEqual([]);
+    } finally {
+      receiver.answer = () => ({ status: 200 });
+    }
+  });
+
+  it.runIf(shared.name === 'postgres')(
+    "a failing attempt waits for the webhook's row lock before it locks its delivery, so two failing attempts queue instead of deadlocking",
+    async () => {
+      const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${receiver.url}/hook`, events: ['booking.created'] });
+      await insertEvent(one, clock, { host: ALICE });
+      receiver.answer = () => ({ status: 500 });
+      try {
+        const held = holdAt((step) => step.phase === 'answered');
+        const report = await deliverer(two, { steps: held.hook }).step();
+        const { deliveryId } = (await held.reached) as { deliveryId: string };
+        // Another attempt of the webhook holding its row, as one that is pausing the webhook does.
+        await one.db.transaction().execute(async (trx) => {
+          await trx.selectFrom('webhooks').select('id').where('id', '=', id).forUpdate().execute();
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          const holder = rows[0]!.pid;
+          held.release();
+          // Until the attempt is seen waiting for this transaction's lock: no sleep, a wait for that state.
+          const waiting = sql`select 1 from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`;
+          while ((await waiting.execute(one.db)).rows.length === 0) await new Promise((resolve) => setImmediate(resolve));
+          // Its delivery is not locked yet: the attempt waits on the webhook first.
+          const free = await sql`select id from webhook_deliveries where id = ${deliveryId} for update nowait`.execute(trx);
+          expect(free.rows).toEqual([{ id: deliveryId }]);
+        });
+        expect(await report.finished).toEqual(['retrying']);
+        expect(await webhookRow(one, id)).toMatchObject({ consecutive_failures: 1 });
+      } finally {
+        receiver.answer = () => ({ status: 200 });
+      }
+    },
+  );
 
   it('a process stalled past its lease loses the delivery to the other; its late outcome is not recorded', async () => {
     const { id } = await insertWebhook(one, clock, { owner: ALICE, url: `${receiver.url}/hook`, events: ['booking.created'] });

@@ -10,6 +10,7 @@ import { ADA, ALICE, loadOrganization, MIA, OSCAR, principalOf, SECRET, URSULA }
 import { storeFixtures } from './support/stores.js';
 import {
   deliveriesOf,
+  holdAt,
   insertEvent,
   insertWebhook,
   newSecret,
@@ -319,6 +320,9 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       expect(await deliverer.drain()).toEqual(['disabled']);
 
       expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'disabled', paused_reason: 'gone', version: 2 });
+      expect(deliverer.logged).toEqual([
+        { level: 'warn', fields: { webhook_id: webhookId }, message: 'webhook disabled: its receiver answered 410 Gone' },
+      ]);
       const rows = await deliveriesOf(store, webhookId);
       const byEvent = Object.fromEntries(rows.map((r) => [r.event_id, r]));
       expect(byEvent[first]).toMatchObject({
@@ -341,6 +345,56 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       expect(await deliverer.drain()).toEqual([]);
       expect(await deliveriesOf(store, webhookId)).toHaveLength(2);
       expect(receiver.received).toHaveLength(2);
+    });
+
+    it('a second 410 for a webhook already disabled changes it no more: its owner paused it during both attempts', async () => {
+      receiver.answer = () => ({ status: 410 });
+      await deliverer.close();
+      // Holds every attempt once answered, until released.
+      let answered = 0;
+      let arrived!: () => void;
+      const both = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      deliverer = testDeliverer(
+        { store, clock },
+        {
+          steps: async (step) => {
+            if (step.phase !== 'answered') return;
+            if (++answered === 2) arrived();
+            await gate;
+          },
+        },
+      );
+      // A receiver that answered promptly before gets both requests at once.
+      const { id: webhookId } = await insertWebhook(store, clock, {
+        owner: ALICE,
+        url: hook(),
+        events: ['booking.created'],
+        answersPromptly: true,
+      });
+      await insertEvent(store, clock, { host: ALICE });
+      await insertEvent(store, clock, { host: ALICE });
+      const report = await deliverer.step();
+      await both;
+      // The owner's pause, as PATCH status paused writes it: pending deliveries fail, the ones in flight keep their lease.
+      await store.db
+        .updateTable('webhooks')
+        .set({ status: 'paused', paused_reason: 'owner', version: 2 })
+        .where('id', '=', webhookId)
+        .execute();
+      await store.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', last_error: 'The webhook was paused by its owner.' })
+        .where('webhook_id', '=', webhookId)
+        .execute();
+      release();
+      expect(await report.finished).toEqual(['disabled', 'disabled']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'disabled', paused_reason: 'gone', version: 3 });
     });
 
     it('auto-pauses only when 10 failures in a row span 24 h, and queues the mail to the owner', async () => {
@@ -435,6 +489,82 @@ describe.each(storeFixtures())('webhook delivery on $name', (fixture) => {
       await deliverer.drain();
       expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'paused', paused_reason: 'failures', consecutive_failures: 5 });
       expect(await store.db.selectFrom('notifications').select('kind').execute()).toEqual([{ kind: 'webhook_paused' }]);
+    });
+  });
+
+  describe('auto-pause at its thresholds exactly', () => {
+    const failing = async (settings: { pauseAfterFailures: number; pauseAfterHours: number }) => {
+      receiver.answer = () => ({ status: 500 });
+      await deliverer.close();
+      deliverer = testDeliverer({ store, clock }, { settings });
+      return (await insertWebhook(store, clock, { owner: ALICE, url: hook(), events: ['booking.created'] })).id;
+    };
+
+    it('pauses on the failure that reaches the count, and tells the operator', async () => {
+      const webhookId = await failing({ pauseAfterFailures: 3, pauseAfterHours: 0 });
+      const t0 = clock.now();
+      await insertEvent(store, clock, { host: ALICE });
+      expect(await deliverer.drain()).toEqual(['retrying']);
+      clock.advance(5 * S);
+      expect(await deliverer.drain()).toEqual(['retrying']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'active', consecutive_failures: 2 });
+      expect(deliverer.logged).toEqual([]);
+      clock.advance(5 * M);
+      expect(await deliverer.drain()).toEqual(['failed']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'paused', paused_reason: 'failures', consecutive_failures: 3 });
+      expect(deliverer.logged).toEqual([
+        {
+          level: 'warn',
+          fields: { webhook_id: webhookId, failing_since: toTimestamp(t0), consecutive_failures: 3 },
+          message: 'webhook paused after failing repeatedly; its owner is told by mail',
+        },
+      ]);
+    });
+
+    it('pauses on the failure that comes exactly the hours after the first, not a millisecond before', async () => {
+      const webhookId = await failing({ pauseAfterFailures: 1, pauseAfterHours: 1 });
+      await insertEvent(store, clock, { host: ALICE });
+      expect(await deliverer.drain()).toEqual(['retrying']);
+      // The retry, due after 5 s, fails 1 ms short of the hour.
+      clock.advance(H - 1);
+      expect(await deliverer.drain()).toEqual(['retrying']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'active', consecutive_failures: 2 });
+      // A new event's first attempt fails at the hour itself.
+      clock.advance(1);
+      await insertEvent(store, clock, { host: ALICE });
+      expect(await deliverer.drain()).toEqual(['failed']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'paused', paused_reason: 'failures', consecutive_failures: 3 });
+    });
+
+    it('leaves a webhook its owner paused during the attempt as the owner left it: no auto-pause, no mail', async () => {
+      receiver.answer = () => ({ status: 500 });
+      await deliverer.close();
+      const held = holdAt((step) => step.phase === 'answered');
+      // Any failure is enough to auto-pause; one request at a time, so the second delivery waits.
+      deliverer = testDeliverer(
+        { store, clock },
+        { settings: { pauseAfterFailures: 1, pauseAfterHours: 0, maxInFlightPerWebhook: 1 }, steps: held.hook },
+      );
+      const { id: webhookId } = await insertWebhook(store, clock, { owner: ALICE, url: hook(), events: ['booking.created'] });
+      await insertEvent(store, clock, { host: ALICE });
+      await insertEvent(store, clock, { host: ALICE });
+      const report = await deliverer.step();
+      await held.reached;
+      await store.db
+        .updateTable('webhooks')
+        .set({ status: 'paused', paused_reason: 'owner', version: 2 })
+        .where('id', '=', webhookId)
+        .execute();
+      held.release();
+      expect(await report.finished).toEqual(['retrying']);
+      expect(await webhookRow(store, webhookId)).toMatchObject({ status: 'paused', paused_reason: 'owner', version: 2 });
+      const rows = await deliveriesOf(store, webhookId);
+      expect(rows.map((r) => [r.status, r.last_error]).sort()).toEqual([
+        ['pending', null],
+        ['pending', 'HTTP 500'],
+      ]);
+      expect(await store.db.selectFrom('notifications').selectAll().execute()).toEqual([]);
+      expect(deliverer.logged).toEqual([]);
     });
   });
 

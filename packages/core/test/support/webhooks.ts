@@ -5,7 +5,7 @@ import type { Clock } from '../../src/clock.js';
 import { randomIds } from '../../src/ids.js';
 import type { Store } from '../../src/storage/store.js';
 import { toTimestamp } from '../../src/time.js';
-import type { DeliveryOutcome, WebhookDeliverySettings } from '../../src/webhooks/delivery/delivery-deps.js';
+import type { DeliveryOutcome, DeliveryStep, WebhookDeliverySettings } from '../../src/webhooks/delivery/delivery-deps.js';
 import { webhookHttpClient } from '../../src/webhooks/delivery/http-client.js';
 import { createWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/delivery/webhook-deliverer.js';
 
@@ -167,6 +167,8 @@ export async function startReceiver(answer: (request: Received) => Answer = () =
 export interface TestDeliverer extends WebhookDeliverer {
   /** Every outcome, in the order attempts ended. */
   readonly outcomes: DeliveryOutcome[];
+  /** What it told the operator, in order: the level, the fields and the words. */
+  readonly logged: { level: 'info' | 'warn'; fields: object; message: string }[];
   /** Steps until nothing is left to fan out or start, awaiting every delivery started; returns the outcomes of this drain. */
   drain(): Promise<DeliveryOutcome[]>;
   /** Steps once, then again each time a delivery ends (a slot frees), until `count` attempts in all have succeeded. */
@@ -189,12 +191,15 @@ export function testDeliverer(
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   const outcomes: DeliveryOutcome[] = [];
-  const logged: string[] = [];
+  const logged: TestDeliverer['logged'] = [];
   const deliverer = createWebhookDeliverer({
     ...deps,
     ids: randomIds,
     http,
-    logger: { info: (_, message) => logged.push(message), warn: (_, message) => logged.push(message) },
+    logger: {
+      info: (fields, message) => logged.push({ level: 'info', fields, message }),
+      warn: (fields, message) => logged.push({ level: 'warn', fields, message }),
+    },
     settings: options.settings,
     steps: options.steps,
     onOutcome: (outcome) => outcomes.push(outcome),
@@ -202,6 +207,7 @@ export function testDeliverer(
   return {
     ...deliverer,
     outcomes,
+    logged,
     async drain() {
       const all: DeliveryOutcome[] = [];
       for (;;) {
@@ -237,4 +243,27 @@ export function deliveriesOf(store: Store, webhookId: string) {
 
 export function webhookRow(store: Store, id: string) {
   return store.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A step hook that holds the first step matching `match` until released. */
+export function holdAt(match: (step: DeliveryStep) => boolean) {
+  let arrive!: (step: DeliveryStep) => void;
+  let release!: () => void;
+  const reached = new Promise<DeliveryStep>((resolve) => {
+    arrive = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let used = false;
+  return {
+    reached,
+    release,
+    hook: async (step: DeliveryStep) => {
+      if (used || !match(step)) return;
+      used = true;
+      arrive(step);
+      await gate;
+    },
+  };
 }
