@@ -7,7 +7,7 @@ import type { Interval } from '../../src/availability/busy.js';
 // choice to the reader: dates and floating times in the host's zone,
 // TRANSP:TRANSPARENT and STATUS:CANCELLED block nothing.
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 import datetime, json, sys, zoneinfo
 import icalendar, recurring_ical_events
 args = json.loads(sys.stdin.read())
@@ -54,7 +54,12 @@ export const independentPython = ['/usr/bin/python3', 'python3'].find(
 export type IndependentReading = { readonly busy: Interval[] } | { readonly error: string };
 
 /** Each file's busy times within `window` for a host in `zone`, or why the independent reader refused it. */
-export function readIndependently(python: string, files: readonly string[], window: Interval, zone: string): Map<string, IndependentReading> {
+export function readIndependently(
+  python: string,
+  files: readonly string[],
+  window: Interval,
+  zone: string,
+): Map<string, IndependentReading> {
   const run = spawnSync(python, ['-c', SCRIPT], {
     input: JSON.stringify({ files, zone, startMs: window.startMs, endMs: window.endMs }),
     encoding: 'utf8',
