@@ -83,6 +83,16 @@ describe('an event whose expansion fails is left out and counted, never the feed
     expect(skipped).toEqual([{ uid: 'fails-midway', reason: 'unexpandable' }]);
   });
 
+  it('one without a UID is told by its place in the feed, as when it cannot be read', () => {
+    const text = calendar(...good, ...event('DTSTART:20260302T080000Z', 'DTEND:20260302T090000Z', 'RRULE:FREQ=DAILY'));
+    vi.spyOn(ICAL.RecurExpansion.prototype, 'next').mockImplementation(() => {
+      throw new Error('max tries have occurred');
+    });
+    const skipped: SkippedEvent[] = [];
+    expect(busyOf(text, 'UTC', MARCH, (s) => skipped.push(s))).toEqual([GOOD]);
+    expect(skipped).toEqual([{ uid: 'no-uid-0-1', reason: 'unexpandable' }]);
+  });
+
   it('the bounds still make the whole feed unreadable: busy time past them is unknown, not free', () => {
     const text = calendar(...event('UID:dense', 'DTSTART:20260301T000000Z', 'DTEND:20260301T000001Z', 'RRULE:FREQ=SECONDLY'));
     expect(() => busyOf(text)).toThrow(new ExpansionBound('event dense recurs more than 10000 times before the window ends'));
@@ -321,6 +331,30 @@ describe('series that started decades ago (issue 30)', () => {
       '2026-03-05T00:00:00Z/2026-03-06T00:00:00Z',
       '2026-03-05T12:00:00Z/2026-03-05T12:30:00Z',
     ]);
+  });
+
+  it('an occurrence that began before the range and runs into it is still read', () => {
+    const text = calendar(...event('UID:n', 'DTSTART:19950102T220000Z', 'DTEND:19950103T020000Z', 'RRULE:FREQ=DAILY'));
+    expect(busyOf(text, 'UTC', { startMs: WEEK.startMs, endMs: Date.parse('2026-03-02T23:00:00Z') })).toEqual([
+      '2026-03-01T22:00:00Z/2026-03-02T02:00:00Z',
+      '2026-03-02T22:00:00Z/2026-03-03T02:00:00Z',
+    ]);
+  });
+
+  it('a start the rule itself would not give (a Monday for BYDAY=WE) adds no Monday near the range', () => {
+    // RFC 5545 §3.8.5.3 leaves such a start undefined; moved forward, it must not become an instance.
+    const text = calendar(...event('UID:m', 'DTSTART:20000103T090000Z', 'DTEND:20000103T100000Z', 'RRULE:FREQ=WEEKLY;BYDAY=WE'));
+    expect(busyOf(text, 'UTC', { startMs: Date.parse('2026-02-23T00:00:00Z'), endMs: WEEK.endMs })).toEqual([
+      '2026-02-25T09:00:00Z/2026-02-25T10:00:00Z',
+      '2026-03-04T09:00:00Z/2026-03-04T10:00:00Z',
+    ]);
+  });
+
+  it('a series with two rules is expanded from its start', () => {
+    const text = calendar(
+      ...event('UID:two', 'DTSTART:20250105T070000Z', 'DTEND:20250105T073000Z', 'RRULE:FREQ=DAILY;INTERVAL=2', 'RRULE:FREQ=WEEKLY;BYDAY=MO'),
+    );
+    expect(busyOf(text, 'UTC', WEEK).map((b) => b.slice(0, 10))).toEqual(['2026-03-02', '2026-03-03', '2026-03-05', '2026-03-07']);
   });
 
   it('a COUNT rule is still counted from its start', () => {

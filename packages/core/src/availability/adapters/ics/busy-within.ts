@@ -44,7 +44,7 @@ export function busyWithin(
       busy.push(...seriesBusy(series, range, hostZone, spent));
     } catch (error) {
       if (error instanceof ExpansionBound) throw error;
-      onSkipped?.({ uid: series.event.uid ?? 'no-uid', reason: 'unexpandable' });
+      onSkipped?.({ uid: series.uid, reason: 'unexpandable' });
     }
   }
   return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
@@ -145,8 +145,8 @@ const DAY_MS = 86_400_000;
  * periods differ in length (months) or are cut by DST (hours). `lead`: the
  * time from DTSTART to the earliest start that can still overlap the range.
  * The new start is kept at least a period and a day (for zones) before that:
- * ical.js yields its start even where the rule would not, and such an
- * instance then ends before the range.
+ * RFC 5545 leaves a start the rule would not give undefined, and one that
+ * ends before the range cannot count whichever way it is read.
  */
 function fastForwarded(event: ICAL.Event, lead: number): ICAL.Time | undefined {
   const rules = event.component.getAllProperties('rrule');

@@ -5,6 +5,8 @@ import { readableTimezone, repairTimezone } from './zones.js';
 
 /** One recurring (or single) event and the overrides (RECURRENCE-ID) that replace some of its occurrences. */
 export interface Series {
+  /** The name it is reported by if left out: its UID, or its place in the feed when it has none. */
+  readonly uid: string;
   readonly event: ICAL.Event;
   readonly overrides: readonly ICAL.Event[];
   /**
@@ -73,14 +75,14 @@ export function parseFeed(text: string): ParsedFeed {
   });
 
   const series: Series[] = [];
-  for (const group of byUid.values()) {
+  for (const [uid, group] of byUid) {
     const masters = newestRevisions(group.masters);
     const asEvents = newestRevisions(group.overrides).map((o) => new ICAL.Event(o, { exceptions: [] }));
     // An override whose series is missing from the feed is still a busy time of its own, with its own periods.
-    if (masters.length === 0) for (const o of asEvents) series.push({ event: o, overrides: [], periods: takePeriods(o.component) });
+    if (masters.length === 0) for (const o of asEvents) series.push({ uid, event: o, overrides: [], periods: takePeriods(o.component) });
     for (const master of masters) {
       const periods = takePeriods(master);
-      series.push({ event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
+      series.push({ uid, event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
     }
   }
   return { series, events, skipped };
