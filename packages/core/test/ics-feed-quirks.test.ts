@@ -352,7 +352,13 @@ describe('series that started decades ago (issue 30)', () => {
 
   it('a series with two rules is expanded from its start', () => {
     const text = calendar(
-      ...event('UID:two', 'DTSTART:20250105T070000Z', 'DTEND:20250105T073000Z', 'RRULE:FREQ=DAILY;INTERVAL=2', 'RRULE:FREQ=WEEKLY;BYDAY=MO'),
+      ...event(
+        'UID:two',
+        'DTSTART:20250105T070000Z',
+        'DTEND:20250105T073000Z',
+        'RRULE:FREQ=DAILY;INTERVAL=2',
+        'RRULE:FREQ=WEEKLY;BYDAY=MO',
+      ),
     );
     expect(busyOf(text, 'UTC', WEEK).map((b) => b.slice(0, 10))).toEqual(['2026-03-02', '2026-03-03', '2026-03-05', '2026-03-07']);
   });

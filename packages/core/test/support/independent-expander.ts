@@ -68,7 +68,7 @@ export function readIndependently(
   if (run.status !== 0) throw new Error(`the independent reader failed: ${run.stderr}`);
   const answers = JSON.parse(run.stdout) as Record<string, { busy?: [number, number][]; error?: string }>;
   return new Map(
-    files.map((file) => {
+    files.map((file): [string, IndependentReading] => {
       const answer = answers[file];
       if (!answer?.busy) return [file, { error: answer?.error ?? 'no answer' }];
       return [file, { busy: answer.busy.map(([startMs, endMs]) => ({ startMs, endMs })) }];
