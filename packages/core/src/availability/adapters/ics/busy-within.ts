@@ -119,6 +119,7 @@ function seriesBusy({ event, overrides, periods }: Series, range: Interval, host
   if (startSelf && startMs < range.endMs && !isExcluded(event.startDate, startMs)) occurrence(event.startDate);
   const occurrences = event.iterator(fastForwarded(event, range.startMs - startMs - lengthOf(event)));
   let count = 0;
+  let previousMs: number | undefined;
   for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
     const nextMs = epochMs(next, hostZone, tzid);
     // Occurrences come in start order, so nothing later can overlap the range.
@@ -127,7 +128,10 @@ function seriesBusy({ event, overrides, periods }: Series, range: Interval, host
       throw new ExpansionBound(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the window ends`);
     if (++spent.occurrences > MAX_FEED_OCCURRENCES)
       throw new ExpansionBound(`its events recur more than ${MAX_FEED_OCCURRENCES} times in all before the window ends`);
-    if (isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
+    // §3.8.5.3: an instance two rules (or a rule and an RDATE) both give is one instance; ical.js gives it twice.
+    const repeated = nextMs === previousMs;
+    previousMs = nextMs;
+    if (repeated || isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
     occurrence(next);
   }
   return busy;
