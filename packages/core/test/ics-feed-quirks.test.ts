@@ -23,6 +23,15 @@ afterEach(() => {
 });
 
 describe('an event without a UID (issue 30, item 1)', () => {
+  it("only a UID of this service's own bookings marks a busy time as a booking's", () => {
+    const text = calendar(
+      ...event('DTSTART:20260305T140000Z', 'DTEND:20260305T150000Z'),
+      ...event('UID:b-1@schedule', 'DTSTART:20260306T140000Z', 'DTEND:20260306T150000Z'),
+      ...event('UID:b-2@elsewhere', 'DTSTART:20260307T140000Z', 'DTEND:20260307T150000Z'),
+    );
+    expect(busyWithin(parseFeed(text).series, MARCH, 'UTC').map((b) => b.bookingUid)).toEqual([undefined, 'b-1', undefined]);
+  });
+
   it('is ordinary busy time, and the feed stays readable for ranges that overlap it', () => {
     const text = calendar(...event('DTSTART:20260305T140000Z', 'DTEND:20260305T150000Z'), ...good);
     expect(busyOf(text)).toEqual(['2026-03-05T14:00:00Z/2026-03-05T15:00:00Z', GOOD]);
@@ -96,6 +105,7 @@ describe('an event whose expansion fails is left out and counted, never the feed
   it('the bounds still make the whole feed unreadable: busy time past them is unknown, not free', () => {
     const text = calendar(...event('UID:dense', 'DTSTART:20260301T000000Z', 'DTEND:20260301T000001Z', 'RRULE:FREQ=SECONDLY'));
     expect(() => busyOf(text)).toThrow(new ExpansionBound('event dense recurs more than 10000 times before the window ends'));
+    expect(() => busyOf(text)).toThrow(expect.objectContaining({ name: 'ExpansionBound' }));
   });
 
   it('a feed read through its expansions tells each event left out while expanding', () => {
@@ -117,6 +127,7 @@ describe('Windows zone names without a matching VTIMEZONE (issue 30, item 3)', (
     ['Tokyo Standard Time', 'Asia/Tokyo'],
     ['pacific standard time', 'America/Los_Angeles'],
     ['Pacific Standard Time:', 'America/Los_Angeles'],
+    ['Pacific Standard Time::', 'America/Los_Angeles'],
     [' Pacific Standard Time : ', 'America/Los_Angeles'],
     ['Mars Standard Time', undefined],
     ['', undefined],
@@ -155,6 +166,7 @@ describe('Windows zone names without a matching VTIMEZONE (issue 30, item 3)', (
 
   it('DTSTART;TZID:Pacific Standard Time:… (a colon for the equals sign) is mended, not left out', () => {
     expect(repairLine('DTSTART;TZID:Pacific Standard Time:20260318T100000')).toBe('DTSTART;TZID=Pacific Standard Time:20260318T100000');
+    expect(repairLine('DTSTART;X-ODD:20260318T100000')).toBe('DTSTART;X-ODD:20260318T100000');
     const text = calendar(
       ...event('UID:w', 'DTSTART;TZID:Pacific Standard Time:20260318T100000', 'DTEND;TZID:Pacific Standard Time:20260318T120000'),
     );
@@ -223,6 +235,19 @@ describe('older revisions (issue 30, item 4)', () => {
       ...event('UID:s', 'RECURRENCE-ID:20260309T150000Z', 'SEQUENCE:1', 'DTSTART:20260310T080000Z', 'DTEND:20260310T083000Z'),
     );
     expect(busyOf(text)).toEqual(['2026-03-02T15:00:00Z/2026-03-02T15:30:00Z', '2026-03-11T09:00:00Z/2026-03-11T09:30:00Z']);
+  });
+
+  it('overrides of different occurrences are not revisions of one another', () => {
+    const text = calendar(
+      ...event('UID:s', 'DTSTART:20260302T150000Z', 'DTEND:20260302T153000Z', 'RRULE:FREQ=WEEKLY;COUNT=3'),
+      ...event('UID:s', 'RECURRENCE-ID:20260309T150000Z', 'SEQUENCE:3', 'DTSTART:20260311T090000Z', 'DTEND:20260311T093000Z'),
+      ...event('UID:s', 'RECURRENCE-ID:20260316T150000Z', 'SEQUENCE:1', 'DTSTART:20260317T080000Z', 'DTEND:20260317T083000Z'),
+    );
+    expect(busyOf(text)).toEqual([
+      '2026-03-02T15:00:00Z/2026-03-02T15:30:00Z',
+      '2026-03-11T09:00:00Z/2026-03-11T09:30:00Z',
+      '2026-03-17T08:00:00Z/2026-03-17T08:30:00Z',
+    ]);
   });
 
   it('of an override whose series is not in the feed: the newest only', () => {
@@ -338,6 +363,22 @@ describe('series that started decades ago (issue 30)', () => {
     expect(busyOf(text, 'UTC', { startMs: WEEK.startMs, endMs: Date.parse('2026-03-02T23:00:00Z') })).toEqual([
       '2026-03-01T22:00:00Z/2026-03-02T02:00:00Z',
       '2026-03-02T22:00:00Z/2026-03-03T02:00:00Z',
+    ]);
+  });
+
+  it('a weekly rule on every day since 1900 is read near the range too', () => {
+    const text = calendar(
+      ...event('UID:w', 'DTSTART:19000101T060000Z', 'DTEND:19000101T061500Z', 'RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU'),
+    );
+    expect(busyOf(text, 'UTC', WEEK)).toHaveLength(7);
+  });
+
+  it('every other week since 2001 without BYDAY stays on its weekday and its weeks', () => {
+    // 2001-01-02 is a Tuesday; 2026-03-03 is 1,313 weeks later (odd): off; Mar 10 and Mar 24 are on.
+    const text = calendar(...event('UID:w', 'DTSTART:20010102T090000Z', 'DTEND:20010102T100000Z', 'RRULE:FREQ=WEEKLY;INTERVAL=2'));
+    expect(busyOf(text, 'UTC', { startMs: WEEK.startMs, endMs: Date.parse('2026-03-30T00:00:00Z') })).toEqual([
+      '2026-03-10T09:00:00Z/2026-03-10T10:00:00Z',
+      '2026-03-24T09:00:00Z/2026-03-24T10:00:00Z',
     ]);
   });
 
