@@ -21,7 +21,8 @@ const curated = [
   'test/slot-rules.test.ts',
   'test/availability-truth*.test.ts',
   'test/slots.test.ts',
-  'test/ics-feed.test.ts',
+  // The feed reader: its unit, corpus, interop and property suites.
+  'test/ics-*.test.ts',
   'test/idempotency.test.ts',
   'test/execute.test.ts',
   'test/rate-limiter.test.ts',

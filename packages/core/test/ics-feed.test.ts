@@ -560,6 +560,43 @@ describe('an unreadable feed throws CalendarUnreadable', () => {
     expect(reports).toEqual([{ url: feed('bad-date.ics'), skipped: [{ uid: 'x', reason: 'bad_value' }] }]);
   });
 
+  it('not for an event without a UID overlapping the range (issue 30): it is busy time', async () => {
+    written.set(
+      '/no-uid.ics',
+      'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260105T100000Z\r\nDTEND:20260105T110000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    );
+    const read = icsFeedReader({ clock });
+    expect(await read(feed('no-uid.ics'), JANUARY_2026)).toEqual([span('2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z')]);
+  });
+
+  it('not when one event fails midway through its expansion (issue 30): it is left out and reported, once per expansion', async () => {
+    written.set(
+      '/fails-midway.ics',
+      [
+        'BEGIN:VCALENDAR',
+        'BEGIN:VEVENT',
+        'UID:midway',
+        'DTSTART:20260105T080000Z',
+        'DTEND:20260105T090000Z',
+        'RRULE:FREQ=DAILY',
+        // Six hundred days in a row excluded: ical.js gives up ("max tries have occurred").
+        `EXDATE:${Array.from({ length: 600 }, (_, i) => `${new Date(Date.UTC(2026, 0, 6 + i)).toISOString().slice(0, 10).replace(/-/g, '')}T080000Z`).join(',')}`,
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    );
+    const reports: unknown[] = [];
+    const read = icsFeedReader({ clock, onSkippedEvents: (url, skipped) => reports.push({ url, skipped }) });
+    // Left out whole: its January 5 occurrence, worked out before ical.js gave up, too.
+    expect(await read(feed('fails-midway.ics'), JANUARY_2026)).toEqual([]);
+    expect(await read(feed('fails-midway.ics'), JANUARY_2026)).toEqual([]);
+    expect(reports).toEqual([
+      { url: feed('fails-midway.ics'), skipped: [] },
+      { url: feed('fails-midway.ics'), skipped: [{ uid: 'midway', reason: 'unexpandable' }] },
+    ]);
+  });
+
   it('without the credentials of the URL in the message', async () => {
     const read = icsFeedReader({ clock });
     const url = `http://alice:wrong@${base.slice('http://'.length)}/private.ics`;

@@ -86,13 +86,14 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
       const connected = await connector.connect(calendar);
       const busy = await Promise.all(
         connected.busy.map(async (remote) => {
+          const shown = `${calendar.username} ${urlShown(remote.url)}`;
           const load = async (window: Interval) => {
             // A day more on each side: a server matches dates and floating times in a zone of its own (RFC 4791 §9.9), not the host's.
             const objects = await connected.eventsWithin(remote, window.startMs - DAY_MS, window.endMs + DAY_MS, maxObjects);
-            return seriesOf(objects, `${calendar.username} ${urlShown(remote.url)}`);
+            return seriesOf(objects, shown);
           };
           const read = readOf(calendar.username, remote, load, range);
-          return within(read, await read.events, range, hostZone);
+          return within(read, await read.events, range, hostZone, (event) => report(shown, [event]));
         }),
       );
       return busy.flat();
@@ -113,15 +114,19 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
         return { series: [], events: 0, skipped: [{ uid: href.split('/').pop() ?? href, reason: 'unparseable' }] };
       }
     });
+    report(
+      shown,
+      parsed.flatMap((p) => p.skipped),
+    );
+    return parsed.flatMap((p) => p.series);
+  }
+
+  function report(shown: string, skipped: readonly SkippedEvent[]) {
     try {
-      options.onSkippedEvents?.(
-        shown,
-        parsed.flatMap((p) => p.skipped),
-      );
+      options.onSkippedEvents?.(shown, skipped);
     } catch {
       // A report that fails (a closed log stream) must not cost the host its busy times.
     }
-    return parsed.flatMap((p) => p.series);
   }
 }
 
@@ -131,11 +136,17 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
  * filter a sorted list; the set is the one busyWithin gives for `range`
  * itself, since it keeps unclipped every interval that overlaps.
  */
-function within(read: Read, series: readonly Series[], range: Interval, hostZone: string): Interval[] {
+function within(
+  read: Read,
+  series: readonly Series[],
+  range: Interval,
+  hostZone: string,
+  onSkipped: (skipped: SkippedEvent) => void,
+): Interval[] {
   let all = read.byZone.get(hostZone);
   if (all === undefined) {
-    // ical.js gives up on rules it cannot satisfy; the busy time is then unknown, not free.
-    all = busyWithin(series, read.window, hostZone);
+    // Past the expansion bounds the busy time is unknown, not free; an event ical.js gives up on is left out and told.
+    all = busyWithin(series, read.window, hostZone, onSkipped);
     read.byZone.set(hostZone, all);
   }
   return all.filter((b) => b.startMs < range.endMs && range.startMs < b.endMs);

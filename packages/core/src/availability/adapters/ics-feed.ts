@@ -117,13 +117,17 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
     }
     const hash = createHash('sha256').update(bytes).digest('base64');
     const kept = await previous;
-    const version = kept?.hash === hash ? kept : readVersion(hash, bytes, fail);
+    const version = kept?.hash === hash ? kept : readVersion(hash, bytes, fail, (event) => report(shown, [event]));
+    report(shown, version.skipped);
+    return version;
+  }
+
+  function report(shown: string, skipped: readonly SkippedEvent[]) {
     try {
-      options.onSkippedEvents?.(shown, version.skipped);
+      options.onSkippedEvents?.(shown, skipped);
     } catch {
       // A report that fails (a closed log stream) must not cost the host its busy times.
     }
-    return version;
   }
 
   return async (url, range, hostZone = 'UTC') => {
@@ -140,8 +144,13 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
   };
 }
 
-/** Parses a body the reader has not seen under this URL. */
-function readVersion(hash: string, bytes: Buffer, fail: (reason: string, cause?: unknown) => CalendarUnreadable): FeedVersion {
+/** Parses a body the reader has not seen under this URL; `onSkipped` hears of events left out later, while expanding. */
+function readVersion(
+  hash: string,
+  bytes: Buffer,
+  fail: (reason: string, cause?: unknown) => CalendarUnreadable,
+  onSkipped: (skipped: SkippedEvent) => void,
+): FeedVersion {
   let parsed: ParsedFeed;
   try {
     // RFC 5545 §6: the default charset is UTF-8; TextDecoder also drops a leading BOM.
@@ -149,5 +158,5 @@ function readVersion(hash: string, bytes: Buffer, fail: (reason: string, cause?:
   } catch (error) {
     throw fail(`not a valid iCalendar feed (${error instanceof Error ? error.message : String(error)})`, error);
   }
-  return { hash, skipped: parsed.skipped, expansions: feedExpansions(parsed.series) };
+  return { hash, skipped: parsed.skipped, expansions: feedExpansions(parsed.series, onSkipped) };
 }

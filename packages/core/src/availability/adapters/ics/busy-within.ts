@@ -3,7 +3,8 @@ import { bookingUidOfEvent } from '../../../booking-event-uid.js';
 import { wallClockToInstant } from '../../../wall-clock.js';
 import { type Interval, overlaps } from '../../busy.js';
 import type { Series } from './parse-feed.js';
-import { ianaZoneOf, offsetBeforeFirstOnset } from './zones.js';
+import type { SkippedEvent } from './skipped-event.js';
+import { ianaZoneOf, offsetBeforeFirstOnset, windowsZoneOf } from './zones.js';
 
 /** Occurrences one series may produce before the range (the window read) ends; a FREQ=SECONDLY rule from 1970 must not hang a request. */
 export const MAX_OCCURRENCES = 10_000;
@@ -16,92 +17,154 @@ export const MAX_OCCURRENCES = 10_000;
 export const MAX_FEED_OCCURRENCES = 20_000;
 
 /**
- * The busy times of a parsed feed that overlap `range`, unclipped, in start
- * order. Throws when the rules cannot be expanded within MAX_OCCURRENCES for
- * one event or MAX_FEED_OCCURRENCES for all: that busy time is then unknown,
- * not free, and the calendar unreadable rather than read in part.
+ * Thrown when the rules of a feed cannot be expanded within MAX_OCCURRENCES
+ * for one event or MAX_FEED_OCCURRENCES for all: that busy time is then
+ * unknown, not free, and the calendar unreadable rather than read in part.
  */
-export function busyWithin(feed: readonly Series[], range: Interval, hostZone: string): Interval[] {
+export class ExpansionBound extends Error {
+  override readonly name = 'ExpansionBound';
+}
+
+/**
+ * The busy times of a parsed feed that overlap `range`, unclipped, in start
+ * order. Throws ExpansionBound past the bounds. Any other failure to expand
+ * one event (ical.js gives up on some rules midway) leaves that event out
+ * alone, and tells `onSkipped`: one broken event never costs the rest.
+ */
+export function busyWithin(
+  feed: readonly Series[],
+  range: Interval,
+  hostZone: string,
+  onSkipped?: (skipped: SkippedEvent) => void,
+): Interval[] {
   const busy: Interval[] = [];
-  let spent = 0;
+  const spent = { occurrences: 0 };
+  for (const series of feed) {
+    try {
+      busy.push(...seriesBusy(series, range, hostZone, spent));
+    } catch (error) {
+      if (error instanceof ExpansionBound) throw error;
+      onSkipped?.({ uid: series.uid, reason: 'unexpandable' });
+    }
+  }
+  return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/** One series' busy times that overlap `range`; `spent` counts the occurrences of the whole feed. */
+function seriesBusy({ event, overrides, periods }: Series, range: Interval, hostZone: string, spent: { occurrences: number }): Interval[] {
+  const busy: Interval[] = [];
   // RFC 5545 §3.8.5.3: every instance lasts the exact duration of the event
   // that defines it; worked out once per event, not per instance (ical.js
   // builds a new end time on every read of endDate). An end computed from
   // DURATION has lost a TZID the feed does not define: it is the start's.
   const lengths = new Map<ICAL.Event, number>();
-  const lengthOf = (event: ICAL.Event) => {
-    let length = lengths.get(event);
+  const lengthOf = (item: ICAL.Event) => {
+    let length = lengths.get(item);
     if (length === undefined) {
-      const own = tzidOf(event.startDate);
-      length = epochMs(event.endDate, hostZone, own) - epochMs(event.startDate, hostZone, own);
-      lengths.set(event, length);
+      const own = tzidOf(item.startDate);
+      length = epochMs(item.endDate, hostZone, own) - epochMs(item.startDate, hostZone, own);
+      lengths.set(item, length);
     }
     return length;
   };
-  const push = (interval: Interval, event: ICAL.Event) => {
+  const push = (interval: Interval, item: ICAL.Event) => {
     // A DATE-TIME start without DTEND or DURATION lasts zero time (§3.6.1) and blocks nothing.
     if (!(interval.endMs > interval.startMs && overlaps(interval, range))) return;
     // An event this service wrote for one of its bookings says so: the booking itself is the truth (load-host-time.ts).
-    const bookingUid = bookingUidOfEvent(event.uid);
+    // Many producers (Thunderbird, Exchange, Data::ICal) leave UID out: such an event is ordinary busy time.
+    const bookingUid = item.uid ? bookingUidOfEvent(item.uid) : undefined;
     busy.push(bookingUid === undefined ? interval : { ...interval, bookingUid });
   };
   // `tzid`: the zone the event's DTSTART names, for expanded instances, which ical.js gives without it.
-  const add = (event: ICAL.Event, start: ICAL.Time, tzid?: string) => {
-    if (!isBusy(event)) return;
+  const add = (item: ICAL.Event, start: ICAL.Time, tzid?: string) => {
+    if (!isBusy(item)) return;
     const startMs = epochMs(start, hostZone, tzid);
     if (start.isDate) {
       // An all-day instance blocks its whole local days, 23 or 25 hours across a DST change.
       const end = start.clone();
-      end.addDuration(event.duration);
-      push({ startMs, endMs: epochMs(end, hostZone, tzid) }, event);
+      end.addDuration(item.duration);
+      push({ startMs, endMs: epochMs(end, hostZone, tzid) }, item);
       return;
     }
-    push({ startMs, endMs: startMs + lengthOf(event) }, event);
+    push({ startMs, endMs: startMs + lengthOf(item) }, item);
   };
 
-  for (const { event, overrides, periods } of feed) {
-    for (const override of overrides) add(override, override.startDate);
-    const tzid = tzidOf(event.startDate);
-    const excluded = exclusionsOf(event, hostZone, tzid);
-    const isExcluded = (time: ICAL.Time, ms: number) => excluded.instants.has(ms) || excluded.days.has(dayOf(time));
-    if (isBusy(event)) {
-      for (const period of periods) {
-        const startMs = epochMs(period.start, hostZone, tzid);
-        // EXDATE removes any instance of the set (§3.8.5.1), a period's too.
-        if (!isExcluded(period.start, startMs)) push({ startMs, endMs: epochMs(period.getEnd(), hostZone, tzid) }, event);
-      }
-    }
-    if (!event.isRecurring()) {
-      add(event, event.startDate);
-      continue;
-    }
-    // An occurrence replaced by an override was counted above at the override's own time.
-    const occurrence = (time: ICAL.Time) => {
-      // Without overrides every occurrence is the master's own; asking ical.js costs a lookup per instance.
-      if (overrides.length === 0) return add(event, time, tzid);
-      const details = event.getOccurrenceDetails(time);
-      if (details.item !== event && details.item.recurrenceId.compare(time) === 0) return;
-      add(details.item, details.startDate, details.item === event ? tzid : undefined);
-    };
-    // §3.8.5: DTSTART is the first instance of the set. ical.js leaves it out
-    // when RDATEs stand without an RRULE, so it is counted here, once.
-    const startMs = epochMs(event.startDate, hostZone, tzid);
-    const startSelf = !event.component.hasProperty('rrule');
-    if (startSelf && startMs < range.endMs && !isExcluded(event.startDate, startMs)) occurrence(event.startDate);
-    const occurrences = event.iterator();
-    let count = 0;
-    for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
-      const nextMs = epochMs(next, hostZone, tzid);
-      // Occurrences come in start order, so nothing later can overlap the range.
-      if (nextMs >= range.endMs) break;
-      if (++count > MAX_OCCURRENCES) throw new Error(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the window ends`);
-      if (++spent > MAX_FEED_OCCURRENCES)
-        throw new Error(`its events recur more than ${MAX_FEED_OCCURRENCES} times in all before the window ends`);
-      if (isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
-      occurrence(next);
+  for (const override of overrides) add(override, override.startDate);
+  const tzid = tzidOf(event.startDate);
+  const excluded = exclusionsOf(event, hostZone, tzid);
+  const isExcluded = (time: ICAL.Time, ms: number) => excluded.instants.has(ms) || excluded.days.has(dayOf(time));
+  if (isBusy(event)) {
+    for (const period of periods) {
+      const startMs = epochMs(period.start, hostZone, tzid);
+      // EXDATE removes any instance of the set (§3.8.5.1), a period's too.
+      if (!isExcluded(period.start, startMs)) push({ startMs, endMs: epochMs(period.getEnd(), hostZone, tzid) }, event);
     }
   }
-  return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+  if (!event.isRecurring()) {
+    add(event, event.startDate);
+    return busy;
+  }
+  // An occurrence replaced by an override was counted above at the override's own time.
+  const occurrence = (time: ICAL.Time) => {
+    // Without overrides every occurrence is the master's own; asking ical.js costs a lookup per instance.
+    if (overrides.length === 0) return add(event, time, tzid);
+    const details = event.getOccurrenceDetails(time);
+    if (details.item !== event && details.item.recurrenceId.compare(time) === 0) return;
+    add(details.item, details.startDate, details.item === event ? tzid : undefined);
+  };
+  // §3.8.5: DTSTART is the first instance of the set. ical.js leaves it out
+  // when RDATEs stand without an RRULE, so it is counted here, once.
+  const startMs = epochMs(event.startDate, hostZone, tzid);
+  const startSelf = !event.component.hasProperty('rrule');
+  if (startSelf && startMs < range.endMs && !isExcluded(event.startDate, startMs)) occurrence(event.startDate);
+  // Stryker disable next-line ArithmeticOperator: the new start keeps a day and a period of margin, more than any event's length moves it
+  const occurrences = event.iterator(fastForwarded(event, range.startMs - startMs - lengthOf(event)));
+  let count = 0;
+  let previousMs: number | undefined;
+  for (let next: ICAL.Time | undefined = occurrences.next(); next; next = occurrences.next()) {
+    const nextMs = epochMs(next, hostZone, tzid);
+    // Occurrences come in start order, so nothing later can overlap the range.
+    if (nextMs >= range.endMs) break;
+    if (++count > MAX_OCCURRENCES)
+      throw new ExpansionBound(`event ${event.uid} recurs more than ${MAX_OCCURRENCES} times before the window ends`);
+    if (++spent.occurrences > MAX_FEED_OCCURRENCES)
+      throw new ExpansionBound(`its events recur more than ${MAX_FEED_OCCURRENCES} times in all before the window ends`);
+    // §3.8.5.3: an instance two rules (or a rule and an RDATE) both give is one instance; ical.js gives it twice.
+    const repeated = nextMs === previousMs;
+    previousMs = nextMs;
+    if (repeated || isExcluded(next, nextMs) || (startSelf && nextMs === startMs)) continue;
+    occurrence(next);
+  }
+  return busy;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Where to start expanding a daily or weekly rule that began long before the
+ * range, so that a series running since the 1990s costs its occurrences near
+ * the range, not its whole history, and stays within MAX_OCCURRENCES. The
+ * rule's set repeats every INTERVAL days (or weeks) of wall clock, so starting
+ * a whole number of those later gives the same occurrences from there on.
+ * Not for COUNT (counted from DTSTART), nor for other frequencies, whose
+ * periods differ in length (months) or are cut by DST (hours). `lead`: the
+ * time from DTSTART to the earliest start that can still overlap the range.
+ * The new start is kept at least a period and a day (for zones) before that:
+ * RFC 5545 leaves a start the rule would not give undefined, and one that
+ * ends before the range cannot count whichever way it is read.
+ */
+function fastForwarded(event: ICAL.Event, lead: number): ICAL.Time | undefined {
+  const rules = event.component.getAllProperties('rrule');
+  const rule = rules.length === 1 ? (rules[0]?.getFirstValue() as ICAL.Recur) : undefined;
+  if (!rule || rule.count || (rule.freq !== 'DAILY' && rule.freq !== 'WEEKLY')) return undefined;
+  const periodDays = (rule.interval || 1) * (rule.freq === 'WEEKLY' ? 7 : 1);
+  // Stryker disable next-line ArithmeticOperator: either margin alone (the day or the period) keeps the start before the range
+  const periods = Math.floor((lead - DAY_MS) / (periodDays * DAY_MS)) - 1;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: moving back by whole periods gives the same set within the range; only the cost differs
+  if (periods <= 0) return undefined;
+  const start = event.startDate.clone();
+  start.adjust(periods * periodDays, 0, 0, 0);
+  return start;
 }
 
 /**
@@ -146,7 +209,8 @@ function tzidOf(time: ICAL.Time): string | undefined {
  * - a TZID naming an IANA zone, the feed's VTIMEZONE or not: IANA's rules,
  *   which are kept current where a feed's copy is often partial or stale;
  * - the feed's own VTIMEZONE (Outlook's `W. Europe Standard Time`);
- * - a TZID that is neither: the host's zone.
+ * - a Windows zone ID the feed does not define: the IANA zone CLDR maps it to;
+ * - a TZID that is none of these: the host's zone.
  * An expanded instance has lost a TZID the feed does not define: the series' own is passed in.
  */
 export function epochMs(time: ICAL.Time, hostZone: string, seriesTzid?: string): number {
@@ -156,10 +220,11 @@ export function epochMs(time: ICAL.Time, hostZone: string, seriesTzid?: string):
     return Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
   }
   const defined = !floating && zone !== ICAL.Timezone.utcTimezone ? zone : undefined;
-  const iana = ianaZoneOf(defined?.tzid ?? tzidOf(time) ?? seriesTzid);
+  const tzid = defined?.tzid ?? tzidOf(time) ?? seriesTzid;
+  const iana = ianaZoneOf(tzid);
   if (defined && !iana && !time.isDate) return inFeedZone(time, defined);
   const date = { year: time.year, month: time.month, day: time.day };
-  const named = iana ?? hostZone;
+  const named = iana ?? windowsZoneOf(tzid) ?? hostZone;
   return time.isDate ? wallClockToInstant(date, 0, 0, named) : wallClockToInstant(date, time.hour, time.minute, named) + time.second * 1000;
 }
 

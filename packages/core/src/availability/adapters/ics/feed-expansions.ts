@@ -2,6 +2,7 @@ import type { Interval } from '../../busy.js';
 import { holds, MAX_BUSY_WINDOWS } from '../busy-window.js';
 import { busyWithin } from './busy-within.js';
 import type { Series } from './parse-feed.js';
+import type { SkippedEvent } from './skipped-event.js';
 
 /** A parsed feed's busy times, worked out once per host zone and window, and kept with the feed. */
 export interface FeedExpansions {
@@ -21,9 +22,10 @@ type Outcome = { readonly busy: Interval[] } | { readonly error: unknown };
  * of the reads that follow within its window, only filter a sorted list, so
  * a feed costs its bounded expansion (busy-within.ts) once, not on every read.
  * The set is the one busyWithin gives for the range itself, since it keeps
- * unclipped every interval that overlaps.
+ * unclipped every interval that overlaps. An event left out while expanding
+ * is told to `onSkipped`, once per expansion.
  */
-export function feedExpansions(series: readonly Series[]): FeedExpansions {
+export function feedExpansions(series: readonly Series[], onSkipped?: (skipped: SkippedEvent) => void): FeedExpansions {
   // Most recently used first; a handful, since a host reads in one zone and mostly in the standard window.
   // Stryker disable next-line ArrayDeclaration: a foreign first element is never found, and is the first dropped once 8 windows are kept: no read sees it
   const kept: { zone: string; window: Interval; outcome: Outcome }[] = [];
@@ -35,7 +37,7 @@ export function feedExpansions(series: readonly Series[]): FeedExpansions {
         const expanded = window();
         let outcome: Outcome;
         try {
-          outcome = { busy: busyWithin(series, expanded, hostZone) };
+          outcome = { busy: busyWithin(series, expanded, hostZone, onSkipped) };
         } catch (error) {
           outcome = { error };
         }

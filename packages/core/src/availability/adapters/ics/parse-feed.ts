@@ -5,6 +5,8 @@ import { readableTimezone, repairTimezone } from './zones.js';
 
 /** One recurring (or single) event and the overrides (RECURRENCE-ID) that replace some of its occurrences. */
 export interface Series {
+  /** The name it is reported by if left out: its UID, or its place in the feed when it has none. */
+  readonly uid: string;
   readonly event: ICAL.Event;
   readonly overrides: readonly ICAL.Event[];
   /**
@@ -73,16 +75,48 @@ export function parseFeed(text: string): ParsedFeed {
   });
 
   const series: Series[] = [];
-  for (const { masters, overrides } of byUid.values()) {
-    const asEvents = overrides.map((o) => new ICAL.Event(o, { exceptions: [] }));
-    // An override whose series is missing from the feed is still a busy time of its own.
-    if (masters.length === 0) for (const o of asEvents) series.push({ event: o, overrides: [], periods: [] });
+  for (const [uid, group] of byUid) {
+    const masters = newestRevisions(group.masters);
+    const asEvents = newestRevisions(group.overrides).map((o) => new ICAL.Event(o, { exceptions: [] }));
+    // An override whose series is missing from the feed is still a busy time of its own, with its own periods.
+    if (masters.length === 0) for (const o of asEvents) series.push({ uid, event: o, overrides: [], periods: takePeriods(o.component) });
     for (const master of masters) {
       const periods = takePeriods(master);
-      series.push({ event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
+      series.push({ uid, event: new ICAL.Event(master, { exceptions: asEvents }), overrides: asEvents, periods });
     }
   }
   return { series, events, skipped };
+}
+
+/**
+ * RFC 5545 §3.8.7.4: a producer that changes an event raises its SEQUENCE,
+ * and exports (and mailboxes turned into feeds) may hold the older revisions
+ * too. Of the components that share one UID and RECURRENCE-ID only the
+ * newest revision counts: the highest SEQUENCE, then the latest DTSTAMP.
+ * Revisions that tie on both are all kept: nothing says which one is meant,
+ * and busy time read twice is safer than busy time lost.
+ */
+function newestRevisions(components: readonly ICAL.Component[]): ICAL.Component[] {
+  const newest = new Map<string, { rank: readonly [number, number]; kept: ICAL.Component[] }>();
+  for (const component of components) {
+    const id = String(component.getFirstPropertyValue('recurrence-id') ?? '');
+    const rank = [Number(component.getFirstPropertyValue('sequence')) || 0, stampOf(component)] as const;
+    const held = newest.get(id);
+    const order = held ? rank[0] - held.rank[0] || rank[1] - held.rank[1] : 1;
+    if (!held || order > 0) newest.set(id, { rank, kept: [component] });
+    else if (order === 0) held.kept.push(component);
+  }
+  return [...newest.values()].flatMap((n) => n.kept);
+}
+
+/** DTSTAMP as a number to compare, 0 when missing or unreadable. */
+function stampOf(component: ICAL.Component): number {
+  try {
+    const stamp = component.getFirstPropertyValue('dtstamp') as ICAL.Time | null;
+    return stamp ? stamp.toUnixTime() : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** The calendar's own properties; when even they cannot be read, an empty calendar still holds the events. */
@@ -103,8 +137,9 @@ function readBlock(block: Block): ICAL.Component | undefined {
 }
 
 /**
- * Values decode lazily; decoding every time and rule now finds a broken event
- * here, where it can be left out alone, not in the middle of a read.
+ * Values decode lazily; decoding every time and rule now, and starting the
+ * rule's expansion, finds a broken event here, where it can be left out
+ * alone and counted, not in the middle of a read.
  */
 function problemOf(vevent: ICAL.Component): SkipReason | undefined {
   try {
@@ -112,9 +147,16 @@ function problemOf(vevent: ICAL.Component): SkipReason | undefined {
     for (const name of ['dtend', 'duration', 'rrule', 'rdate', 'exdate', 'recurrence-id']) {
       for (const property of vevent.getAllProperties(name)) property.getValues();
     }
-    return undefined;
   } catch {
     return 'bad_value';
+  }
+  try {
+    // A rule that decodes may still refuse to start (no FREQ, or BYMONTHDAY in a WEEKLY rule).
+    // Stryker disable next-line ConditionalExpression: an event without a rule starts its expansion without fail
+    if (vevent.hasProperty('rrule')) new ICAL.Event(vevent).iterator();
+    return undefined;
+  } catch {
+    return 'unexpandable';
   }
 }
 

@@ -11,6 +11,7 @@ const RULE_PROPERTIES = new Set(['RRULE', 'EXRULE']);
 /** NAME, then parameters (a quoted value may hold ':' or ';'), then ':' and the value. */
 const CONTENT_LINE = /^([A-Za-z0-9-]+)((?:;(?:[^":;]|"[^"]*")*)*):(.*)$/s;
 const DATES_ONLY = /^\d{8}(?:,\d{8})*$/;
+const DATE_TIMES = /^\d{8}T\d{6}Z?(?:,\d{8}T\d{6}Z?)*$/i;
 
 /** RFC 5545 §3.1: a line break followed by one space or tab continues the line. Blank lines are dropped. */
 export function logicalLines(text: string): string[] {
@@ -25,23 +26,44 @@ export function logicalLines(text: string): string[] {
  * The line as ical.js can read it, or undefined for a line to leave out:
  * - not a content line (a stray `SUMMARY=…`, a continuation that lost its
  *   leading space): left out; such lines hold text, never the times we read;
- * - a time property with no value (`EXDATE;VALUE=DATE:`): left out;
+ * - a time property or rule with no value (`EXDATE;VALUE=DATE:`, a holiday
+ *   feed's `RRULE:`): left out, so the event stands alone;
  * - dates written without `VALUE=DATE` (`DTSTART:20190101`): marked as dates;
+ * - a date-time written with `VALUE=DATE` (`DTSTART;VALUE=DATE:20260310T090000`):
+ *   read as the date-time it is, since read as a date a multi-day event would
+ *   lose the hours of its last day;
+ * - a parameter written with `:` for `=` (Exchange's `DTSTART;TZID:Pacific Standard Time:…`): mended;
  * - spaces inside a rule (`BYDAY=MO, TU`): removed.
  */
 export function repairLine(line: string): string | undefined {
   const parts = CONTENT_LINE.exec(line);
   if (!parts) return undefined;
-  const [, name = '', params = '', value = ''] = parts;
+  const [, name = '', written = '', raw = ''] = parts;
   const upper = name.toUpperCase();
   if (TIME_PROPERTIES.has(upper)) {
+    const [params, value] = mendedParameter(written, raw);
     const trimmed = value.trim();
     if (trimmed === '') return undefined;
+    if (DATE_TIMES.test(trimmed)) return `${name}${params.replace(/;VALUE=DATE(?=;|$)/i, '')}:${trimmed}`;
     const typed = /;VALUE=/i.test(params);
     return `${name}${params}${!typed && DATES_ONLY.test(trimmed) ? ';VALUE=DATE' : ''}:${trimmed}`;
   }
-  if (RULE_PROPERTIES.has(upper)) return `${name}${params}:${value.replace(/\s+/g, '')}`;
+  if (RULE_PROPERTIES.has(upper)) {
+    const rule = raw.replace(/\s+/g, '');
+    return rule === '' ? undefined : `${name}${written}:${rule}`;
+  }
   return line;
+}
+
+/**
+ * A last parameter without `=` whose value then holds the parameter's value
+ * before a second `:` (`;TZID:Pacific Standard Time:20260318T100000`) is
+ * read as `;TZID=Pacific Standard Time`.
+ */
+function mendedParameter(params: string, value: string): [string, string] {
+  const colon = value.lastIndexOf(':');
+  if (colon < 0 || !/;[A-Za-z-]+$/.test(params)) return [params, value];
+  return [`${params}=${value.slice(0, colon)}`, value.slice(colon + 1)];
 }
 
 /** One component written directly inside a VCALENDAR (a VEVENT, VTIMEZONE, VTODO…), as its own text. */
@@ -65,7 +87,7 @@ const MAX_UID_CHARS = 200;
 /**
  * Cuts a feed into its calendars, repairing lines on the way. Throws when the
  * text is not iCalendar at all: no VCALENDAR, or a component left open or
- * closed with another's name. Text outside every VCALENDAR is ignored.
+ * closed with the name of another open one. Text outside every VCALENDAR is ignored.
  */
 export function splitCalendars(text: string): CalendarText[] {
   const calendars: CalendarText[] = [];
@@ -75,7 +97,7 @@ export function splitCalendars(text: string): CalendarText[] {
   let block: { name: string; lines: string[]; uid: string | undefined } | undefined;
 
   for (const raw of logicalLines(text)) {
-    const line = repairLine(raw);
+    let line = repairLine(raw);
     if (line === undefined) continue;
     const [, keyword = '', component = ''] = /^(BEGIN|END):(.*)$/i.exec(line.trim()) ?? [];
     const name = component.toUpperCase();
@@ -87,8 +109,14 @@ export function splitCalendars(text: string): CalendarText[] {
       stack.push(name);
       if (stack.length === 2 && stack[0] === 'VCALENDAR') block = { name, lines: [], uid: undefined };
     } else if (keyword.toUpperCase() === 'END') {
-      if (stack.at(-1) !== name) throw new Error(`END:${name} closes ${stack.at(-1) ?? 'nothing'}`);
+      const open = stack.at(-1);
+      // A misspelt END (`END:VTOOD`) that names no open component closes the innermost one
+      // inside the calendar: it has that one reading. One naming another open component is refused.
+      const typo = open !== undefined && stack.length > 1 && !stack.includes(name);
+      if (open !== name && !typo) throw new Error(`END:${name} closes ${open ?? 'nothing'}`);
       stack.pop();
+      // Stryker disable next-line ConditionalExpression: without a typo the open component is the one named
+      if (typo) line = `END:${open}`;
       if (name === 'VCALENDAR' && stack.length === 0) {
         calendars.push({ properties: ['BEGIN:VCALENDAR', ...properties, 'END:VCALENDAR'].join('\r\n'), blocks });
         properties = [];

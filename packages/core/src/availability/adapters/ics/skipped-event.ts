@@ -1,8 +1,8 @@
 // Apart from the reader, which needs ical.js: these types are public, and an
 // embedder's type check must not need a driver it did not install.
 
-/** Why an event was left out: its text is not iCalendar, it has no start, or a time or rule in it cannot be read. */
-export type SkipReason = 'unparseable' | 'no_start' | 'bad_value';
+/** Why an event was left out: its text is not iCalendar, it has no start, a time or rule in it cannot be read, or its occurrences cannot be worked out. */
+export type SkipReason = 'unparseable' | 'no_start' | 'bad_value' | 'unexpandable';
 
 /** An event left out of a feed that was otherwise read. Named by UID only: its contents are the host's private business. */
 export interface SkippedEvent {

@@ -1,3 +1,4 @@
+import windowsZones from 'cldr-core/supplemental/windowsZones.json' with { type: 'json' };
 import ICAL from 'ical.js';
 import { isTimeZone } from '../../../time.js';
 
@@ -26,6 +27,30 @@ export function ianaZoneOf(tzid: string | undefined): string | undefined {
   if (known.size >= MAX_KNOWN) known.clear();
   known.set(tzid, found);
   return found;
+}
+
+/**
+ * Windows zone IDs (Outlook's and Exchange's `Pacific Standard Time`) and the
+ * IANA zone CLDR's windowsZones table gives for each, as Windows itself maps
+ * them: the row for territory 001. Read from Unicode's own CLDR data (the
+ * cldr-core package), which follows each Windows and CLDR release.
+ */
+const WINDOWS_ZONES = new Map(
+  windowsZones.supplemental.windowsZones.mapTimezones
+    .map(({ mapZone }) => mapZone)
+    .filter((zone) => zone._territory === '001')
+    .map((zone) => [zone._other.toLowerCase(), zone._type] as const),
+);
+
+/**
+ * The IANA zone a Windows zone ID names, if it names one. Case and the stray
+ * trailing `:` some Exchange versions write are not part of the name.
+ */
+export function windowsZoneOf(tzid: string | undefined): string | undefined {
+  if (!tzid) return undefined;
+  const zone = WINDOWS_ZONES.get(tzid.trim().replace(/:+$/, '').trim().toLowerCase());
+  // Stryker disable next-line ConditionalExpression: guards against a CLDR zone this runtime's ICU does not know; none today
+  return zone && isTimeZone(zone) ? zone : undefined;
 }
 
 /** A zone observance (STANDARD or DAYLIGHT) of a feed's VTIMEZONE. */
