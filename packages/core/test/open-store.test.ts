@@ -29,8 +29,27 @@ describe('openStore on a PostgreSQL schema', () => {
   const stores: Store[] = [];
   afterAll(async () => {
     await Promise.all(stores.map((s) => s.close()));
-    for (const schema of schemas) await dropPostgresSchema(TEST_DATABASE_URL, schema);
+    await dropPostgresSchema(TEST_DATABASE_URL, ...schemas);
     await fixture.cleanup();
+  });
+
+  it('drops several schemas in one call, refuses a name that is not an identifier, and does nothing for none', async () => {
+    const names = [`t_${randomBytes(6).toString('hex')}`, `t_${randomBytes(6).toString('hex')}`];
+    for (const name of names) await (await openStore(`${TEST_DATABASE_URL}?schema=${name}`)).close();
+    const left = async () =>
+      (
+        await sql<{ name: string }>`select nspname as name from pg_namespace where nspname in (${sql.join(names)})`.execute(
+          (stores[0] ?? (await fixture.open())).db,
+        )
+      ).rows.map((row) => row.name);
+    expect((await left()).sort()).toEqual([...names].sort());
+    await expect(dropPostgresSchema(TEST_DATABASE_URL, names[0]!, 'x; drop table bookings')).rejects.toThrow(
+      'invalid schema name: x; drop table bookings',
+    );
+    expect((await left()).sort()).toEqual([...names].sort());
+    await dropPostgresSchema(TEST_DATABASE_URL);
+    await dropPostgresSchema(TEST_DATABASE_URL, ...names);
+    expect(await left()).toEqual([]);
   });
 
   // Regression: the Migrator looked for kysely_migration_lock in every schema,

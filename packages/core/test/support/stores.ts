@@ -51,7 +51,7 @@ function postgresFixture(): StoreFixture {
     },
     async cleanup() {
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      for (const schema of schemas.splice(0)) await dropPostgresSchema(TEST_DATABASE_URL, schema);
+      await dropPostgresSchema(TEST_DATABASE_URL, ...schemas.splice(0));
     },
   };
 }

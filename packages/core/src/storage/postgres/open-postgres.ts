@@ -94,12 +94,19 @@ export async function createPostgresSchema(url: string, schema: string): Promise
   }
 }
 
-/** Drops a schema and everything in it. */
-export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+/**
+ * Drops schemas and everything in them, all in one statement on one
+ * connection: a test suite's cleanup drops dozens, and one connection and
+ * one catalog transaction for each made cleanup outlast its hook on a busy
+ * machine.
+ */
+export async function dropPostgresSchema(url: string, ...schemas: string[]): Promise<void> {
+  const invalid = schemas.find((schema) => !/^[a-z_][a-z0-9_]*$/.test(schema));
+  if (invalid !== undefined) throw new Error(`invalid schema name: ${invalid}`);
+  if (schemas.length === 0) return;
   const client = await adminClient(url);
   try {
-    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.query(`drop schema if exists ${schemas.join(', ')} cascade`);
   } finally {
     await client.end();
   }

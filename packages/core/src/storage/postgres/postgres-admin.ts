@@ -14,7 +14,7 @@ export async function createPostgresSchema(url: string, schema: string): Promise
   return (await loadPostgres()).createPostgresSchema(url, schema);
 }
 
-/** Drops a schema and everything in it. */
-export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  return (await loadPostgres()).dropPostgresSchema(url, schema);
+/** Drops schemas and everything in them, in one statement. */
+export async function dropPostgresSchema(url: string, ...schemas: string[]): Promise<void> {
+  return (await loadPostgres()).dropPostgresSchema(url, ...schemas);
 }
