@@ -60,7 +60,11 @@ describe('readableTimezone', () => {
     ['RRULE', 'RRULE:FREQ=YEARLY;UNTIL=abc'],
     ['RDATE', 'RDATE:abc'],
   ])('one whose %s does not decode is not', (name, line) => {
-    const broken = observance('STANDARD', ...['DTSTART:20261025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100'].filter((l) => !l.startsWith(`${name}:`)), line);
+    const broken = observance(
+      'STANDARD',
+      ...['DTSTART:20261025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100'].filter((l) => !l.startsWith(`${name}:`)),
+      line,
+    );
     expect(readableTimezone(vtimezone('TZID:Broken', ...broken))).toBe(false);
   });
 
@@ -72,7 +76,10 @@ describe('readableTimezone', () => {
 
 describe('repairTimezone (onsets listed by RDATE alone)', () => {
   it('adds the DTSTART onset as an RDATE when no RDATE lists it', () => {
-    const zone = vtimezone('TZID:Z', ...observance('STANDARD', 'DTSTART:20261025T030000', 'RDATE:20271031T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100'));
+    const zone = vtimezone(
+      'TZID:Z',
+      ...observance('STANDARD', 'DTSTART:20261025T030000', 'RDATE:20271031T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100'),
+    );
     repairTimezone(zone);
     expect(rdatesOf(zone, 'standard')).toEqual(['2027-10-31T03:00:00', '2026-10-25T03:00:00']);
   });
@@ -94,7 +101,16 @@ describe('repairTimezone (onsets listed by RDATE alone)', () => {
   });
 
   it('leaves an observance with an RRULE alone: ical.js counts its DTSTART', () => {
-    const zone = vtimezone('TZID:Z', ...observance('STANDARD', 'DTSTART:20261025T030000', 'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100'));
+    const zone = vtimezone(
+      'TZID:Z',
+      ...observance(
+        'STANDARD',
+        'DTSTART:20261025T030000',
+        'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+        'TZOFFSETFROM:+0200',
+        'TZOFFSETTO:+0100',
+      ),
+    );
     repairTimezone(zone);
     expect(rdatesOf(zone, 'standard')).toEqual([]);
   });
