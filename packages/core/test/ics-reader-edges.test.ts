@@ -223,6 +223,27 @@ describe('busy times of a feed', () => {
     ]);
   });
 
+  describe('DURATION (RFC 5545 §3.3.6): days and weeks are wall-clock, hours, minutes and seconds exact', () => {
+    const lasting = (start: string, duration: string) =>
+      busyOf(calendar(...event('UID:d', `DTSTART;TZID=Europe/Berlin:${start}`, `DURATION:${duration}`)), 'UTC');
+
+    it('hours across the spring-forward change end that much real time later', () => {
+      expect(lasting('20260329T010000', 'PT2H30M15S')).toEqual(['2026-03-29T00:00:00Z/2026-03-29T02:30:15Z']);
+    });
+
+    it('a day and two hours: the same wall clock the next day, then two real hours across the change', () => {
+      expect(lasting('20260328T013000', 'P1DT2H')).toEqual(['2026-03-28T00:30:00Z/2026-03-29T02:30:00Z']);
+    });
+
+    it('a week ends at the same wall clock a week later, 167 hours across the change', () => {
+      expect(lasting('20260328T100000', 'P1W')).toEqual(['2026-03-28T09:00:00Z/2026-04-04T08:00:00Z']);
+    });
+
+    it('a negative one blocks nothing', () => {
+      expect(lasting('20260310T100000', '-PT1H')).toEqual([]);
+    });
+  });
+
   it('keeps the seconds of a time in a named zone', () => {
     const text = calendar(...event('UID:s', 'DTSTART;TZID=Europe/Berlin:20260310T100030', 'DTEND;TZID=Europe/Berlin:20260310T110045'));
     expect(busyOf(text)).toEqual(['2026-03-10T09:00:30Z/2026-03-10T10:00:45Z']);

@@ -63,7 +63,7 @@ function seriesBusy({ event, overrides, periods }: Series, range: Interval, host
     // Stryker disable next-line ConditionalExpression: the cache only saves working a length out again; the length is the same
     if (length === undefined) {
       const own = tzidOf(item.startDate);
-      length = epochMs(item.endDate, hostZone, own) - epochMs(item.startDate, hostZone, own);
+      length = endMs(item, hostZone, own) - epochMs(item.startDate, hostZone, own);
       lengths.set(item, length);
     }
     return length;
@@ -140,6 +140,21 @@ function seriesBusy({ event, overrides, periods }: Series, range: Interval, host
     occurrence(next);
   }
   return busy;
+}
+
+/**
+ * Where an event's first instance ends. RFC 5545 §3.3.6: a DURATION's weeks
+ * and days are nominal (the same wall clock that many days later), its hours,
+ * minutes and seconds exact; ical.js adds all of them to the wall clock, which
+ * across a DST change ends an event of hours an hour early or late.
+ */
+function endMs(item: ICAL.Event, hostZone: string, tzid: string | undefined): number {
+  const duration = item.component.getFirstPropertyValue('duration') as ICAL.Duration | null;
+  if (!duration) return epochMs(item.endDate, hostZone, tzid);
+  const days = item.startDate.clone();
+  days.addDuration(new ICAL.Duration({ weeks: duration.weeks, days: duration.days, isNegative: duration.isNegative }));
+  const exactMs = ((duration.hours * 60 + duration.minutes) * 60 + duration.seconds) * 1000;
+  return epochMs(days, hostZone, tzid) + (duration.isNegative ? -exactMs : exactMs);
 }
 
 const DAY_MS = 86_400_000;
