@@ -174,6 +174,24 @@ describe('busy times of a feed', () => {
     ]);
   });
 
+  it("instances a THISANDFUTURE override moves are read as its DTSTART is: floating, in the host's zone", () => {
+    const text = calendar(
+      ...event('UID:f', 'DTSTART;TZID=America/New_York:20260302T100000', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;COUNT=4'),
+      ...event(
+        'UID:f',
+        'RECURRENCE-ID;TZID=America/New_York;RANGE=THISANDFUTURE:20260309T100000',
+        'DTSTART:20260309T120000',
+        'DURATION:PT1H',
+      ),
+    );
+    expect(busyOf(text, 'UTC')).toEqual([
+      '2026-03-02T15:00:00Z/2026-03-02T16:00:00Z',
+      '2026-03-09T12:00:00Z/2026-03-09T13:00:00Z',
+      '2026-03-16T12:00:00Z/2026-03-16T13:00:00Z',
+      '2026-03-23T12:00:00Z/2026-03-23T13:00:00Z',
+    ]);
+  });
+
   it('an RDATE that repeats DTSTART is one instance', () => {
     const text = calendar(
       ...event('UID:r', 'DTSTART:20260302T100000Z', 'DTEND:20260302T110000Z', 'RDATE:20260302T100000Z,20260305T100000Z'),

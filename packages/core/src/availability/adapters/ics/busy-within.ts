@@ -239,6 +239,7 @@ export function epochMs(time: ICAL.Time, hostZone: string, seriesTzid?: string):
   if (!floating && zone === ICAL.Timezone.utcTimezone && !time.isDate) {
     return Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
   }
+  // Stryker disable next-line ConditionalExpression: a UTC time here is a DATE, which ical.js reads with no zone, TZID=UTC too (other mutants of the line are killed)
   const defined = !floating && zone !== ICAL.Timezone.utcTimezone ? zone : undefined;
   const tzid = defined?.tzid ?? tzidOf(time) ?? seriesTzid;
   const iana = ianaZoneOf(tzid);
