@@ -102,6 +102,14 @@ describe('reading events', () => {
     expect(feed.series.map((s) => s.uid)).toEqual(['good']);
   });
 
+  it('a broken property the reader never reads costs the event nothing', () => {
+    const feed = parseFeed(
+      calendar(...event('UID:good', 'X-NOTE;VALUE=DATE-TIME:abc', 'DTSTART:20260310T120000Z', 'DTEND:20260310T130000Z')),
+    );
+    expect(feed.skipped).toEqual([]);
+    expect(busyWithin(feed.series, MARCH, 'UTC').map((b) => `${iso(b.startMs)}/${iso(b.endMs)}`)).toEqual([GOOD]);
+  });
+
   it('of two revisions with one SEQUENCE, one whose DTSTAMP cannot be read is the older', () => {
     const text = calendar(
       ...event('UID:r', 'SEQUENCE:1', 'DTSTAMP:abc', 'DTSTART:20260310T080000Z', 'DTEND:20260310T090000Z'),

@@ -50,7 +50,7 @@ describe('readableTimezone', () => {
   });
 
   it('a VTIMEZONE without a TZID is not', () => {
-    expect(readableTimezone(vtimezone(...CUSTOM.slice(1)))).toBe(false);
+    expect(readableTimezone(vtimezone('X-LIC-LOCATION:Europe/Berlin', ...CUSTOM.slice(1)))).toBe(false);
   });
 
   it.each([
@@ -66,6 +66,10 @@ describe('readableTimezone', () => {
       line,
     );
     expect(readableTimezone(vtimezone('TZID:Broken', ...broken))).toBe(false);
+  });
+
+  it('a broken property the reader never reads leaves it readable', () => {
+    expect(readableTimezone(vtimezone(...CUSTOM.slice(0, 5), 'X-NOTE;VALUE=DATE-TIME:abc', ...CUSTOM.slice(5)))).toBe(true);
   });
 
   it('nor one whose DAYLIGHT onset does not decode', () => {

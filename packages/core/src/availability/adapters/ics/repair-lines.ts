@@ -135,10 +135,10 @@ export function splitCalendars(text: string): CalendarText[] {
     if (block) {
       block.lines.push(line);
       if (stack.length === 2 && /^UID[;:]/i.test(line)) block.uid = line.slice(line.indexOf(':') + 1).slice(0, MAX_UID_CHARS);
-      // Stryker disable next-line ConditionalExpression,Regex: in a calendar, deeper than its properties a block is always open; at their depth only the calendar's own BEGIN line starts with BEGIN:VCALENDAR (the Regex mutant without '^' is killed)
-    } else if (stack.length === 1 && !/^BEGIN:VCALENDAR$/i.test(line.trim())) {
-      properties.push(line);
+      continue;
     }
+    // Stryker disable next-line ConditionalExpression,Regex: in a calendar, deeper than its properties a block is always open; at their depth only the calendar's own BEGIN line starts with BEGIN:VCALENDAR (the Regex mutant without '^' is killed)
+    if (stack.length === 1 && !/^BEGIN:VCALENDAR$/i.test(line.trim())) properties.push(line);
   }
   if (stack.length > 0) throw new Error(`${stack.at(-1)} is never closed`);
   if (calendars.length === 0) throw new Error('no VCALENDAR');
