@@ -28,7 +28,12 @@ describe('cutting a feed into calendars', () => {
     const vcard = ['BEGIN:VCARD', 'FN:Ann', ...event('UID:in-card', 'DTSTART:20260311T120000Z', 'DTEND:20260311T130000Z'), 'END:VCARD'];
     const text = [...vcard, calendar(...good)].join('\r\n');
     expect(busyOf(text)).toEqual([GOOD]);
-    expect(splitCalendars(text)).toHaveLength(1);
+    expect(splitCalendars(text).map((c) => c.blocks.map((b) => b.uid))).toEqual([['good']]);
+  });
+
+  it('a VCALENDAR inside a calendar is one of its components, not a second calendar', () => {
+    const text = calendar('BEGIN:VCALENDAR', 'X-INNER:1', 'END:VCALENDAR', ...good);
+    expect(splitCalendars(text).map((c) => c.blocks.map((b) => b.name))).toEqual([['VCALENDAR', 'VEVENT']]);
   });
 
   it('a component outside any calendar is no calendar', () => {

@@ -127,16 +127,17 @@ describe('repairTimezone (onsets listed by RDATE alone)', () => {
 });
 
 describe('offsetBeforeFirstOnset (RFC 5545 §3.6.5)', () => {
-  const zone = new ICAL.Timezone(vtimezone(...CUSTOM));
+  // A fresh zone per call: the first onset is remembered per zone object.
+  const zone = () => new ICAL.Timezone(vtimezone(...CUSTOM));
 
   it('before the earliest onset, whichever observance holds it, is that onset’s TZOFFSETFROM', () => {
-    expect(offsetBeforeFirstOnset(zone, wall('2026-01-15T12:00:00'))).toBe(3600);
-    expect(offsetBeforeFirstOnset(zone, wall('2026-03-29T01:59:59'))).toBe(3600);
+    expect(offsetBeforeFirstOnset(zone(), wall('2026-01-15T12:00:00'))).toBe(3600);
+    expect(offsetBeforeFirstOnset(zone(), wall('2026-03-29T01:59:59'))).toBe(3600);
   });
 
   it('from the earliest onset on, it answers nothing: the zone’s own rules apply', () => {
-    expect(offsetBeforeFirstOnset(zone, wall('2026-03-29T02:00:00'))).toBeUndefined();
-    expect(offsetBeforeFirstOnset(zone, wall('2026-04-15T12:00:00'))).toBeUndefined();
+    expect(offsetBeforeFirstOnset(zone(), wall('2026-03-29T02:00:00'))).toBeUndefined();
+    expect(offsetBeforeFirstOnset(zone(), wall('2026-04-15T12:00:00'))).toBeUndefined();
   });
 
   it('an observance without TZOFFSETFROM or DTSTART is passed over', () => {
