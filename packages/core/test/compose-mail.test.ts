@@ -26,7 +26,7 @@ const BOOKING: BookingNotificationPayload = {
 
 const stored = (
   payload: BookingNotificationPayload,
-  kind: 'booking_created' | 'booking_canceled' | 'booking_changed' = 'booking_created',
+  kind: 'booking_created' | 'booking_rescheduled' | 'booking_canceled' | 'booking_changed' = 'booking_created',
 ): StoredNotification => ({
   id: 'n1',
   kind,
@@ -125,6 +125,49 @@ describe('composeMail', () => {
     ]);
   });
 
+  it('a move says when it was, and lists the guests and the reason; the link is clickable in the HTML', () => {
+    const mail = composeMail(
+      stored(
+        {
+          ...BOOKING,
+          location: { type: 'link', url: 'http://meet.example/r?a=1&b=2', value: null },
+          guests: [
+            { email: 'cy@guest.test', name: 'Cy' },
+            { email: 'di@guest.test', name: 'Di' },
+          ],
+          previous: { start_at: '2026-05-29T08:00:00.000Z', end_at: '2026-05-29T08:30:00.000Z' },
+          reason: 'Clash',
+        },
+        'booking_rescheduled',
+      ),
+    );
+    expect(mail.subject).toBe('Moved: Meet with Hana Host');
+    expect(mail.text.split('\n').slice(2, 10)).toEqual([
+      'Meet with Hana Host has moved.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      'Was: Friday 29 May 2026, 10:00–10:30 (CEST)',
+      'Join at http://meet.example/r?a=1&b=2',
+      'Guests: cy@guest.test, di@guest.test',
+      'Reason: Clash',
+      '',
+    ]);
+    expect(mail.html).toContain(
+      '<br>\nJoin at <a href="http://meet.example/r?a=1&#38;b=2">http://meet.example/r?a=1&#38;b=2</a><br>\nGuests: cy@guest.test, di@guest.test<br>',
+    );
+  });
+
+  it('a cancel says when, not where; a mail without a move or guests has no Was or Guests line', () => {
+    const mail = composeMail(stored({ ...BOOKING, previous: { start_at: BOOKING.start_at, end_at: BOOKING.end_at } }, 'booking_canceled'));
+    expect(mail.text.split('\n').slice(2, 7)).toEqual([
+      'Meet with Hana Host is canceled.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      '',
+      'Open the attached cancellation to remove it from your calendar.',
+    ]);
+  });
+
   // Issue 30 item 8: the confirmation carried one VEVENT per occurrence in one REQUEST; each occurrence's invite is now its own booking mail.
   it("a series confirmation carries no invite, even with its occurrences' bookings at hand; it is shown as from the host", () => {
     const mail = composeMail(
@@ -161,6 +204,24 @@ describe("composeMail's times", () => {
       return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat('HH:mm')}${name(to)}`;
     return `${full(from)} to ${full(to)}`;
   }
+
+  it.each([
+    [
+      'a month later',
+      '2026-04-01T08:00:00.000Z',
+      '2026-05-01T08:30:00.000Z',
+      'Wednesday 1 April 2026, 10:00 (CEST) to Friday 1 May 2026, 10:30 (CEST)',
+    ],
+    [
+      'a year later',
+      '2026-01-05T09:00:00.000Z',
+      '2027-01-05T09:30:00.000Z',
+      'Monday 5 January 2026, 10:00 (CET) to Tuesday 5 January 2027, 10:30 (CET)',
+    ],
+  ])('ends on the same day of %s: both ends in full', (_, start_at, end_at, when) => {
+    const mail = composeMail(stored({ ...BOOKING, start_at, end_at }));
+    expect(mail.text.split('\n')).toContain(`When: ${when}`);
+  });
 
   it('the When line reads as luxon wrote it, for any zone, start and length (across midnight and offset changes)', () => {
     const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
