@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
@@ -179,6 +179,55 @@ describe('composeMail', () => {
     );
     expect(mail.calendar).toBeUndefined();
     expect(mail).toMatchObject({ subject: 'Booked: Weekly with Hana Host', replyTo: 'hana@host.test', fromName: 'Hana Host' });
+  });
+
+  it('a series confirmation lists the booked dates, the dates that were not free, and where to join, as text and as HTML lists', () => {
+    const mail = composeMail(
+      seriesStored('series_confirmation', {
+        occurrences: [
+          { start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' },
+          { start_at: '2026-05-18T10:00:00.000Z', end_at: '2026-05-18T10:30:00.000Z' },
+        ],
+        skipped: [{ start_at: '2026-05-11T10:00:00.000Z', end_at: '2026-05-11T10:30:00.000Z' }],
+        location_url: 'https://meet.example/weekly',
+      }),
+    );
+    expect(mail.text).toBe(
+      [
+        'Hello Bob,',
+        '',
+        'Weekly with Hana Host is booked on these dates:',
+        '  - Monday 4 May 2026, 10:00 (UTC)',
+        '  - Monday 18 May 2026, 10:00 (UTC)',
+        '',
+        'These dates were not free and are not booked:',
+        '  - Monday 11 May 2026, 10:00 (UTC)',
+        '',
+        'Join at https://meet.example/weekly',
+      ].join('\n'),
+    );
+    expect(mail.html).toContain(
+      '<p>These dates were not free and are not booked:</p>\n<ul>\n<li>Monday 11 May 2026, 10:00 (UTC)</li>\n</ul>\n<p>Join at <a href="https://meet.example/weekly">',
+    );
+  });
+
+  it('a series confirmation with every date free and no link has neither section; an end with no dates left has no empty list', () => {
+    expect(composeMail(seriesStored('series_confirmation', { skipped: [] })).text).toBe(
+      ['Hello Bob,', '', 'Weekly with Hana Host is booked on these dates:', '  - Monday 4 May 2026, 10:00 (UTC)'].join('\n'),
+    );
+    const ended = composeMail(seriesStored('series_ended', { occurrences: [] }));
+    expect(ended.html).not.toContain('<ul>');
+    expect(ended.html).toContain('<p>Weekly with Hana Host has ended. These meetings are canceled:</p>\n</body>');
+  });
+
+  it("reads in English whatever the server's default locale", () => {
+    const before = Settings.defaultLocale;
+    Settings.defaultLocale = 'de-DE';
+    try {
+      expect(composeMail(stored(BOOKING)).text).toContain('When: Monday 1 June 2026, 10:00–10:30 (CEST)');
+    } finally {
+      Settings.defaultLocale = before;
+    }
   });
 
   it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {

@@ -49,3 +49,17 @@ describe('smtpMailer without nodemailer installed', () => {
     });
   });
 });
+
+describe('DEFAULT_SMTP_TIMEOUTS', () => {
+  it('bound a whole send below the dispatcher’s claim on the mail, and each step below the whole send', async () => {
+    const { DEFAULT_SMTP_TIMEOUTS } = await import('../src/notifications/adapters/smtp-mailer.js');
+    const { HOLD_LEASE_MS } = await import('../src/series/series-hold.js');
+    const { connectionMs, greetingMs, socketMs, sendMs } = DEFAULT_SMTP_TIMEOUTS;
+    // A server that never answers fails the send while the mail is still claimed, so no second dispatcher sends it meanwhile.
+    expect(sendMs).toBeLessThan(HOLD_LEASE_MS);
+    for (const step of [connectionMs, greetingMs, socketMs]) {
+      expect(step).toBeGreaterThan(0);
+      expect(step).toBeLessThan(sendMs);
+    }
+  });
+});
