@@ -188,7 +188,7 @@ describe('composeMail', () => {
           { start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' },
           { start_at: '2026-05-18T10:00:00.000Z', end_at: '2026-05-18T10:30:00.000Z' },
         ],
-        skipped: [{ start_at: '2026-05-11T10:00:00.000Z', end_at: '2026-05-11T10:30:00.000Z' }],
+        skipped: [{ date: '2026-05-11', start_at: '2026-05-11T10:00:00.000Z' }],
         location_url: 'https://meet.example/weekly',
       }),
     );
