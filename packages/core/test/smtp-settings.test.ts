@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { MailSettingsError, smtpSettings } from '../src/notifications/adapters/smtp-settings.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as SettingsModule from '../src/notifications/adapters/smtp-settings.js';
+
+// Imported afresh before the tests, not at load: the address pattern is built as the module loads, and
+// mutation testing switches a mutant on before the tests run, not before the file loads (README, "Mutation testing").
+let MailSettingsError: typeof SettingsModule.MailSettingsError;
+let smtpSettings: typeof SettingsModule.smtpSettings;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ MailSettingsError, smtpSettings } = await import('../src/notifications/adapters/smtp-settings.js'));
+});
 
 // SMTP_URL and MAIL_FROM are checked before a server starts (README, "Running the server").
 
