@@ -1,14 +1,5 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as SettingsModule from '../src/notifications/adapters/smtp-settings.js';
-
-// Imported afresh before the tests, not at load: the address pattern is built as the module loads, and
-// mutation testing switches a mutant on before the tests run, not before the file loads (README, "Mutation testing").
-let MailSettingsError: typeof SettingsModule.MailSettingsError;
-let smtpSettings: typeof SettingsModule.smtpSettings;
-beforeAll(async () => {
-  vi.resetModules();
-  ({ MailSettingsError, smtpSettings } = await import('../src/notifications/adapters/smtp-settings.js'));
-});
+import { describe, expect, it, vi } from 'vitest';
+import { MailSettingsError, smtpSettings } from '../src/notifications/adapters/smtp-settings.js';
 
 // SMTP_URL and MAIL_FROM are checked before a server starts (README, "Running the server").
 
@@ -89,6 +80,18 @@ describe('smtpSettings', () => {
   ])('refuses SMTP_URL %j with MAIL_FROM %j, saying what to set and never repeating a password', (url, from, message) => {
     expect(() => smtpSettings(url, from)).toThrow(new MailSettingsError(message));
     expect(message).not.toContain('secret');
+  });
+
+  it('takes only a whole MAIL_FROM as an address: nothing before it, nothing after it', async () => {
+    // Imported inside the test: the address pattern is built as the module loads, and mutation testing switches a
+    // mutant on for each test, after this file loaded (README, "Mutation testing").
+    vi.resetModules();
+    const fresh = await import('../src/notifications/adapters/smtp-settings.js');
+    for (const from of ['Schedule mail@acme.example', 'mail@acme.example more']) {
+      expect(() => fresh.smtpSettings('smtp://h', from)).toThrow(
+        `MAIL_FROM "${from}" is not an address; give noreply@example.com or "Schedule <noreply@example.com>".`,
+      );
+    }
   });
 
   it('names itself MailSettingsError where a start-up failure is printed', () => {
