@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { composeMail, type StoredNotification } from '../src/notifications/compose-mail.js';
 import { loggingMailer } from '../src/notifications/mailer.js';
@@ -26,7 +26,7 @@ const BOOKING: BookingNotificationPayload = {
 
 const stored = (
   payload: BookingNotificationPayload,
-  kind: 'booking_created' | 'booking_canceled' | 'booking_changed' = 'booking_created',
+  kind: 'booking_created' | 'booking_rescheduled' | 'booking_canceled' | 'booking_changed' = 'booking_created',
 ): StoredNotification => ({
   id: 'n1',
   kind,
@@ -125,6 +125,49 @@ describe('composeMail', () => {
     ]);
   });
 
+  it('a move says when it was, and lists the guests and the reason; the link is clickable in the HTML', () => {
+    const mail = composeMail(
+      stored(
+        {
+          ...BOOKING,
+          location: { type: 'link', url: 'http://meet.example/r?a=1&b=2', value: null },
+          guests: [
+            { email: 'cy@guest.test', name: 'Cy' },
+            { email: 'di@guest.test', name: 'Di' },
+          ],
+          previous: { start_at: '2026-05-29T08:00:00.000Z', end_at: '2026-05-29T08:30:00.000Z' },
+          reason: 'Clash',
+        },
+        'booking_rescheduled',
+      ),
+    );
+    expect(mail.subject).toBe('Moved: Meet with Hana Host');
+    expect(mail.text.split('\n').slice(2, 10)).toEqual([
+      'Meet with Hana Host has moved.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      'Was: Friday 29 May 2026, 10:00–10:30 (CEST)',
+      'Join at http://meet.example/r?a=1&b=2',
+      'Guests: cy@guest.test, di@guest.test',
+      'Reason: Clash',
+      '',
+    ]);
+    expect(mail.html).toContain(
+      '<br>\nJoin at <a href="http://meet.example/r?a=1&#38;b=2">http://meet.example/r?a=1&#38;b=2</a><br>\nGuests: cy@guest.test, di@guest.test<br>',
+    );
+  });
+
+  it('a cancel says when, not where; a mail without a move or guests has no Was or Guests line', () => {
+    const mail = composeMail(stored({ ...BOOKING, previous: { start_at: BOOKING.start_at, end_at: BOOKING.end_at } }, 'booking_canceled'));
+    expect(mail.text.split('\n').slice(2, 7)).toEqual([
+      'Meet with Hana Host is canceled.',
+      '',
+      'When: Monday 1 June 2026, 10:00–10:30 (CEST)',
+      '',
+      'Open the attached cancellation to remove it from your calendar.',
+    ]);
+  });
+
   // Issue 30 item 8: the confirmation carried one VEVENT per occurrence in one REQUEST; each occurrence's invite is now its own booking mail.
   it("a series confirmation carries no invite, even with its occurrences' bookings at hand; it is shown as from the host", () => {
     const mail = composeMail(
@@ -136,6 +179,55 @@ describe('composeMail', () => {
     );
     expect(mail.calendar).toBeUndefined();
     expect(mail).toMatchObject({ subject: 'Booked: Weekly with Hana Host', replyTo: 'hana@host.test', fromName: 'Hana Host' });
+  });
+
+  it('a series confirmation lists the booked dates, the dates that were not free, and where to join, as text and as HTML lists', () => {
+    const mail = composeMail(
+      seriesStored('series_confirmation', {
+        occurrences: [
+          { start_at: '2026-05-04T10:00:00.000Z', end_at: '2026-05-04T10:30:00.000Z' },
+          { start_at: '2026-05-18T10:00:00.000Z', end_at: '2026-05-18T10:30:00.000Z' },
+        ],
+        skipped: [{ date: '2026-05-11', start_at: '2026-05-11T10:00:00.000Z' }],
+        location_url: 'https://meet.example/weekly',
+      }),
+    );
+    expect(mail.text).toBe(
+      [
+        'Hello Bob,',
+        '',
+        'Weekly with Hana Host is booked on these dates:',
+        '  - Monday 4 May 2026, 10:00 (UTC)',
+        '  - Monday 18 May 2026, 10:00 (UTC)',
+        '',
+        'These dates were not free and are not booked:',
+        '  - Monday 11 May 2026, 10:00 (UTC)',
+        '',
+        'Join at https://meet.example/weekly',
+      ].join('\n'),
+    );
+    expect(mail.html).toContain(
+      '<p>These dates were not free and are not booked:</p>\n<ul>\n<li>Monday 11 May 2026, 10:00 (UTC)</li>\n</ul>\n<p>Join at <a href="https://meet.example/weekly">',
+    );
+  });
+
+  it('a series confirmation with every date free and no link has neither section; an end with no dates left has no empty list', () => {
+    expect(composeMail(seriesStored('series_confirmation', { skipped: [] })).text).toBe(
+      ['Hello Bob,', '', 'Weekly with Hana Host is booked on these dates:', '  - Monday 4 May 2026, 10:00 (UTC)'].join('\n'),
+    );
+    const ended = composeMail(seriesStored('series_ended', { occurrences: [] }));
+    expect(ended.html).not.toContain('<ul>');
+    expect(ended.html).toContain('<p>Weekly with Hana Host has ended. These meetings are canceled:</p>\n</body>');
+  });
+
+  it("reads in English whatever the server's default locale", () => {
+    const before = Settings.defaultLocale;
+    Settings.defaultLocale = 'de-DE';
+    try {
+      expect(composeMail(stored(BOOKING)).text).toContain('When: Monday 1 June 2026, 10:00–10:30 (CEST)');
+    } finally {
+      Settings.defaultLocale = before;
+    }
   });
 
   it('series mail queued before invites existed (no booking uids) goes as text alone, its words unchanged', () => {
@@ -161,6 +253,24 @@ describe("composeMail's times", () => {
       return `${from.toFormat('cccc d LLLL yyyy, HH:mm')}–${to.toFormat('HH:mm')}${name(to)}`;
     return `${full(from)} to ${full(to)}`;
   }
+
+  it.each([
+    [
+      'a month later',
+      '2026-04-01T08:00:00.000Z',
+      '2026-05-01T08:30:00.000Z',
+      'Wednesday 1 April 2026, 10:00 (CEST) to Friday 1 May 2026, 10:30 (CEST)',
+    ],
+    [
+      'a year later',
+      '2026-01-05T09:00:00.000Z',
+      '2027-01-05T09:30:00.000Z',
+      'Monday 5 January 2026, 10:00 (CET) to Tuesday 5 January 2027, 10:30 (CET)',
+    ],
+  ])('ends on the same day of %s: both ends in full', (_, start_at, end_at, when) => {
+    const mail = composeMail(stored({ ...BOOKING, start_at, end_at }));
+    expect(mail.text.split('\n')).toContain(`When: ${when}`);
+  });
 
   it('the When line reads as luxon wrote it, for any zone, start and length (across midnight and offset changes)', () => {
     const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
