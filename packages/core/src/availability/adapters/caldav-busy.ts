@@ -9,7 +9,7 @@ import { type CalDavBusyReader, CalendarUnreadable } from '../calendar-reader.js
 import { BUSY_WINDOW_AHEAD_DAYS, busyWindow, holds, MAX_BUSY_WINDOWS } from './busy-window.js';
 import { busyWithin } from './ics/busy-within.js';
 import { type ParsedFeed, parseFeed, type Series } from './ics/parse-feed.js';
-import type { SkippedEvent } from './ics/skipped-event.js';
+import { reportSkipped, type SkippedEvent } from './ics/skipped-event.js';
 
 export interface CalDavBusyOptions {
   readonly clock: Clock;
@@ -122,11 +122,7 @@ export function calDavBusyReader(options: CalDavBusyOptions): CalDavBusyReader {
   }
 
   function report(shown: string, skipped: readonly SkippedEvent[]) {
-    try {
-      options.onSkippedEvents?.(shown, skipped);
-    } catch {
-      // A report that fails (a closed log stream) must not cost the host its busy times.
-    }
+    reportSkipped(options.onSkippedEvents, shown, skipped);
   }
 }
 

@@ -5,7 +5,7 @@ import { CalendarUnreadable, feedUrlShown, type IcsFeedReader } from '../calenda
 import { busyWindow } from './busy-window.js';
 import { type FeedExpansions, feedExpansions } from './ics/feed-expansions.js';
 import { type ParsedFeed, parseFeed } from './ics/parse-feed.js';
-import type { SkippedEvent } from './ics/skipped-event.js';
+import { reportSkipped, type SkippedEvent } from './ics/skipped-event.js';
 
 export type { SkippedEvent, SkipReason } from './ics/skipped-event.js';
 
@@ -123,11 +123,7 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
   }
 
   function report(shown: string, skipped: readonly SkippedEvent[]) {
-    try {
-      options.onSkippedEvents?.(shown, skipped);
-    } catch {
-      // A report that fails (a closed log stream) must not cost the host its busy times.
-    }
+    reportSkipped(options.onSkippedEvents, shown, skipped);
   }
 
   return async (url, range, hostZone = 'UTC') => {

@@ -9,3 +9,15 @@ export interface SkippedEvent {
   readonly uid: string;
   readonly reason: SkipReason;
 }
+
+/** Where a reader tells the events it left out: the feed or calendar as shown in logs, and what was skipped. */
+export type SkippedListener = (source: string, skipped: readonly SkippedEvent[]) => void;
+
+/** Tells `listener` of skipped events; a report that fails (a closed log stream) must not cost the host its busy times. */
+export function reportSkipped(listener: SkippedListener | undefined, source: string, skipped: readonly SkippedEvent[]): void {
+  try {
+    listener?.(source, skipped);
+  } catch {
+    // Swallowed on purpose: see above.
+  }
+}
