@@ -42,6 +42,19 @@ const TUESDAY_11 = tokyoAt(1, '11:00');
 
 afterAll(stopMcpProcesses);
 
+/** A JSON-RPC message as one line of a raw stdio stream. */
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+/** The lines that open a raw session: initialize, then initialized. */
+const OPENING = [
+  line({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  }),
+  line({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+];
+
 describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
   let workspace: string;
   let s: StdioSession;
@@ -246,17 +259,7 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
 
 describe('schedule mcp on stdio: the raw stream and its end', () => {
   it('every stdout line is a JSON-RPC message, and closing stdin ends the server with exit 0', async () => {
-    const line = (message: unknown) => `${JSON.stringify(message)}\n`;
-    const input = [
-      line({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-      line({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
-    ].join('');
+    const input = [...OPENING, line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } })].join('');
     const run = await runMcpToExit(
       ['--workspace', writeWorkspace(mcpWorkspace()), '--db', ':memory:'],
       {
@@ -304,5 +307,40 @@ describe('schedule mcp on stdio refuses to start without a usable token', () => 
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error usage: SCHEDULE_TOKEN .*\n$/m);
+  });
+});
+
+describe('schedule mcp --toolsets', () => {
+  const args = (...more: string[]) => ['--workspace', writeWorkspace(mcpWorkspace()), '--db', ':memory:', ...more];
+
+  it('offers the booking tools and the toolsets named, and nothing else', async () => {
+    const input = [...OPENING, line({ jsonrpc: '2.0', id: 2, method: 'tools/list' })].join('');
+    const run = await runMcpToExit(args('--toolsets', 'series'), { SCHEDULE_TOKEN: MCP_SECRETS.ora }, input);
+    expect(run.code).toBe(0);
+    const listed = run.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l))
+      .find((message) => message.id === 2);
+    const names: string[] = listed.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names.sort()).toEqual(TOOL_NAMES.filter((name) => !/webhook|calendar/.test(name)).sort());
+  });
+
+  it('refuses an unknown toolset with exit 2, naming the one it most likely meant', async () => {
+    const unknown = await runMcpToExit(args('--toolsets', 'seires'), { SCHEDULE_TOKEN: MCP_SECRETS.ora });
+    expect({ code: unknown.code, stdout: unknown.stdout, stderr: unknown.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars (or all). Did you mean series (not seires)?\n',
+    });
+  });
+
+  it('refuses the flag over --http, where each client asks in its URL, with exit 2', async () => {
+    const overHttp = await runMcpToExit(args('--http', '--toolsets', 'series'), {});
+    expect({ code: overHttp.code, stderr: overHttp.stderr }).toEqual({
+      code: 2,
+      stderr: 'error usage: --toolsets is for stdio; over --http a client asks with /mcp?toolsets=series,webhooks.\n',
+    });
   });
 });

@@ -61,6 +61,10 @@ export function buildProgram(): Command {
     .option('--workspace <file>', 'load this workspace file first (users, event types, tokens, bookings)')
     .option('--db <url>', 'SQLite file, :memory:, or postgres:// URL (default: $DATABASE_URL, else an embedded file)')
     .option('--http', 'serve Streamable HTTP at /mcp instead of stdio; each request sends its own bearer token')
+    .option(
+      '--toolsets <names>',
+      'stdio: the tools to offer beside booking, comma-separated: series, webhooks, calendars, or all (default: all); over --http each client asks with /mcp?toolsets=',
+    )
     .option('--port <n>', 'with --http: port to listen on; 0 picks a free one (default: $PORT, else 3000)')
     .option('--host <addr>', 'with --http: address to bind (default: $HOST, else 127.0.0.1)')
     .option('--demo', 'run a demo workspace in a throw-away in-memory database (fresh on every start)')
@@ -70,6 +74,7 @@ export function buildProgram(): Command {
         '',
         'Examples:',
         '  SCHEDULE_TOKEN=pat_demo_alice_0123456789 schedule mcp --demo --workspace demo/workspace.json',
+        '  SCHEDULE_TOKEN=pat_demo_alice_0123456789 schedule mcp --demo --workspace demo/workspace.json --toolsets series',
         '  schedule mcp --http --port 3001 --demo --workspace demo/workspace.json',
       ].join('\n'),
     )

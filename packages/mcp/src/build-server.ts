@@ -5,6 +5,7 @@ import { registerPrompts } from './prompts.js';
 import { TOOL_DOCS } from './tool-docs.js';
 import { toolSchemasOf } from './tool-schemas.js';
 import { TOOL_WORDS } from './tool-words.js';
+import { DEFAULT_TOOLSETS, inToolsets, type ToolsetName } from './toolsets.js';
 
 /** What a model is told about this server when it connects. */
 export const INSTRUCTIONS = [
@@ -18,13 +19,14 @@ export const INSTRUCTIONS = [
 
 /**
  * The MCP server: one tool per API endpoint (docs/workspace.md names them; the
- * directory endpoints are tools too, and resources), and two prompts. Transports only choose
+ * directory endpoints are tools too, and resources), of the toolsets the
+ * connection asked for (toolsets.ts), and two prompts. Transports only choose
  * how it is reached; `caller` says who is calling.
  */
-export function buildServer(deps: McpDeps, caller: ToolCaller): McpServer {
+export function buildServer(deps: McpDeps, caller: ToolCaller, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): McpServer {
   const server = new McpServer({ name: 'schedule', title: 'schedule', version: deps.version ?? 'dev' }, { instructions: INSTRUCTIONS });
 
-  for (const operation of operations) {
+  for (const operation of operations.filter((candidate) => inToolsets(candidate.name, toolsets))) {
     const doc = TOOL_DOCS[operation.name];
     server.registerTool(
       operation.name,
@@ -40,7 +42,7 @@ export function buildServer(deps: McpDeps, caller: ToolCaller): McpServer {
   }
 
   registerDirectoryResources(server, deps, caller);
-  registerPrompts(server);
+  registerPrompts(server, toolsets.includes('series'));
   return server;
 }
 

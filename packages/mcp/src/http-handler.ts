@@ -15,6 +15,7 @@ import {
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
+import { parseToolsets } from './toolsets.js';
 
 /** The path the Streamable HTTP endpoint answers at (docs/workspace.md). */
 export const MCP_PATH = '/mcp';
@@ -29,6 +30,17 @@ export function onlyMcpPath(handler: (req: IncomingMessage, res: ServerResponse)
       sendError(res, new ScheduleError('not_found', 'No such path; the MCP endpoint is /mcp.'), requestId);
     }
   };
+}
+
+/**
+ * `/mcp?toolsets=series,webhooks`: the toolsets a client asked for, in its
+ * URL because that is what every client's configuration can carry (the
+ * server is stateless, so every request says it again). The parameter given
+ * twice counts as one list.
+ */
+function toolsetsAsked(req: IncomingMessage): string | undefined {
+  const asked = new URL(req.url ?? '/', 'http://mcp.invalid').searchParams.getAll('toolsets');
+  return asked.length === 0 ? undefined : asked.join(',');
 }
 
 /**
@@ -67,15 +79,16 @@ export function mcpHttpHandler(
       res.setHeader('WWW-Authenticate', bearerChallenge(error, { resourceMetadataUrl: deps.resourceMetadataUrl, sentToken }) ?? '');
       throw error;
     }
+    const toolsets = parseToolsets(toolsetsAsked(req));
     checkJsonContentType(req);
     const body = await readJsonBody(req);
 
     // This request was counted above; its tool calls and resource reads are not counted again.
-    const server = buildServer(deps, {
-      principal: async () => principal,
-      address: clientAddress(req, deps.trustProxy ?? 0),
-      counted: true,
-    });
+    const server = buildServer(
+      deps,
+      { principal: async () => principal, address: clientAddress(req, deps.trustProxy ?? 0), counted: true },
+      toolsets,
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -8,3 +8,4 @@ export { guardMessages } from './message-guard.js';
 export { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, TOOL_DOCS, type ToolDoc } from './tool-docs.js';
 export { inputJsonOf, pageSchema, successSchema, toolErrorSchema } from './tool-schemas.js';
 export { TOOL_WORDS } from './tool-words.js';
+export { DEFAULT_TOOLSETS, parseToolsets, TOOLSET_OF, TOOLSETS, type ToolsetName } from './toolsets.js';

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
-/** The two prompts of issue 5: book a meeting, and set up a recurring series. */
-export function registerPrompts(server: McpServer): void {
+/** The two prompts of issue 5: book a meeting, and, when the connection has the series tools, set up a recurring series. */
+export function registerPrompts(server: McpServer, withSeries: boolean): void {
   server.registerPrompt(
     'book_meeting',
     {
@@ -37,6 +37,8 @@ export function registerPrompts(server: McpServer): void {
     }),
   );
 
+  // A prompt that walks a model to tools it does not have would only end in an unknown tool.
+  if (!withSeries) return;
   server.registerPrompt(
     'set_up_series',
     {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/index.js';
+import { buildServer, parseToolsets, TOOLSETS, type ToolsetName } from '../src/index.js';
 import { ET, TOKEN } from './support/mcp-workspace.js';
 import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 
@@ -18,6 +18,8 @@ import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 // resync_calendar within it: 54,523 bytes before, 55,505 with it.
 // Its item 11 added two webhook event names (booking.host_changed,
 // booking.location_changed), which the webhook tools list: 55,905 bytes.
+// Toolsets (toolsets.ts) let a connection take less: booking alone is
+// 20,474 bytes; series adds 14,685, webhooks 14,003, calendars 6,743.
 
 const KB = 1024;
 const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));
@@ -37,9 +39,9 @@ describe("budgets for a model's context", () => {
   afterAll(() => suite.world.close());
 
   /** The `result` of a tools/list exactly as the server sent it (the SDK client's parse could drop keys). */
-  async function toolsListOnTheWire(): Promise<unknown> {
+  async function toolsListOnTheWire(toolsets?: readonly ToolsetName[]): Promise<unknown> {
     const principal = await suite.principal(TOKEN.uma);
-    const server = buildServer(suite.world.deps, { principal: async () => principal, address: 'in-memory' });
+    const server = buildServer(suite.world.deps, { principal: async () => principal, address: 'in-memory' }, toolsets);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'budget', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -60,6 +62,15 @@ describe("budgets for a model's context", () => {
     const listed = await toolsListOnTheWire();
     expect((listed as { tools: unknown[] }).tools).toHaveLength(35);
     expect(bytes(listed)).toBeLessThanOrEqual(56 * KB);
+  });
+
+  it('costs a connection only the toolsets it asks for: booking alone, plus each other toolset its own tools, add up to the whole', async () => {
+    const booking = bytes(await toolsListOnTheWire(parseToolsets('')));
+    let whole = booking;
+    for (const name of Object.keys(TOOLSETS).filter((toolset) => toolset !== 'booking')) {
+      whole += bytes(await toolsListOnTheWire(parseToolsets(name))) - booking;
+    }
+    expect(whole).toBe(bytes(await toolsListOnTheWire()));
   });
 
   it('answers list_slots over a typical week with at most 4 KB of text, one line per day with a free slot', async () => {

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
+import { isScheduleError } from '@schedule/core';
+import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath, parseToolsets, type ToolsetName } from '@schedule/mcp';
 import { CliError } from '../backend/backend.js';
 import { exitOnSignal, logUnhandledRejections, startService } from '../service.js';
 import { listenOrExplain, portOf } from './listen-port.js';
@@ -12,6 +13,20 @@ export interface McpOptions {
   port?: string;
   host?: string;
   demo?: boolean;
+  toolsets?: string;
+}
+
+/** `--toolsets` for stdio; over HTTP every request asks for its own (`/mcp?toolsets=`), so the flag would say nothing. */
+function toolsetsOf(options: McpOptions): readonly ToolsetName[] {
+  if (options.http && options.toolsets !== undefined) {
+    throw new CliError('usage', '--toolsets is for stdio; over --http a client asks with /mcp?toolsets=series,webhooks.');
+  }
+  try {
+    return parseToolsets(options.toolsets);
+  } catch (error) {
+    if (isScheduleError(error)) throw new CliError('usage', `--toolsets: ${error.message}`);
+    throw error;
+  }
 }
 
 /**
@@ -24,6 +39,7 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
   if (!options.http && !secret) throw new CliError('usage', 'SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
   // Checked before the database opens: a wrong flag costs nothing.
   const port = options.http ? portOf(options.port) : undefined;
+  const toolsets = toolsetsOf(options);
   const service = await startService(options);
   logUnhandledRejections(service.logger);
   const deps = mcpDepsOf(service);
@@ -52,7 +68,7 @@ export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Prom
     await service.close();
     throw new CliError('usage', 'SCHEDULE_TOKEN is not a valid token (unknown, revoked or expired).');
   }
-  const server = buildServer(deps, { principal: () => service.authenticate(secret!), address: 'stdio' });
+  const server = buildServer(deps, { principal: () => service.authenticate(secret!), address: 'stdio' }, toolsets);
   const transport = new StdioServerTransport();
   transport.onclose = () => void service.close().finally(() => process.exit(0));
   await server.connect(transport);
