@@ -1,25 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { icsFeedReader } from '../src/availability/adapters/ics-feed.js';
 import type { Interval } from '../src/availability/busy.js';
 import { CalendarUnreadable } from '../src/availability/calendar-reader.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
+import { deferred, listenOnLoopback } from './support/loopback-server.js';
 
 const fixtures = new URL('./fixtures/', import.meta.url);
 const span = (start: string, end: string): Interval => ({ startMs: Date.parse(start), endMs: Date.parse(end) });
 const JANUARY_2026 = span('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z');
 const SIMPLE_BUSY = [span('2026-01-05T10:00:00Z', '2026-01-05T11:30:00Z')];
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 // A real feed server: fixtures by name, plus routes that misbehave in the ways a calendar host can.
 let server: Server;
@@ -85,9 +77,7 @@ async function serveFixture(name: string, res: ServerResponse) {
   res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8', 'content-length': body.length }).end(body);
 }
 
-function listen(s: Server): Promise<string> {
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
-}
+const listen = async (s: Server) => `http://127.0.0.1:${await listenOnLoopback(s)}`;
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {

@@ -60,8 +60,9 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
         entry.expiresAtMs = clock.now() + cacheTtlMs;
       },
       () => {
-        // A failure is not remembered: the next read tries again.
-        if (cache.get(url) === entry) cache.delete(url);
+        // A failure is not remembered: the next read tries again. The entry is
+        // still this one: in flight it never expires, so nothing replaced it.
+        cache.delete(url);
       },
     );
     return entry.feed;
@@ -92,7 +93,8 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
       const { statusCode, headers: responseHeaders, body } = await request(shown, { dispatcher, headers, signal });
       // undici reports an unread body destroyed as an 'error' event; nobody reads these, so mute it.
       const discard = () => body.on('error', () => {}).destroy();
-      if (statusCode < 200 || statusCode > 299) {
+      // undici hands over final answers only (200 and up): an informational 1xx never ends up here.
+      if (statusCode > 299) {
         discard();
         throw fail(`HTTP ${statusCode}`);
       }
@@ -133,9 +135,8 @@ export function icsFeedReader(options: IcsFeedOptions): IcsFeedReader {
     } catch (error) {
       // ical.js gives up on rules it cannot satisfy; availability is then unknown, not free.
       const reason = error instanceof Error ? error.message : String(error);
-      throw new CalendarUnreadable(`calendar ${URL.canParse(url) ? feedUrlShown(url) : 'with an invalid URL'} is unreadable: ${reason}`, {
-        cause: error,
-      });
+      // `url` parsed: the fetch that loaded this feed refuses one that does not.
+      throw new CalendarUnreadable(`calendar ${feedUrlShown(url)} is unreadable: ${reason}`, { cause: error });
     }
   };
 }
