@@ -34,7 +34,7 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
     guests: JSON.parse(row.guests_json),
     location: JSON.parse(row.location_json),
     metadata: JSON.parse(row.metadata_json),
-    responses: detail === 'list' ? null : row.responses_json === null ? {} : JSON.parse(row.responses_json),
+    responses: detail === 'single' ? JSON.parse(row.responses_json ?? '{}') : null,
     calendar_sync_status: row.calendar_sync_status,
     calendar_event_id: row.calendar_event_id,
     rescheduled_from_uid: row.rescheduled_from_uid,
