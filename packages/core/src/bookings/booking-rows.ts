@@ -13,10 +13,7 @@ export function selectBookings(db: Executor) {
 
 export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
 
-/**
- * The docs/api Booking of a row. `responses` is null in lists and populated
- * (an empty object when none were given) on a single booking.
- */
+/** The docs/api Booking of a row, as a list or a single booking shows it (responsesIn). */
 export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
   return {
     uid: row.uid,
@@ -34,7 +31,7 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
     guests: JSON.parse(row.guests_json),
     location: JSON.parse(row.location_json),
     metadata: JSON.parse(row.metadata_json),
-    responses: detail === 'list' ? null : row.responses_json === null ? {} : JSON.parse(row.responses_json),
+    responses: responsesIn(row, detail),
     calendar_sync_status: row.calendar_sync_status,
     calendar_event_id: row.calendar_event_id,
     rescheduled_from_uid: row.rescheduled_from_uid,
@@ -45,4 +42,14 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** `responses` is null in lists and populated (an empty object when none were given) on a single booking. */
+function responsesIn(row: BookingRow, detail: 'list' | 'single'): Booking['responses'] {
+  switch (detail) {
+    case 'list':
+      return null;
+    case 'single':
+      return JSON.parse(row.responses_json ?? '{}');
+  }
 }

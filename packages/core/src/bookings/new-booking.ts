@@ -83,8 +83,9 @@ export function newBookingRow(booking: NewBooking, now: string): BookingsTable {
         email: attendee.email,
         name,
         timezone: attendee.timezone ?? timezone,
-        ...(attendee.phone !== undefined ? { phone: attendee.phone } : {}),
-        ...(attendee.sms_opt_in !== undefined ? { sms_opt_in: attendee.sms_opt_in } : {}),
+        // Kept only when given: JSON leaves out what is undefined.
+        phone: attendee.phone,
+        sms_opt_in: attendee.sms_opt_in,
       },
     ]),
     guests_json: JSON.stringify((booking.guests ?? []).map((g) => (typeof g === 'string' ? { email: g } : g))),

@@ -64,8 +64,13 @@ export async function updateBooking(
     throw new ScheduleError('version_conflict', `The booking is at version ${row.version}.`, { current_version: row.version });
   }
 
-  const metadata = patch.metadata ? { ...JSON.parse(row.metadata_json), ...patch.metadata } : JSON.parse(row.metadata_json);
-  const responses = patch.responses ?? (row.responses_json === null ? null : JSON.parse(row.responses_json));
+  const stored = {
+    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
+    // A booking made without form answers stores none (null), which its view shows as {}.
+    responses: JSON.parse(row.responses_json ?? 'null') as Record<string, unknown> | null,
+  };
+  const metadata = { ...stored.metadata, ...patch.metadata };
+  const responses = patch.responses ?? stored.responses;
   const attendees = JSON.parse(row.attendees_json) as Booking['attendees'];
   if (patch.attendee_name !== undefined && attendees[0]) attendees[0] = { ...attendees[0], name: patch.attendee_name };
 
@@ -74,12 +79,11 @@ export async function updateBooking(
     responses_json: responses === null ? null : JSON.stringify(responses),
     attendees_json: JSON.stringify(attendees),
   };
+  // A field the patch leaves out keeps its stored value: comparing each field names only those the patch changed.
   const changed: ChangedField[] = [];
-  if (patch.metadata && canonicalJson(metadata) !== canonicalJson(JSON.parse(row.metadata_json))) changed.push('metadata');
-  if (patch.responses && canonicalJson(responses) !== canonicalJson(row.responses_json === null ? null : JSON.parse(row.responses_json))) {
-    changed.push('responses');
-  }
-  if (patch.attendee_name !== undefined && next.attendees_json !== row.attendees_json) changed.push('attendee_name');
+  if (canonicalJson(metadata) !== canonicalJson(stored.metadata)) changed.push('metadata');
+  if (canonicalJson(responses) !== canonicalJson(stored.responses)) changed.push('responses');
+  if (next.attendees_json !== row.attendees_json) changed.push('attendee_name');
 
   return applyBookingChange(trx, deps, row, next, 'booking.updated', (booking) => ({ ...booking, changed_fields: changed }));
 }
