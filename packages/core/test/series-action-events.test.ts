@@ -12,7 +12,7 @@ import {
   weeklyBody,
 } from './support/series-scenario.js';
 import { SERIES_ET } from './support/series-workspace.js';
-import { stepAt, stepGate } from './support/step-gate.js';
+import { reachStep, stepAt, stepGate } from './support/step-gate.js';
 import { storeFixtures } from './support/stores.js';
 
 // docs/webhooks.md: each series action that finishes owning its series
@@ -91,5 +91,38 @@ describe.each(storeFixtures())('the series events of each action on $name', (fix
       superseded: false,
     });
     expect(gate.seen.filter(stepAt('pause', 'item')).map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1, 2]);
+  });
+
+  it('a resume that leaves its series paused keeps the updated_at of its first write; one that makes it active stamps its finish', async () => {
+    await pauseSeries(s.deps, s.as.hana, uid);
+    const busy = await createBooking(
+      s.deps,
+      s.as.hana,
+      { event_type_id: SERIES_ET.weekly, start: occurrence(0).start_at, attendee: { email: 'carol@example.com', name: 'Carol' } },
+      'busy-first-again',
+    );
+    expect(busy.outcome.status).toBe(201);
+    const resumeFinishingLater = async (later: string) => {
+      const gate = stepGate();
+      const held = gate.holdAt(stepAt('resume', 'finish'));
+      const resuming = resumeSeries(testDeps(s.store, s.clock, { steps: gate.hook }), s.as.hana, uid);
+      await reachStep(held, resuming);
+      const firstWrite = (await seriesNow(s, uid)).updated_at;
+      s.clock.set(later);
+      held.release();
+      await resuming;
+      return firstWrite;
+    };
+
+    const firstWrite = await resumeFinishingLater('2026-03-02T08:30:00.000Z');
+    expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', updated_at: firstWrite });
+
+    await s.store.db
+      .updateTable('bookings')
+      .set({ status: 'canceled' })
+      .where('uid', '=', (busy.outcome.data as { uid: string }).uid)
+      .execute();
+    await resumeFinishingLater('2026-03-02T09:00:00.000Z');
+    expect(await seriesNow(s, uid)).toMatchObject({ status: 'active', updated_at: '2026-03-02T09:00:00.000Z' });
   });
 });
