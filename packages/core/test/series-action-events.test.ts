@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBooking, outboxOf, rescheduleBooking } from './support/booking-calls.js';
+import { outboxOf, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { endSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import {
   type CreatedSeries,
+  hanaBooked,
   openSeriesScenario,
   resetSeriesScenario,
   type SeriesScenario,
@@ -11,7 +12,6 @@ import {
   seriesNow,
   weeklyBody,
 } from './support/series-scenario.js';
-import { SERIES_ET } from './support/series-workspace.js';
 import { reachStep, stepAt, stepGate } from './support/step-gate.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -53,13 +53,7 @@ describe.each(storeFixtures())('the series events of each action on $name', (fix
     await pauseSeries(s.deps, s.as.hana, uid);
     await s.store.db.deleteFrom('outbox').execute();
     // Hana books the first held date for someone else: that target is busy and stays owed.
-    const busy = await createBooking(
-      s.deps,
-      s.as.hana,
-      { event_type_id: SERIES_ET.weekly, start: occurrence(0).start_at, attendee: { email: 'carol@example.com', name: 'Carol' } },
-      'busy-first',
-    );
-    expect(busy.outcome.status).toBe(201);
+    await hanaBooked(s, occurrence(0).start_at, 'busy-first');
     await s.store.db.deleteFrom('outbox').execute();
 
     expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 5, owed: 1 });
@@ -95,13 +89,7 @@ describe.each(storeFixtures())('the series events of each action on $name', (fix
 
   it('a resume that leaves its series paused keeps the updated_at of its first write; one that makes it active stamps its finish', async () => {
     await pauseSeries(s.deps, s.as.hana, uid);
-    const busy = await createBooking(
-      s.deps,
-      s.as.hana,
-      { event_type_id: SERIES_ET.weekly, start: occurrence(0).start_at, attendee: { email: 'carol@example.com', name: 'Carol' } },
-      'busy-first-again',
-    );
-    expect(busy.outcome.status).toBe(201);
+    const busy = await hanaBooked(s, occurrence(0).start_at, 'busy-first-again');
     const resumeFinishingLater = async (later: string) => {
       const gate = stepGate();
       const held = gate.holdAt(stepAt('resume', 'finish'));
@@ -117,11 +105,7 @@ describe.each(storeFixtures())('the series events of each action on $name', (fix
     const firstWrite = await resumeFinishingLater('2026-03-02T08:30:00.000Z');
     expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused', updated_at: firstWrite });
 
-    await s.store.db
-      .updateTable('bookings')
-      .set({ status: 'canceled' })
-      .where('uid', '=', (busy.outcome.data as { uid: string }).uid)
-      .execute();
+    await s.store.db.updateTable('bookings').set({ status: 'canceled' }).where('uid', '=', busy).execute();
     await resumeFinishingLater('2026-03-02T09:00:00.000Z');
     expect(await seriesNow(s, uid)).toMatchObject({ status: 'active', updated_at: '2026-03-02T09:00:00.000Z' });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENDED_REASON } from '../src/series/end-series.js';
-import { createBooking, rescheduleBooking } from './support/booking-calls.js';
+import { rescheduleBooking } from './support/booking-calls.js';
 import {
   changeSeriesHost,
   endSeries,
@@ -13,6 +13,7 @@ import {
 import {
   at,
   type CreatedSeries,
+  hanaBooked,
   MON_WED_DATES,
   openSeriesScenario,
   resetSeriesScenario,
@@ -123,20 +124,10 @@ describe.each(storeFixtures())('the attendee mail of series actions on $name', (
     it('an occurrence it held and a later resume replaced is not canceled to the attendee a second time', async () => {
       await create();
       // Hana is busy at the new time on the last date: that one stays owed.
-      const busy = await createBooking(
-        s.deps,
-        s.as.hana,
-        { event_type_id: SERIES_ET.weekly, start: at(MON_WED_DATES[5], '11:00'), attendee: { email: 'carol@example.com', name: 'Carol' } },
-        'busy-18',
-      );
-      expect(busy.outcome.status).toBe(201);
+      const busy = await hanaBooked(s, at(MON_WED_DATES[5], '11:00'), 'busy-18');
       await updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '*' });
       expect((await bookingMail()).filter((m) => m.kind === 'booking_canceled' && m.booking_uid === occurrence(5).uid)).toHaveLength(1);
-      await s.store.db
-        .updateTable('bookings')
-        .set({ status: 'canceled' })
-        .where('uid', '=', (busy.outcome.data as { uid: string }).uid)
-        .execute();
+      await s.store.db.updateTable('bookings').set({ status: 'canceled' }).where('uid', '=', busy).execute();
       await forget();
 
       expect((await resumeSeries(s.deps, s.as.hana, uid)).outcome.data).toMatchObject({ created: 1, owed: 0 });
@@ -233,13 +224,7 @@ describe.each(storeFixtures())('the attendee mail of series actions on $name', (
 
     it('of a series a PATCH left owing sends no second cancellation of what the PATCH held', async () => {
       await create();
-      const busy = await createBooking(
-        s.deps,
-        s.as.hana,
-        { event_type_id: SERIES_ET.weekly, start: at(MON_WED_DATES[5], '11:00'), attendee: { email: 'carol@example.com', name: 'Carol' } },
-        'busy-18-end',
-      );
-      expect(busy.outcome.status).toBe(201);
+      await hanaBooked(s, at(MON_WED_DATES[5], '11:00'), 'busy-18-end');
       await updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '*' });
       await forget();
 

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENDED_REASON } from '../src/series/end-series.js';
 import { HELD_REASON, holdOccurrence } from '../src/series/hold-occurrence.js';
-import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
+import { cancelBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
 import { endSeries, notificationsOf, occurrenceRowsOf, owedRowsOf, pauseSeries, updateSeries } from './support/series-calls.js';
 import {
   type CreatedSeries,
+  hanaBooked,
   openSeriesScenario,
   resetSeriesScenario,
   type SeriesScenario,
   seriesCreated,
   weeklyBody,
 } from './support/series-scenario.js';
-import { SERIES_ET } from './support/series-workspace.js';
 import { reachStep, stepAt, stepGate } from './support/step-gate.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -134,13 +134,7 @@ describe.each(storeFixtures())('which occurrences a series action holds, on $nam
     });
 
     it('holds nothing of an unknown booking, an ordinary booking, or a series booking without a pattern instant', async () => {
-      const ordinary = await createBooking(
-        s.deps,
-        s.as.hana,
-        { event_type_id: SERIES_ET.weekly, start: '2026-03-05T14:00:00Z', attendee: { email: 'carol@example.com', name: 'Carol' } },
-        'ordinary',
-      );
-      const ordinaryUid = (ordinary.outcome.data as { uid: string }).uid;
+      const ordinaryUid = await hanaBooked(s, '2026-03-05T14:00:00Z', 'ordinary');
       await s.store.db.updateTable('bookings').set({ pattern_instant: null }).where('uid', '=', occurrence(2).uid).execute();
 
       expect(await hold('00000000-0000-4000-8000-000000000000')).toBe(false);
