@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomIds } from '../src/ids.js';
+import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
 import { outboxOf } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { endSeries, notificationsOf, occurrenceRowsOf } from './support/series-calls.js';
 import {
   type CreatedSeries,
   openSeriesScenario,
   resetSeriesScenario,
   type SeriesScenario,
+  seen,
   seriesCreated,
   seriesNow,
   weeklyBody,
@@ -50,6 +54,8 @@ describe.each(storeFixtures())('an end cut short and run again on $name', (fixtu
     expect((await endSeries(s.deps, s.as.hana, uid)).outcome.data).toEqual({ canceled: 4, superseded: false });
     held.release();
     expect((await ending).outcome.data).toEqual({ canceled: 2, superseded: true });
+    // It stopped at the item that found the series taken over, trying no later one.
+    expect(gate.seen.filter((step) => step.phase === 'item').map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1, 2]);
 
     const series = await seriesNow(s, uid);
     expect(series).toMatchObject({ status: 'ended', ended_at: S0, updated_at: LATER, version: 3 });
@@ -84,5 +90,27 @@ describe.each(storeFixtures())('an end cut short and run again on $name', (fixtu
     expect((await again).outcome.data).toEqual({ canceled: 0, superseded: false });
     expect((await outboxOf(s.store)).filter((e) => e.event_type === 'series.ended').map((e) => e.payload.canceled)).toEqual([0]);
     expect(await s.store.db.selectFrom('series').select('ending').where('uid', '=', uid).executeTakeFirstOrThrow()).toEqual({ ending: 0 });
+  });
+
+  it('an end of a finished end is series_ended at once, even while its notice is being sent', async () => {
+    expect((await endSeries(s.deps, s.as.hana, uid)).outcome.data).toEqual({ canceled: 6, superseded: false });
+    await s.store.db.deleteFrom('notifications').where('kind', '!=', 'series_ended').execute();
+    const gate = stepGate();
+    const held = gate.holdAt(stepAt('mail', 'sending'));
+    const dispatching = dispatchNotifications({
+      store: s.store,
+      clock: s.clock,
+      ids: randomIds,
+      mailer: { send: async () => undefined },
+      steps: gate.hook,
+    });
+    await reachStep(held, dispatching);
+
+    expect(await scheduleErrorOf(endSeries(s.deps, s.as.hana, uid))).toEqual({
+      ...seen('series_ended'),
+      message: 'The series is ended; nothing can change it.',
+    });
+    held.release();
+    expect(await dispatching).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
   });
 });

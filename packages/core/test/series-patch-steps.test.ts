@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { outboxOf } from './support/booking-calls.js';
+import { cancelBooking, outboxOf, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { occurrenceRowsOf, owedRowsOf, pauseSeries, updateSeries } from './support/series-calls.js';
 import {
   at,
@@ -8,6 +9,7 @@ import {
   openSeriesScenario,
   resetSeriesScenario,
   type SeriesScenario,
+  seen,
   seriesCreated,
   seriesNow,
   weeklyBody,
@@ -162,5 +164,66 @@ describe.each(storeFixtures())('the steps of a series PATCH on $name', (fixture)
     expect(await seriesEvents()).toEqual(['series.created', 'series.updated']);
     const updated = (await outboxOf(s.store)).find((e) => e.event_type === 'series.updated')!;
     expect(updated.payload).toEqual({ ...(await seriesNow(s, uid)), changed_fields: ['interval_weeks'] });
+  });
+
+  it('an occurrence the invitee moved gets no hold step: five holds, then five replacements', async () => {
+    await rescheduleBooking(s.deps, s.as.hana, occurrence(3).uid, { start: '2026-03-12T14:00:00Z' }, 'move-3');
+    const { gate, deps } = gated();
+
+    const patched = await updateSeries(deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '*' });
+
+    expect(patched.outcome.data).toMatchObject({ resumed: { created: 5, skipped: [], owed: 0, superseded: false } });
+    expect(itemIndices(gate)).toEqual([...Array(10).keys()]);
+  });
+
+  it('a link PATCH leaves alone an occurrence canceled while it ran', async () => {
+    const { gate, deps } = gated();
+    const held = gate.holdAt(stepAt('update', 'item', 1));
+    const patching = updateSeries(deps, s.as.hana, uid, { location_url: NEW_LINK }, { ifMatch: '*' });
+    await reachStep(held, patching);
+    expect((await cancelBooking(s.deps, s.as.hana, occurrence(2).uid, {}, 'cancel-2')).outcome.status).toBe(200);
+    held.release();
+
+    expect((await patching).outcome.status).toBe(200);
+    expect(await links()).toEqual([
+      ['confirmed', NEW_LINK],
+      ['confirmed', NEW_LINK],
+      ['canceled', OLD_LINK],
+      ...Array(3).fill(['confirmed', NEW_LINK]),
+    ]);
+  });
+
+  it('a link-only PATCH of a paused series books nothing: what is owed stays owed until a resume', async () => {
+    await pauseSeries(s.deps, s.as.hana, uid);
+
+    const patched = await updateSeries(s.deps, s.as.hana, uid, { location_url: NEW_LINK }, { ifMatch: '*' });
+
+    expect(patched.outcome.data).toEqual({
+      series: { ...created.series, location_url: NEW_LINK, status: 'paused', version: 3 },
+      resumed: null,
+    });
+    expect(await owedRowsOf(s.store, uid)).toHaveLength(6);
+    expect((await occurrenceRowsOf(s.store, uid)).filter((o) => o.status === 'confirmed')).toEqual([]);
+  });
+
+  it('a stale If-Match is refused before the body is checked against the series', async () => {
+    await pauseSeries(s.deps, s.as.hana, uid);
+    expect(await scheduleErrorOf(updateSeries(s.deps, s.as.hana, uid, { weekdays: [] }, { ifMatch: '"1"' }))).toEqual({
+      ...seen('version_conflict', { current_version: 2 }),
+      message: 'The series changed since it was read; read it again and retry.',
+    });
+  });
+
+  it('a monthly series, which has no weekdays, takes a time PATCH', async () => {
+    await resetSeriesScenario(s);
+    created = await seriesCreated(s, weeklyBody({ frequency: 'monthly_same_day', weekdays: undefined, count: 2 }));
+    uid = created.series.uid;
+
+    const patched = await updateSeries(s.deps, s.as.hana, uid, { time: '11:00' }, { ifMatch: '*' });
+
+    expect(patched.outcome.data).toEqual({
+      series: { ...created.series, time: '11:00', version: 2 },
+      resumed: { created: 2, skipped: [], owed: 0, superseded: false },
+    });
   });
 });
