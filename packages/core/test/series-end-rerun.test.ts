@@ -113,4 +113,22 @@ describe.each(storeFixtures())('an end cut short and run again on $name', (fixtu
     held.release();
     expect(await dispatching).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
   });
+
+  it('an end let in while another end was unfinished is series_ended if that end finished before its first write', async () => {
+    const gate = stepGate();
+    const deps = testDeps(s.store, s.clock, { steps: gate.hook });
+    const first = gate.holdAt(stepAt('end', 'finish'));
+    const ending = endSeries(deps, s.as.hana, uid);
+    await reachStep(first, ending);
+    const second = gate.holdAt(stepAt('end', 'first_write'));
+    const again = endSeries(deps, s.as.hana, uid);
+    await reachStep(second, again);
+    first.release();
+    expect((await ending).outcome.data).toEqual({ canceled: 6, superseded: false });
+    second.release();
+
+    expect(await scheduleErrorOf(again)).toEqual({ ...seen('series_ended'), message: 'The series is ended; nothing can change it.' });
+    expect((await outboxOf(s.store)).filter((e) => e.event_type === 'series.ended')).toHaveLength(1);
+    expect(await seriesNow(s, uid)).toMatchObject({ status: 'ended', version: 2 });
+  });
 });

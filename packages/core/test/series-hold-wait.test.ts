@@ -105,8 +105,10 @@ describe.each(storeFixtures())('how long an action waits for the series hold, on
     await reachStep(held, pausing);
 
     const ids = countingIds();
-    expect((await scheduleErrorOf(pauseSeries(testDeps(store, clock, { ids }), mona, uid))).code).toBe('series_busy');
+    expect((await scheduleErrorOf(pauseSeries(testDeps(store, clock, { ids, steps: gate.hook }), mona, uid))).code).toBe('series_busy');
     expect(ids.taken).toBe(1);
+    // The busy one never reached its first write: only the holder's step was passed.
+    expect(gate.seen.filter(stepAt('pause', 'first_write'))).toHaveLength(1);
     held.release();
     expect((await pausing).outcome.data).toEqual({ held: 2, superseded: false });
   });
