@@ -32,6 +32,7 @@ export async function resumeSeries(
   finish: Finish<ResumeResult>,
 ): Promise<ResumeResult> {
   const row = await findVisibleSeries(deps.store.db, principal, uid);
+  // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator: for any action but an end only the status counts here (ended refuses), so neither the action's name nor the unfinished-end flag changes the answer; startAction checks again with its own.
   statusOnStart('resume', row.status, row.ending === 1);
   if (ifMatch && !matchesVersion(ifMatch, row.version)) throw versionConflict(row.version);
 

@@ -3,7 +3,7 @@ import { type ManualClock, manualClock } from '../../src/clock.js';
 import type { ExecuteDeps } from '../../src/operations/execute.js';
 import type { Series } from '../../src/series/series-view.js';
 import type { Store } from '../../src/storage/store.js';
-import { getBooking } from './booking-calls.js';
+import { createBooking, getBooking } from './booking-calls.js';
 import { testDeps } from './deps.js';
 import { principalOf } from './organization.js';
 import { createSeries, getSeries, occurrenceRowsOf, owedRowsOf } from './series-calls.js';
@@ -139,3 +139,15 @@ export function ivanBooking(uid: string, start: string): Record<string, unknown>
 
 /** The expected error as scheduleErrorOf reports it. */
 export const seen = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
+
+/** An ordinary booking of hana's weekly type for Carol at `start` (making hana busy there); its uid. */
+export async function hanaBooked(scenario: SeriesScenario, start: string, key: string): Promise<string> {
+  const booked = await createBooking(
+    scenario.deps,
+    scenario.as.hana,
+    { event_type_id: SERIES_ET.weekly, start, attendee: { email: 'carol@example.com', name: 'Carol' } },
+    key,
+  );
+  if (booked.outcome.status !== 201) throw new Error(`hana could not be booked at ${start}: ${JSON.stringify(booked.outcome)}`);
+  return (booked.outcome.data as { uid: string }).uid;
+}

@@ -40,3 +40,23 @@ export function stepGate(): { hook: StepHook; holdAt(match: (step: SeriesStep) =
     },
   };
 }
+
+/** Matches the step of `action` at `phase` (and, for an item, at `index`). */
+export const stepAt =
+  (action: SeriesStep['action'], phase: SeriesStep['phase'], index?: number) =>
+  (step: SeriesStep): boolean =>
+    step.action === action && step.phase === phase && (index === undefined || ('index' in step && step.index === index));
+
+/** Waits until `running` is held at the step; fails at once if it finished (or failed) without getting there. */
+export async function reachStep(held: HeldStep, running: Promise<unknown>): Promise<void> {
+  const first = await Promise.race([
+    held.reached.then(() => 'reached' as const),
+    running.then(
+      () => 'finished' as const,
+      () => 'failed' as const,
+    ),
+  ]);
+  if (first === 'reached') return;
+  await running;
+  throw new Error('the action finished without reaching the held step');
+}
