@@ -7,7 +7,6 @@ import { dispatchNotifications } from '../src/notifications/dispatch-notificatio
 import type { Mail } from '../src/notifications/mailer.js';
 import type { ExecuteDeps, Executed } from '../src/operations/execute.js';
 import { HOLD_LEASE_MS } from '../src/series/series-hold.js';
-import type { SeriesStep } from '../src/series/series-steps.js';
 import type { Store } from '../src/storage/store.js';
 import { cancelBooking, createBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
@@ -26,7 +25,7 @@ import {
 import { allSeriesOf, createdSeries, resetSeriesData, seriesStateOf, weeklyBody } from './support/series-model.js';
 import { HOST_OF, loadSeriesWorkspace, S0, SERIES_ET, SERIES_TOKEN, USER } from './support/series-workspace.js';
 import { sharedDatabases } from './support/shared-database.js';
-import { type HeldStep, stepGate } from './support/step-gate.js';
+import { reachStep, stepAt, stepGate } from './support/step-gate.js';
 import { storeFixtures } from './support/stores.js';
 
 // docs/api/series.md "Busy and superseded", pinned by interleaving two actions
@@ -44,23 +43,6 @@ const BUSY = {
   retryAfterSeconds: undefined,
 };
 const ENDED = { code: 'series_ended', details: {}, retryAfterSeconds: undefined };
-
-const at = (action: SeriesStep['action'], phase: SeriesStep['phase'], index?: number) => (step: SeriesStep) =>
-  step.action === action && step.phase === phase && (index === undefined || ('index' in step && step.index === index));
-
-/** Waits until `running` is held at the step; fails at once if it finished (or failed) without getting there. */
-async function reach(held: HeldStep, running: Promise<Executed | unknown>): Promise<void> {
-  const first = await Promise.race([
-    held.reached.then(() => 'reached' as const),
-    running.then(
-      () => 'finished' as const,
-      () => 'failed' as const,
-    ),
-  ]);
-  if (first === 'reached') return;
-  await running;
-  throw new Error('the action finished without reaching the held step');
-}
 
 /** Each occurrence as [start, status, canceled_by, host]. */
 async function occurrencesOf(store: Store, uid: string) {
@@ -130,9 +112,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const uid = await createdSeries(deps, mona, { count: 3 });
     expect((await pauseSeries(deps, mona, uid)).outcome.data).toEqual({ held: 3, superseded: false });
 
-    const held = gate.holdAt(at('resume', 'item', 0));
+    const held = gate.holdAt(stepAt('resume', 'item', 0));
     const resuming = resumeSeries(deps, mona, uid);
-    await reach(held, resuming);
+    await reachStep(held, resuming);
     // Only a replacement step settles an entry; one removed behind the series' back (a hand-edited database) is not booked.
     await store.db.deleteFrom('series_owed').where('series_uid', '=', uid).where('pattern_instant', '=', MON(2)).execute();
     held.release();
@@ -146,9 +128,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 5 });
 
-    const held = gate.holdAt(at('pause', 'item', 2));
+    const held = gate.holdAt(stepAt('pause', 'item', 2));
     const pausing = pauseSeries(deps, mona, uid);
-    await reach(held, pausing);
+    await reachStep(held, pausing);
     expect((await endSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 3, superseded: false } });
     held.release();
     expect((await pausing).outcome).toEqual({ status: 200, data: { held: 2, superseded: true } });
@@ -170,9 +152,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const uid = await createdSeries(deps, mona, { count: 4 });
     expect((await pauseSeries(deps, mona, uid)).outcome.data).toEqual({ held: 4, superseded: false });
 
-    const held = gate.holdAt(at('resume', 'item', 1));
+    const held = gate.holdAt(stepAt('resume', 'item', 1));
     const resuming = resumeSeries(deps, mona, uid);
-    await reach(held, resuming);
+    await reachStep(held, resuming);
     // The resume has booked Monday 2 at 10:00 again (rule 1), and is about to book the 9th.
     const patched = await updateSeries(deps, mona, uid, { time: '11:00' }, { ifMatch: '"3"' });
     expect(patched.outcome).toEqual({
@@ -230,9 +212,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 3 });
 
-    const held = gate.holdAt(at('change_host', 'item', 1));
+    const held = gate.holdAt(stepAt('change_host', 'item', 1));
     const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
-    await reach(held, moving);
+    await reachStep(held, moving);
     expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 3, superseded: false } });
     held.release();
     expect((await moving).outcome).toEqual({
@@ -241,7 +223,7 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     });
 
     // It stops at the item that found the series taken over, trying no later one.
-    expect(gate.seen.filter(at('change_host', 'item')).map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1]);
+    expect(gate.seen.filter(stepAt('change_host', 'item')).map((step) => ('index' in step ? step.index : -1))).toEqual([0, 1]);
     expect(await occurrencesOf(store, uid)).toEqual([
       [MON(2), 'canceled', 'pause', USER.ivan],
       [MON(9), 'canceled', 'pause', USER.hana],
@@ -256,9 +238,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 2 });
 
-    const held = gate.holdAt(at('change_host', 'finish'));
+    const held = gate.holdAt(stepAt('change_host', 'finish'));
     const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
-    await reach(held, moving);
+    await reachStep(held, moving);
     expect((await pauseSeries(deps, mona, uid)).outcome).toEqual({ status: 200, data: { held: 2, superseded: false } });
     held.release();
 
@@ -275,9 +257,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const uid = await createdSeries(deps, mona, { count: 4 });
     const last = (await occurrenceRowsOf(store, uid))[3]!.uid;
 
-    const held = gate.holdAt(at('change_host', 'item', 1));
+    const held = gate.holdAt(stepAt('change_host', 'item', 1));
     const moving = changeSeriesHost(deps, mona, uid, { host_user_id: USER.ivan });
-    await reach(held, moving);
+    await reachStep(held, moving);
     // The second occurrence starts exactly now: it is no longer future. The last one is canceled.
     clock.set(MON(9));
     await cancelBooking(deps, hana, last, {}, 'cancel-last');
@@ -298,9 +280,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const uid = await createdSeries(deps, mona, { count: 3 });
     const before = await occurrenceRowsOf(store, uid);
 
-    const held = gate.holdAt(at('pause', 'first_write'));
+    const held = gate.holdAt(stepAt('pause', 'first_write'));
     const pausing = pauseSeries(deps, mona, uid);
-    await reach(held, pausing);
+    await reachStep(held, pausing);
     const attempts: [string, () => Promise<Executed>][] = [
       ['resume', () => resumeSeries(deps, mona, uid)],
       ['end', () => endSeries(deps, mona, uid)],
@@ -328,9 +310,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const sent: Mail[] = [];
     const mailer = { send: async (mail: Mail) => void sent.push(mail) };
 
-    const held = gate.holdAt(at('mail', 'sending'));
+    const held = gate.holdAt(stepAt('mail', 'sending'));
     const dispatching = dispatchNotifications({ store, clock, ids: randomIds, mailer, steps: gate.hook });
-    await reach(held, dispatching);
+    await reachStep(held, dispatching);
     expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual({
       ...BUSY,
       message:
@@ -350,9 +332,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 3 });
 
-    const held = gate.holdAt(at('end', 'item', 1));
+    const held = gate.holdAt(stepAt('end', 'item', 1));
     const ending = endSeries(deps, mona, uid);
-    await reach(held, ending);
+    await reachStep(held, ending);
     // Ended from its first write on: only end itself may run again, to finish what is unfinished.
     expect(await scheduleErrorOf(pauseSeries(deps, mona, uid))).toEqual({
       ...ENDED,
@@ -376,9 +358,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const deps = testDeps(store, clock, { steps: gate.hook });
     const uid = await createdSeries(deps, mona, { count: 2 });
 
-    const held = gate.holdAt(at('pause', 'first_write'));
+    const held = gate.holdAt(stepAt('pause', 'first_write'));
     const pausing = pauseSeries(deps, mona, uid);
-    await reach(held, pausing);
+    await reachStep(held, pausing);
     clock.advance(HOLD_LEASE_MS - 1);
     expect(await scheduleErrorOf(endSeries(deps, mona, uid))).toEqual({
       ...BUSY,
@@ -415,9 +397,9 @@ describe.each(storeFixtures())('series actions interleaved on $name', (fixture) 
     const sent: Mail[] = [];
     const dispatchDeps = { store, clock, ids: randomIds, mailer: { send: async (mail: Mail) => void sent.push(mail) } };
 
-    const held = gate.holdAt(at('pause', 'first_write'));
+    const held = gate.holdAt(stepAt('pause', 'first_write'));
     const pausing = pauseSeries(deps, mona, uid);
-    await reach(held, pausing);
+    await reachStep(held, pausing);
     expect(await dispatchNotifications(dispatchDeps)).toEqual({ sent: 0, suppressed: 0, failed: 0, deferred: 1 });
     held.release();
     expect((await pausing).outcome.data).toEqual({ held: 2, superseded: false });
@@ -478,9 +460,9 @@ describe.each(twoPostgresStores)('series actions fenced across two Stores on one
     const two: ExecuteDeps = testDeps(second, clock);
     const uid = await createdSeries(one, mona, { count: 3 });
 
-    const held = gate.holdAt(at('pause', 'item', 1));
+    const held = gate.holdAt(stepAt('pause', 'item', 1));
     const pausing = pauseSeries(one, mona, uid);
-    await reach(held, pausing);
+    await reachStep(held, pausing);
     expect((await endSeries(two, mona, uid)).outcome).toEqual({ status: 200, data: { canceled: 2, superseded: false } });
     held.release();
     expect((await pausing).outcome).toEqual({ status: 200, data: { held: 1, superseded: true } });
@@ -504,9 +486,9 @@ describe.each(twoPostgresStores)('series actions fenced across two Stores on one
     const uid = await createdSeries(one, mona, { count: 3 });
     expect((await pauseSeries(two, mona, uid)).outcome.data).toEqual({ held: 3, superseded: false });
 
-    const held = gate.holdAt(at('resume', 'item', 1));
+    const held = gate.holdAt(stepAt('resume', 'item', 1));
     const resuming = resumeSeries(one, mona, uid);
-    await reach(held, resuming);
+    await reachStep(held, resuming);
     expect((await pauseSeries(two, mona, uid)).outcome).toEqual({ status: 200, data: { held: 1, superseded: false } });
     held.release();
     expect((await resuming).outcome).toEqual({ status: 200, data: { created: 1, skipped: [], owed: 3, superseded: true } });
