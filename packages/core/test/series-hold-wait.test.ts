@@ -4,6 +4,7 @@ import { manualClock } from '../src/clock.js';
 import { type IdGenerator, randomIds } from '../src/ids.js';
 import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
 import type { Mail } from '../src/notifications/mailer.js';
+import type { SeriesStep } from '../src/series/series-steps.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
@@ -67,15 +68,20 @@ describe.each(storeFixtures())('how long an action waits for the series hold, on
     });
     await reachStep(held, dispatching);
 
-    // The first try found the mail's hold; the send goes on as the second try is made.
-    const ids = countingIds((n) => {
-      if (n === 2) held.release();
-    });
-    expect((await pauseSeries(testDeps(store, clock, { ids }), mona, uid)).outcome).toEqual({
+    // The first try finds the mail's hold; while the action waits, the send finishes, and the next try holds the series.
+    const waits: SeriesStep[] = [];
+    const steps = async (step: SeriesStep) => {
+      if (step.phase !== 'waiting') return;
+      waits.push(step);
+      held.release();
+      await dispatching;
+    };
+    expect((await pauseSeries(testDeps(store, clock, { steps }), mona, uid)).outcome).toEqual({
       status: 200,
       data: { held: 2, superseded: false },
     });
 
+    expect(waits).toEqual([{ action: 'pause', phase: 'waiting', seriesUid: uid }]);
     expect(await dispatching).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
     expect(sent.map((m) => m.kind)).toEqual(['series_confirmation']);
     expect(await seriesStateOf(store, uid)).toMatchObject({ status: 'paused', version: 2, hold_token: null });

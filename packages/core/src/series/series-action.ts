@@ -42,7 +42,7 @@ export async function startAction(
   changes: (trx: Executor, current: SeriesRow) => Promise<Partial<SeriesTable>> | Partial<SeriesTable>,
 ): Promise<StartedAction> {
   const db = deps.store.db;
-  const token = await claimHoldForAction(db, deps, seriesUid);
+  const token = await claimHoldForAction(db, deps, action, seriesUid);
   if (token === undefined) throw busy();
   try {
     await deps.steps?.({ action, phase: 'first_write', seriesUid });

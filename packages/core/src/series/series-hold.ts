@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import type { SeriesAction } from './series-state.js';
+import type { StepHook } from './series-steps.js';
 
 /**
  * How long a hold lasts unless released: a holder that died (a crashed
@@ -63,7 +65,8 @@ export async function releaseHold(db: Executor, seriesUid: string, token: string
  */
 export async function claimHoldForAction(
   db: Executor,
-  deps: { clock: Clock; ids: IdGenerator },
+  deps: { clock: Clock; ids: IdGenerator; steps?: StepHook | undefined },
+  action: SeriesAction,
   seriesUid: string,
 ): Promise<string | undefined> {
   for (let waited = 0; ; waited += MAIL_WAIT_STEP_MS) {
@@ -74,6 +77,7 @@ export async function claimHoldForAction(
     // Stryker disable next-line OptionalChaining: the series was just found and series are never deleted, so its row is always read.
     const holderToken = holder?.hold_token;
     if (!holderToken?.startsWith('mail:')) return undefined;
+    await deps.steps?.({ action, phase: 'waiting', seriesUid });
     await delay(MAIL_WAIT_STEP_MS);
   }
 }

@@ -12,9 +12,11 @@ import type { SeriesAction } from './series-state.js';
  * - `occurrence`: inside the one transaction of a create, before each
  *   occurrence is written (a crash here loses the whole create).
  * - `sending`: a mail about the series is being sent, and the series is held.
+ * - `waiting`: the action found the series held by a mail being sent, and
+ *   waits before it tries again (series-hold.ts, MAIL_WAIT_MS).
  */
 export type SeriesStep =
-  | { readonly action: SeriesAction; readonly phase: 'first_write' | 'finish'; readonly seriesUid: string }
+  | { readonly action: SeriesAction; readonly phase: 'first_write' | 'finish' | 'waiting'; readonly seriesUid: string }
   | { readonly action: SeriesAction; readonly phase: 'item'; readonly seriesUid: string; readonly index: number }
   | { readonly action: 'create'; readonly phase: 'occurrence'; readonly seriesUid: string; readonly index: number }
   | { readonly action: 'mail'; readonly phase: 'sending'; readonly seriesUid: string };
