@@ -37,7 +37,6 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
   });
 
   let canceled = 0;
-  let superseded = false;
   for (const [index, occurrence] of (await futureOccurrences(db, row.uid, deps.clock.now())).entries()) {
     const step = await runItem(deps, started, index, async (trx) => {
       const current = await currentOccurrence(trx, occurrence.uid);
@@ -47,11 +46,8 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
       await mailOccurrence(trx, deps, mail, 'booking_canceled', canceled, { reason: ENDED_REASON });
       return true;
     });
-    if (!step.ran) {
-      // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the finish finds it does not own the series and answers superseded (superseded || !owns) either way.
-      superseded = true;
-      break;
-    }
+    // Taken over: the epoch moved and never moves back, so the finish no longer owns the series and says superseded.
+    if (!step.ran) break;
     if (step.value) canceled++;
   }
 
@@ -80,6 +76,6 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
         });
       }
     }
-    return { canceled, superseded: superseded || !owns };
+    return { canceled, superseded: !owns };
   });
 }

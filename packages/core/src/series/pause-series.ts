@@ -24,14 +24,10 @@ export async function pauseSeries(deps: SeriesDeps, principal: Principal, uid: s
 
   const toHold = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.moved_by_invitee === 0);
   let held = 0;
-  let superseded = false;
   for (const [index, occurrence] of toHold.entries()) {
     const step = await runItem(deps, started, index, (trx) => holdOccurrence(trx, deps, occurrence.uid, { action: 'pause' }));
-    if (!step.ran) {
-      // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the finish finds it does not own the series and answers superseded (superseded || !owns) either way.
-      superseded = true;
-      break;
-    }
+    // Taken over: the epoch moved and never moves back, so the finish no longer owns the series and says superseded.
+    if (!step.ran) break;
     if (step.value) held++;
   }
 
@@ -39,6 +35,6 @@ export async function pauseSeries(deps: SeriesDeps, principal: Principal, uid: s
     if (owns) {
       await recordEvent(trx, deps, 'series.paused', row.uid, { ...toSeries(await loadSeries(trx, row.uid)), held });
     }
-    return { held, superseded: superseded || !owns };
+    return { held, superseded: !owns };
   });
 }

@@ -106,7 +106,6 @@ export async function mailHeldCancel(
 export interface Replaced {
   readonly created: number;
   readonly skipped: Skipped[];
-  readonly superseded: boolean;
 }
 
 /**
@@ -148,8 +147,8 @@ export async function replaceOwed(
       await mailHeldCancel(trx, deps, mail, entry.heldBookingUid);
       return 'created' as const;
     });
-    // Stryker disable next-line BooleanLiteral: a step that did not run found the epoch moved, which never moves back, so the caller's finish finds it does not own the series and answers superseded (superseded || !owns) either way (the line's other BooleanLiteral mutant, `step.ran` for `!step.ran`, is killed).
-    if (!step.ran) return { created, skipped, superseded: true };
+    // Taken over: the epoch moved and never moves back, so the caller's finish no longer owns the series and says superseded.
+    if (!step.ran) return { created, skipped };
     if (step.value === 'created') {
       created++;
       bookedHere.add(slot);
@@ -157,5 +156,5 @@ export async function replaceOwed(
       skipped.push(createSkipped(target, step.value));
     }
   }
-  return { created, skipped, superseded: false };
+  return { created, skipped };
 }

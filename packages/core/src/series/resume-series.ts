@@ -61,6 +61,6 @@ export async function resumeSeries(
         owed,
       });
     }
-    return { created: replaced.created, skipped: replaced.skipped, owed, superseded: replaced.superseded || !owns };
+    return { created: replaced.created, skipped: replaced.skipped, owed, superseded: !owns };
   });
 }

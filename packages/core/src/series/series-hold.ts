@@ -73,10 +73,9 @@ export async function claimHoldForAction(
     // Stryker disable next-line StringLiteral: only a mail's hold is told apart by its token (`mail:`), so an action's token works under any other prefix.
     const token = await claimHold(db, deps, seriesUid, 'action');
     if (token !== undefined || waited >= MAIL_WAIT_MS) return token;
-    const holder = await db.selectFrom('series').select('hold_token').where('uid', '=', seriesUid).executeTakeFirst();
-    // Stryker disable next-line OptionalChaining: the series was just found and series are never deleted, so its row is always read.
-    const holderToken = holder?.hold_token;
-    if (!holderToken?.startsWith('mail:')) return undefined;
+    // The series was just found, and series are never deleted.
+    const holder = await db.selectFrom('series').select('hold_token').where('uid', '=', seriesUid).executeTakeFirstOrThrow();
+    if (!holder.hold_token?.startsWith('mail:')) return undefined;
     await deps.steps?.({ action, phase: 'waiting', seriesUid });
     await delay(MAIL_WAIT_STEP_MS);
   }

@@ -126,7 +126,7 @@ export async function updateSeries(
     }
   }
 
-  let replaced: Replaced = { created: 0, skipped: [], superseded };
+  let replaced: Replaced = { created: 0, skipped: [] };
   if (patternChange && !superseded) {
     for (const occurrence of await outOfPattern(deps, row.uid, pattern)) {
       const step = await runItem(deps, started, index++, (trx) => holdOccurrence(trx, deps, occurrence.uid, { action: 'update', mail }));
@@ -135,7 +135,7 @@ export async function updateSeries(
         break;
       }
     }
-    replaced = superseded ? { ...replaced, superseded } : await replaceOwed(deps, started, booking, read, index);
+    if (!superseded) replaced = await replaceOwed(deps, started, booking, read, index);
   }
 
   return finishAction(deps, started, finish, async (trx, owns) => {
@@ -146,7 +146,7 @@ export async function updateSeries(
           created: replaced.created,
           skipped: replaced.skipped,
           owed: await countOwed(trx, row.uid),
-          superseded: replaced.superseded || !owns,
+          superseded: !owns,
         }
       : null;
     return { series, resumed };
