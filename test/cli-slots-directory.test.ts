@@ -126,7 +126,7 @@ describe('whoami', () => {
           ['credential', 'pat'],
           [
             'scopes',
-            'bookings:cancel,bookings:create,bookings:read,bookings:reschedule,bookings:update,calendars:read,calendars:write,series:read,series:write,slots:read,webhooks:read,webhooks:write',
+            'availability:read,availability:write,bookings:cancel,bookings:create,bookings:read,bookings:reschedule,bookings:update,calendars:read,calendars:write,event_types:write,people:write,series:read,series:write,slots:read,tokens:read,tokens:write,webhooks:read,webhooks:write',
           ],
           ['acts_for', 'organization'],
         ]),

@@ -332,7 +332,7 @@ describe('schedule mcp --toolsets', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars (or all). Did you mean series (not seires)?\n',
+        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not seires)?\n',
     });
   });
 

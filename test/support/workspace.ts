@@ -19,6 +19,12 @@ export const ALL_SCOPES = [
   'webhooks:write',
   'calendars:read',
   'calendars:write',
+  'event_types:write',
+  'availability:read',
+  'availability:write',
+  'people:write',
+  'tokens:read',
+  'tokens:write',
 ] as const;
 
 export const USER_IDS = {

@@ -63,7 +63,7 @@ export function buildProgram(): Command {
     .option('--http', 'serve Streamable HTTP at /mcp instead of stdio; each request sends its own bearer token')
     .option(
       '--toolsets <names>',
-      'stdio: the tools to offer beside booking, comma-separated: series, webhooks, calendars, or all (default: all); over --http each client asks with /mcp?toolsets=',
+      'stdio: the tools to offer beside booking, comma-separated: series, webhooks, calendars, event_types, availability, people, or all (default: series,webhooks,calendars); over --http each client asks with /mcp?toolsets=',
     )
     .option('--port <n>', 'with --http: port to listen on; 0 picks a free one (default: $PORT, else 3000)')
     .option('--host <addr>', 'with --http: address to bind (default: $HOST, else 127.0.0.1)')

@@ -1514,7 +1514,7 @@ export interface components {
             role: "user" | "manager" | "admin" | "owner";
             /** @enum {string} */
             credential: "pat" | "oauth";
-            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write")[];
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
             acts_for: "organization" | string[];
         };
         Person: {

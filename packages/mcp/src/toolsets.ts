@@ -13,6 +13,9 @@ export const TOOLSETS = {
   series: 'Recurring series: preview, create, read, pause, resume, end, change host, update.',
   webhooks: 'Webhook subscriptions, their deliveries and their signing secret.',
   calendars: "CalDAV calendar accounts: connect, test, remove, write the bookings' events again.",
+  event_types: 'Create, change, switch off and archive event types.',
+  availability: 'Weekly working hours, date overrides and time off.',
+  people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
@@ -61,11 +64,14 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];
 
 /**
- * What a connection that names no toolsets gets: all of them, as before
- * toolsets existed, so no client configured earlier loses a tool. A client
- * that wants a smaller context names what it needs beside `booking`.
+ * What a connection that names no toolsets gets: the four that existed
+ * before toolsets did, so no client configured earlier loses a tool. The
+ * self-service toolsets (`event_types`, `availability`, `people`) came later and are asked for by
+ * name: the default's size is a budget (tool-budgets.test.ts) that new tools
+ * must not spend. A client that wants a smaller context names what it needs
+ * beside `booking`.
  */
-export const DEFAULT_TOOLSETS: readonly ToolsetName[] = NAMES;
+export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ['booking', 'series', 'webhooks', 'calendars'];
 
 /**
  * The toolsets a connection asked for, from the `toolsets` query parameter

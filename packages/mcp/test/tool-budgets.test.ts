@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, parseToolsets, TOOLSETS, type ToolsetName } from '../src/index.js';
+import { buildServer, DEFAULT_TOOLSETS, parseToolsets, TOOLSETS, type ToolsetName } from '../src/index.js';
 import { ET, TOKEN } from './support/mcp-workspace.js';
 import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 
@@ -64,13 +64,18 @@ describe("budgets for a model's context", () => {
     expect(bytes(listed)).toBeLessThanOrEqual(56 * KB);
   });
 
-  it('costs a connection only the toolsets it asks for: booking alone, plus each other toolset its own tools, add up to the whole', async () => {
+  it('costs a connection only the toolsets it asks for: booking alone, plus each other toolset its own tools, add up to all of them', async () => {
     const booking = bytes(await toolsListOnTheWire(parseToolsets('')));
     let whole = booking;
     for (const name of Object.keys(TOOLSETS).filter((toolset) => toolset !== 'booking')) {
       whole += bytes(await toolsListOnTheWire(parseToolsets(name))) - booking;
     }
-    expect(whole).toBe(bytes(await toolsListOnTheWire()));
+    expect(whole).toBe(bytes(await toolsListOnTheWire(parseToolsets('all'))));
+  });
+
+  it('gives a connection that names no toolsets the four that existed before toolsets, never the self-service ones', async () => {
+    expect(DEFAULT_TOOLSETS).toEqual(['booking', 'series', 'webhooks', 'calendars']);
+    expect(bytes(await toolsListOnTheWire())).toBe(bytes(await toolsListOnTheWire(parseToolsets('booking,series,webhooks,calendars'))));
   });
 
   it('answers list_slots over a typical week with at most 4 KB of text, one line per day with a free slot', async () => {

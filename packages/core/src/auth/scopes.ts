@@ -12,6 +12,12 @@ export const SCOPES = [
   'webhooks:write',
   'calendars:read',
   'calendars:write',
+  'event_types:write',
+  'availability:read',
+  'availability:write',
+  'people:write',
+  'tokens:read',
+  'tokens:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -134,6 +134,12 @@ const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
   'webhooks:write': 'Create, change, pause, delete and test your webhooks, rotate their secrets, redeliver events',
   'calendars:read': 'List, read and test the CalDAV accounts of the people you act for',
   'calendars:write': 'Add and remove CalDAV accounts of the people you act for',
+  'event_types:write': 'Create, change and archive the event types of the people you act for',
+  'availability:read': 'Read the working hours, overrides and time off of the people you act for',
+  'availability:write': 'Change the working hours, overrides and time off of the people you act for',
+  'people:write': 'Edit profiles; admins and owners also add, change and deactivate people',
+  'tokens:read': 'List your own access tokens (never their secrets)',
+  'tokens:write': 'Create and revoke your own access tokens',
 };
 
 /** The OpenAPI 3.1 document of an HTTP app that serves `operations`. Deterministic: the same operations give the same document. */

@@ -17,6 +17,14 @@ const SCOPE_WORDS: Record<Scope, string> = {
   'calendars:read': 'See which calendar accounts (CalDAV) you connected, never their passwords',
   // Said plainly: the app hands over a calendar password, and the account receives your bookings.
   'calendars:write': 'Connect and disconnect calendar accounts (CalDAV) with passwords it gives',
+  'event_types:write': 'Create, change and archive your event types',
+  'availability:read': 'See your working hours and time off',
+  'availability:write': 'Change your working hours and time off',
+  // Said plainly: for an admin this is everyone in the organization.
+  'people:write': 'Change profiles, and for admins add, change and deactivate people',
+  'tokens:read': 'See your access tokens, never their secrets',
+  // Said plainly: a new token is a new way into your account.
+  'tokens:write': 'Make and revoke access tokens for your account',
 };
 
 export interface ConsentView {
