@@ -630,6 +630,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/{user_id}/time-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List time off
+         * @description A person’s time off (`me`, a user id or a username), earliest start first (`start_at`, then `id`). `from` and `to` keep the ranges overlapping that window.
+         *
+         *     Needs the scope `availability:read`. MCP tool: `list_time_off`.
+         */
+        get: operations["list_time_off"];
+        put?: never;
+        /**
+         * Add time off
+         * @description Adds a range that is busy time for every event type of the person: `start` and `end` instants, or whole days (`start_date`, and `end_date` inclusive, defaulting to it) in the zone of their working hours. At most 366 days. Bookings already inside it stay; slots, checks, bookings and series skip it. Sends `time_off.created`.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `create_time_off`.
+         */
+        post: operations["create_time_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/time-off/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get time off
+         * @description One range of a person’s time off, with its version as `ETag`.
+         *
+         *     Needs the scope `availability:read`. MCP tool: `get_time_off`.
+         */
+        get: operations["get_time_off"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove time off
+         * @description Removes the range and answers it as it was; its time is free again. Sends `time_off.deleted`.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `delete_time_off`.
+         */
+        delete: operations["delete_time_off"];
+        options?: never;
+        head?: never;
+        /**
+         * Change time off
+         * @description Each field sent replaces one end (`start` or `start_date`, `end` or `end_date`) or the `reason`; the range that results is checked whole. Bumps the version.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `update_time_off`.
+         */
+        patch: operations["update_time_off"];
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1158,7 +1220,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1169,7 +1231,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1201,6 +1263,34 @@ export interface components {
             booking_uid?: string;
             /** @description Whose failed syncs: a user_id or username you may act for; yourself when left out. */
             user?: string;
+        };
+        UpdateTimeOffBody: {
+            /**
+             * Format: date-time
+             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            start?: string;
+            /**
+             * Format: date-time
+             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            end?: string;
+            /**
+             * Format: date
+             * @description Instead of start: off from this day's start, in the user's zone.
+             * @example 2026-03-09
+             */
+            start_date?: string;
+            /**
+             * Format: date
+             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
+             * @example 2026-03-09
+             */
+            end_date?: string;
+            /** @description A note, at most 255 characters; null for none. */
+            reason?: string | null;
         };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
@@ -1371,7 +1461,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1398,7 +1488,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1563,6 +1653,30 @@ export interface components {
                 options?: string[];
             }[];
         };
+        /** @description Time off: busy time for every event type of the user. */
+        TimeOff: {
+            /** @description The range's id. */
+            id: string;
+            /** @description Whose time off it is. */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description UTC, with milliseconds; the first instant off.
+             */
+            start_at: string;
+            /**
+             * Format: date-time
+             * @description UTC; the first instant back (exclusive).
+             */
+            end_at: string;
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Starts at 1; each PATCH adds one. Shown as `ETag`. */
+            version: number;
+        };
         Meta: {
             /**
              * Format: uuid
@@ -1580,6 +1694,34 @@ export interface components {
             next_cursor: string | null;
             /** @description Whether more items follow. */
             has_more: boolean;
+        };
+        CreateTimeOffBody: {
+            /**
+             * Format: date-time
+             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            start?: string;
+            /**
+             * Format: date-time
+             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            end?: string;
+            /**
+             * Format: date
+             * @description Instead of start: off from this day's start, in the user's zone.
+             * @example 2026-03-09
+             */
+            start_date?: string;
+            /**
+             * Format: date
+             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
+             * @example 2026-03-09
+             */
+            end_date?: string;
+            /** @description A note, at most 255 characters; null for none. */
+            reason?: string | null;
         };
     };
     responses: {
@@ -2147,6 +2289,51 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "not_found" | "calendar_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `time_off_not_found`: The time-off id is unknown, malformed, or belongs to another user than the path names.
+         */
+        NotFoundOrTimeOffNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "time_off_not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -5131,6 +5318,359 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    list_time_off: {
+        parameters: {
+            query?: {
+                /** @description Only ranges ending after this; a date is its 00:00 UTC. */
+                from?: string;
+                /** @description Only ranges starting before this; a date is its 00:00 UTC. */
+                to?: string;
+                /** @description Page size, 1 to 100; default 20. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOff"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_time_off: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTimeOffBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOff"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_time_off: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOff"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFoundOrTimeOffNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    delete_time_off: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOff"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFoundOrTimeOffNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    update_time_off: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTimeOffBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOff"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFoundOrTimeOffNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     get_openapi_document: {

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'webhook_not_found',
   'delivery_not_found',
   'calendar_not_found',
+  'time_off_not_found',
   'method_not_allowed',
   'recurring_disabled',
   'no_dates_free',

@@ -211,6 +211,8 @@ export type { Database } from './storage/schema.js';
 export { openSqlite } from './storage/sqlite/open-sqlite.js';
 export type { Dialect, Executor, Store } from './storage/store.js';
 export { FIRST_DATE, LAST_DATE, parseInstant, toTimestamp } from './time.js';
+export { createTimeOffBodySchema, updateTimeOffBodySchema } from './time-off/time-off-input.js';
+export { type TimeOff, timeOffSchema } from './time-off/time-off-view.js';
 export { urlShown } from './url-shown.js';
 export { closestName, didYouMean } from './validation/closest-name.js';
 export { inPlainWords } from './validation/issue-words.js';

@@ -20,6 +20,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   webhook_not_found: 404,
   delivery_not_found: 404,
   calendar_not_found: 404,
+  time_off_not_found: 404,
   method_not_allowed: 405,
   recurring_disabled: 409,
   no_dates_free: 409,

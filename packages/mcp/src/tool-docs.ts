@@ -221,6 +221,32 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description: "Queue calendar events to be written again, one booking's or a host's failed ones, e.g. after fixing a password.",
     annotations: write,
   },
+  list_time_off: {
+    title: 'List time off',
+    description: "A person's time off (user_id me for yourself), earliest first; from/to keep ranges overlapping that window.",
+    annotations: read,
+  },
+  get_time_off: {
+    title: 'Get time off',
+    description: 'One range of time off and its version (update_time_off if_match).',
+    annotations: read,
+  },
+  create_time_off: {
+    title: 'Add time off',
+    description:
+      'Block a person for every event type: start/end instants, or whole days with start_date (end_date, inclusive, defaults to it) in their zone. Existing bookings stay.',
+    annotations: create,
+  },
+  update_time_off: {
+    title: 'Change time off',
+    description: 'Move either end (start or start_date, end or end_date) or change the reason of one range.',
+    annotations: write,
+  },
+  delete_time_off: {
+    title: 'Remove time off',
+    description: 'Remove a range; its time is free again for new bookings.',
+    annotations: destroy,
+  },
 };
 
 /** Docs of the directory tools (also resources, for clients that read them). */

@@ -59,6 +59,11 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   remove_calendar: 'calendars',
   test_calendar: 'calendars',
   resync_calendar: 'calendars',
+  list_time_off: 'availability',
+  get_time_off: 'availability',
+  create_time_off: 'availability',
+  update_time_off: 'availability',
+  delete_time_off: 'availability',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

@@ -50,6 +50,7 @@ const BY_CODE: Record<CliCode, number> = {
   webhook_not_found: EXIT_CODES.notFound,
   delivery_not_found: EXIT_CODES.notFound,
   calendar_not_found: EXIT_CODES.notFound,
+  time_off_not_found: EXIT_CODES.notFound,
   unauthorized: EXIT_CODES.denied,
   insufficient_scope: EXIT_CODES.denied,
   host_not_allowed: EXIT_CODES.denied,

@@ -7,6 +7,7 @@ import { MINUTE_MS, toTimestamp } from '../time.js';
 import type { Interval } from './busy.js';
 import { type CalendarReader, CalendarUnreadable } from './calendar-reader.js';
 import { busyOf, type HostTime, type SlotPolicy } from './slot-rules.js';
+import { timeOffBusy } from './time-off-busy.js';
 
 /** How long a caller should wait after a conflict calendar could not be read. */
 export const CALENDAR_RETRY_AFTER_SECONDS = 30;
@@ -81,6 +82,16 @@ export async function calendarBusy(
 }
 
 /**
+ * The host's busy time besides their bookings: their conflict calendars and
+ * their time off. Every reader of availability (slots, checks, bookings,
+ * reschedules, series) takes it from here, so time off blocks each alike.
+ */
+export async function hostBusy(deps: { db: Executor; calendars: CalendarReader }, host: HostRecord, window: Interval): Promise<Interval[]> {
+  const [calendar, timeOff] = await Promise.all([calendarBusy(deps, host, window), timeOffBusy(deps.db, host.id, window)]);
+  return [...calendar, ...timeOff];
+}
+
+/**
  * A host's calendar holds the events this service wrote for the host's
  * bookings (docs/calendars.md). The booking is the truth about its own time:
  * its event is left out, so a reschedule is not blocked by the event of the
@@ -131,7 +142,7 @@ export async function loadHostTime(
   const [bookings, calendar] = await Promise.all([
     // Stryker disable next-line ArrayDeclaration: a seeded entry has no startMs or endMs, and busyOf (mergeIntervals) drops an interval of no length.
     options.withBookings === false ? [] : confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
-    calendarBusy(deps, host, window),
+    hostBusy(deps, host, window),
   ]);
   return {
     policy,

@@ -29,6 +29,13 @@ import {
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
 import {
+  createTimeOffOperation,
+  deleteTimeOffOperation,
+  getTimeOffOperation,
+  listTimeOffOperation,
+  updateTimeOffOperation,
+} from './time-off-operations.js';
+import {
   createWebhookOperation,
   deleteWebhookOperation,
   getWebhookOperation,
@@ -82,6 +89,11 @@ export const operations = [
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,
+  listTimeOffOperation,
+  getTimeOffOperation,
+  createTimeOffOperation,
+  updateTimeOffOperation,
+  deleteTimeOffOperation,
 ] as const satisfies readonly Operation<any>[];
 
 /** The name of an operation, as HTTP logs it, MCP calls it a tool and the CLI calls it. */

@@ -27,6 +27,10 @@ export const EVENT_NAMES = [
   'series.ended',
   'series.host_changed',
   'series.updated',
+  // A host's time off (docs/api/time-off.md): the payload is the range, whose user_id is the host.
+  'time_off.created',
+  'time_off.updated',
+  'time_off.deleted',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,6 +1,6 @@
 import { type Interval, mergeIntervals } from '../availability/busy.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { calendarBusy, policyOf } from '../availability/load-host-time.js';
+import { hostBusy, policyOf } from '../availability/load-host-time.js';
 import { type HostTime, judgeStart, type SlotPolicy, type StartRules } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
@@ -23,7 +23,7 @@ export const HOST_MOVE_RULES: StartRules = { grid: false, bookingWindow: false }
 
 /**
  * A host's time for the instants an action may book: working hours, busy
- * calendar time, notice and horizon, read once. Bookings are not in it: a
+ * calendar time and time off, notice and horizon, read once. Bookings are not in it: a
  * series checks them under the host's lock, in the transaction that books
  * (create-series.ts, replace-owed.ts, change-host.ts), so reading them here
  * too would only repeat that read, which on a busy host is thousands of rows.
@@ -40,7 +40,7 @@ function horizonOf(policy: Pick<SlotPolicy, 'futureLimitDays'>, nowMs: number, r
 }
 
 /**
- * Reads the host's calendars across the given starts, once. Starts past the
+ * Reads the host's calendars and time off across the given starts, once. Starts past the
  * event type's horizon are never free, so the read stops there. A conflict
  * calendar that cannot be read answers `503 availability_unavailable` before
  * anything is written.
@@ -62,11 +62,11 @@ export async function loadSeriesHostTime(
   const first = Math.min(...reachable);
   const last = Math.max(...reachable);
   const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
-  const calendar = await calendarBusy({ db: deps.store.db, calendars: deps.calendars }, host, {
+  const busy = await hostBusy({ db: deps.store.db, calendars: deps.calendars }, host, {
     startMs: first - reach,
     endMs: last + reach,
   });
-  return { time: time(mergeIntervals(calendar)), covers: { startMs: first, endMs: last + 1 } };
+  return { time: time(mergeIntervals(busy)), covers: { startMs: first, endMs: last + 1 } };
 }
 
 /** True when the read covers every given start (those past the horizon need none). */

@@ -385,6 +385,31 @@ const migrations: Record<string, Migration> = {
       await db.updateTable('webhooks').set({ answers_promptly: 1 }).where('consecutive_failures', '=', 0).execute();
     },
   },
+  '0010_time_off': {
+    async up(db: Kysely<any>) {
+      // A host's time off (docs/api/time-off.md): ranges that are busy time
+      // for every event type of theirs. Availability asks for a host's ranges
+      // overlapping a window (end_at > window start, start_at < window end).
+      // A range has no length bound worth scanning back by, so the index
+      // leads with end_at: the scan starts at the window and reads only the
+      // host's ranges that have not ended by then, and start_at beside it
+      // decides the other half without reading the row.
+      await db.schema
+        .createTable('time_off')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('start_at', 'text', (c) => c.notNull())
+        .addColumn('end_at', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('time_off_user_end').on('time_off').columns(['user_id', 'end_at', 'start_at']).execute();
+      // The list's keyset order.
+      await db.schema.createIndex('time_off_user_start').on('time_off').columns(['user_id', 'start_at', 'id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -294,6 +294,18 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** A host's time off: busy time for every event type of theirs (migration 0010, docs/api/time-off.md). */
+export interface TimeOffTable {
+  id: string;
+  user_id: string;
+  start_at: string;
+  end_at: string;
+  reason: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ServerSecretsTable {
   name: string;
   value: string;
@@ -316,4 +328,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   calendar_syncs: CalendarSyncsTable;
+  time_off: TimeOffTable;
 }

@@ -22,6 +22,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   webhook_not_found: 'The webhook id is not a UUID, is unknown, or belongs to another account (they answer alike).',
   delivery_not_found: 'The webhook has no delivery with this id.',
   calendar_not_found: 'The calendar account id is unknown, or its user is outside the caller’s set (they answer alike).',
+  time_off_not_found: 'The time-off id is unknown, malformed, or belongs to another user than the path names.',
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it takes.',
   recurring_disabled: 'The event type does not allow recurring series.',
   no_dates_free: 'The host is free on none of the pattern’s dates; nothing was created and `details.skipped` lists them all.',

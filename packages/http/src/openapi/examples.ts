@@ -10,6 +10,7 @@ import type {
   Series,
   SlotCheck,
   SlotList,
+  TimeOff,
   Webhook,
   WebhookWithSecret,
 } from '@schedule/core';
@@ -309,3 +310,22 @@ export const CALENDAR_TEST: CalendarAccountTest = {
 export const RESYNC_CALENDAR_BODY = { user: 'alice' };
 
 export const CALENDAR_RESYNC: CalendarResync = { queued: 3, remaining: 0 };
+
+const TIME_OFF_ID = '3c5d7e9f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+
+export const CREATE_TIME_OFF_BODY = { start_date: '2026-12-11', reason: 'Day off' };
+
+export const TIME_OFF: TimeOff = {
+  id: TIME_OFF_ID,
+  user_id: '0b6f4a52-3c1d-4e8f-9a2b-7c5d1e3f9a01',
+  start_at: '2026-12-10T23:00:00.000Z',
+  end_at: '2026-12-11T23:00:00.000Z',
+  reason: 'Day off',
+  created_at: '2026-11-25T01:30:00.000Z',
+  updated_at: '2026-11-25T01:30:00.000Z',
+  version: 1,
+};
+
+export const UPDATE_TIME_OFF_BODY = { end_date: '2026-12-14' };
+
+export const MOVED_TIME_OFF: TimeOff = { ...TIME_OFF, end_at: '2026-12-14T23:00:00.000Z', version: 2 };

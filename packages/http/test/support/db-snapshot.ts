@@ -22,6 +22,7 @@ const TABLES: Record<keyof Database, true> = {
   webhooks: true,
   webhook_deliveries: true,
   calendar_syncs: true,
+  time_off: true,
 };
 
 /** A digest of each table's rows, by table name. */

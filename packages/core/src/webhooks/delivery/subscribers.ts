@@ -66,10 +66,14 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
   }));
 }
 
-/** The host of the booking or series an event's payload shows (both resources carry `host.user_id`). */
+/**
+ * The host of the booking or series an event's payload shows (both resources
+ * carry `host.user_id`), or of the time off it shows (its `user_id`).
+ */
 export function hostOf(data: unknown): string | undefined {
-  const host = (data as { host?: { user_id?: unknown } } | null)?.host;
-  return typeof host?.user_id === 'string' ? host.user_id : undefined;
+  const payload = data as { host?: { user_id?: unknown }; user_id?: unknown } | null;
+  const host = payload?.host?.user_id ?? payload?.user_id;
+  return typeof host === 'string' ? host : undefined;
 }
 
 /**
