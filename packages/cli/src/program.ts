@@ -9,6 +9,7 @@ import { registerOAuthClients } from './commands/oauth-clients.js';
 import { registerPasswords } from './commands/passwords.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
+import { registerTimeOff } from './commands/time-off.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerInteractive } from './interactive/register-interactive.js';
@@ -97,6 +98,7 @@ export function buildProgram(): Command {
   registerSlots(program);
   registerDirectory(program);
   registerWebhooks(program);
+  registerTimeOff(program);
   registerTokens(program);
   registerPasswords(program);
   registerOAuthClients(program);

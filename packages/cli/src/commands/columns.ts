@@ -106,3 +106,10 @@ export const CALENDAR_COLUMNS: readonly Column[] = [
   { title: 'BUSY', value: (c) => c.busy_calendars ?? 'all' },
   { title: 'BOOK INTO', value: (c) => (c.receives_bookings ? (c.book_into ?? 'first') : 'none') },
 ];
+
+export const TIME_OFF_COLUMNS: readonly Column[] = [
+  { title: 'ID', value: (t) => t.id },
+  { title: 'START', value: (t) => t.start_at },
+  { title: 'END', value: (t) => t.end_at },
+  { title: 'REASON', value: (t) => t.reason },
+];

@@ -23,12 +23,13 @@ export async function listCommand(
   operation: OperationName,
   query: Record<string, unknown>,
   columns: readonly Column[],
+  params: Record<string, string> = {},
 ): Promise<void> {
   const items: unknown[] = [];
   let cursor = ctx.options.cursor as string | undefined;
   let next: string | null = null;
   do {
-    const result = await ctx.call(operation, { query: { ...query, limit: ctx.options.limit, cursor } });
+    const result = await ctx.call(operation, { params, query: { ...query, limit: ctx.options.limit, cursor } });
     items.push(...(result.data as unknown[]));
     next = result.page?.hasMore ? result.page.nextCursor : null;
     cursor = next ?? undefined;

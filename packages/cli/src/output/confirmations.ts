@@ -199,3 +199,26 @@ export function calendarResyncText(r: { queued: number; remaining: number }): st
   const left = r.remaining > 0 ? `; ${r.remaining} more failed: run it again` : '';
   return `Queued ${r.queued} booking(s) to be written to the calendar again (calendar_sync_status pending until written)${left}`;
 }
+
+interface TimeOffFacts {
+  readonly id: string;
+  readonly start_at: string;
+  readonly end_at: string;
+  readonly reason: string | null;
+  readonly version: number;
+}
+
+const timeOffText = (t: TimeOffFacts, zone: string) =>
+  `${rangeText(t.start_at, t.end_at, zone)}${t.reason === null ? '' : ` (${t.reason})`}`;
+
+export function timeOffAddedText(t: TimeOffFacts, zone: string): string {
+  return `Added time off ${timeOffText(t, zone)} · id ${t.id}`;
+}
+
+export function timeOffUpdatedText(t: TimeOffFacts, zone: string): string {
+  return `Changed time off to ${timeOffText(t, zone)}, version ${t.version} · id ${t.id}`;
+}
+
+export function timeOffRemovedText(t: TimeOffFacts, zone: string): string {
+  return `Removed time off ${timeOffText(t, zone)} · id ${t.id}`;
+}
