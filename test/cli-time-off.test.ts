@@ -75,8 +75,8 @@ describe('schedule time-off', () => {
     expectAlike(runs);
   });
 
-  it('add --from --to reads times without an offset in --tz, for a user named by --user (an admin acting for Ann)', async () => {
-    const args = ['time-off', 'add', '--user', 'ann', '--from', '2026-12-14T12:00', '--to', '2026-12-14T14:00', '--tz', 'Europe/Berlin'];
+  it('add --start --end reads times without an offset in --tz, for a user named by --user (an admin acting for Ann)', async () => {
+    const args = ['time-off', 'add', '--user', 'ann', '--start', '2026-12-14T12:00', '--end', '2026-12-14T14:00', '--tz', 'Europe/Berlin'];
     const runs = await modes.both([...args, '--json'], { token: TOKENS.ada });
     for (const name of MODE_NAMES) {
       expect(jsonOf(runs[name])).toMatchObject({
@@ -116,10 +116,10 @@ describe('schedule time-off', () => {
     for (const name of MODE_NAMES) expect(runs[name]).toEqual(failure(5, 'version_conflict', 'The time off is at version 2.'));
   });
 
-  it('names the flags of a bad range: --from without --to exits 2', async () => {
-    const runs = await modes.both(['time-off', 'add', '--from', '2026-12-14T12:00:00Z']);
+  it('names the flags of a bad range: --start without --end exits 2', async () => {
+    const runs = await modes.both(['time-off', 'add', '--start', '2026-12-14T12:00:00Z']);
     for (const name of MODE_NAMES) {
-      expect(runs[name]).toEqual(failure(2, 'validation_error', 'Send --to (an instant) or --until (a whole day) with --from.'));
+      expect(runs[name]).toEqual(failure(2, 'validation_error', 'Send --end (an instant) or --until (a whole day) with --start.'));
     }
   });
 

@@ -8,8 +8,9 @@ import { TIME_OFF_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
 
 // `schedule time-off …`: a person's time off (docs/api/time-off.md). `--user`
-// names whose (default: you); a range is `--from`/`--to` instants, or whole
-// days with `--date` (and `--until`, the last day off) in their zone.
+// names whose (default: you); a range is `--start`/`--end` instants (as
+// `bookings create --start`), or whole days with `--date` (and `--until`, the
+// last day off) in their zone. `list --from/--to` is a window, as elsewhere.
 
 const USER_OPTION = ['--user <user>', 'whose time off: me (default), a user id or a username', 'me'] as const;
 const KEY_OPTION = ['--idempotency-key <key>', 'the key (default: a new one per invocation)'] as const;
@@ -17,8 +18,8 @@ const KEY_OPTION = ['--idempotency-key <key>', 'the key (default: a new one per 
 /** Adds the flags that set a range's ends. */
 function withRange(command: Command): Command {
   return command
-    .option('--from <time>', 'the first instant off (no offset: read in --tz)', typedTime)
-    .option('--to <time>', 'the first instant back', typedTime)
+    .option('--start <time>', 'the first instant off (no offset: read in --tz)', typedTime)
+    .option('--end <time>', 'the first instant back', typedTime)
     .option('--date <day>', 'a whole day off, YYYY-MM-DD in their zone (with --until, the first of several)')
     .option('--until <day>', 'the last whole day off, YYYY-MM-DD (default with --date: the same day)');
 }
@@ -26,10 +27,10 @@ function withRange(command: Command): Command {
 /** The body fields the range flags give: each flag one field, so the API checks the combination and names what is wrong. */
 function rangeBody(o: RunContext['options']): Record<string, unknown> {
   return defined({
-    start: o.from,
-    end: o.to,
+    start: o.start,
+    end: o.end,
     start_date: o.date,
-    end_date: o.until ?? (o.date !== undefined && o.to === undefined ? o.date : undefined),
+    end_date: o.until ?? (o.date !== undefined && o.end === undefined ? o.date : undefined),
   });
 }
 
@@ -65,7 +66,7 @@ export function registerTimeOff(program: Command): void {
     );
 
   withCommonOptions(
-    withRange(timeOff.command('add').description('Add time off: --date (and --until) for whole days, or --from and --to.'))
+    withRange(timeOff.command('add').description('Add time off: --date (and --until) for whole days, or --start and --end.'))
       .option(...USER_OPTION)
       .option('--reason <text>', 'a note, at most 255 characters')
       .option(...KEY_OPTION),
@@ -78,7 +79,7 @@ export function registerTimeOff(program: Command): void {
         '',
         'Examples:',
         '  schedule time-off add --date 2026-12-11 --reason "Day off"',
-        '  schedule time-off add --from 2026-12-10T12:00 --to 2026-12-10T14:00 --user ann',
+        '  schedule time-off add --start 2026-12-10T12:00 --end 2026-12-10T14:00 --user ann',
       ].join('\n'),
     )
     .action((_, command: Command) =>

@@ -10,11 +10,11 @@
  * terminal as often as given by a flag, and its errors say "password".
  */
 export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
-  // `schedule time-off` sends start and end from --from and --to, and the whole days from --date and --until.
-  start: ['--start', '--from'],
-  end: ['--end', '--to'],
-  start_date: ['--date', '--from'],
-  end_date: ['--until', '--to'],
+  start: ['--start'],
+  end: ['--end'],
+  // `schedule time-off` sends whole days from --date and --until.
+  start_date: ['--from', '--date'],
+  end_date: ['--to', '--until'],
   updated_since: ['--updated-since'],
   host_user_id: ['--host'],
   host_username: ['--host'],
