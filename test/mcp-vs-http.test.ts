@@ -5,7 +5,15 @@ import { type ApiResponse, api, expectData, expectError, expectPage } from './su
 import { startInProcess } from './support/in-process.js';
 import { connectHttp, expectToolError, type McpSession, toolData } from './support/mcp-client.js';
 import { normalizerFor, storedBooking, storedSeries } from './support/mcp-compare.js';
-import { BLOCKERS, MCP_SECRETS, mcpWorkspace, TWIN_EVENT_TYPES, twinBookingBody, twinSeriesBody } from './support/mcp-workspace.js';
+import {
+  BLOCKERS,
+  MCP_SECRETS,
+  MCP_USERS,
+  mcpWorkspace,
+  TWIN_EVENT_TYPES,
+  twinBookingBody,
+  twinSeriesBody,
+} from './support/mcp-workspace.js';
 import { type SeriesTables, sqliteTables, tokyoAt } from './support/series-workspace.js';
 import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
 
@@ -322,5 +330,75 @@ describe('the same invalid call over HTTP and over MCP answers the same code and
 
   it('the failed calls changed nothing: the target series is still at version 1', async () => {
     expect(expectData(await http('GET', `/v1/series/${target}`))).toMatchObject({ version: 1, status: 'active', time: '15:00' });
+  });
+});
+
+describe('the same time off over HTTP (POST /v1/people/:user_id/time-off) and over MCP (create_time_off)', () => {
+  /** Wednesday of week 0, 10:00-12:00 Tokyo: inside both twins' working hours. */
+  const range = { start: tokyoAt(2, '10:00'), end: tokyoAt(2, '12:00'), reason: 'Offsite' };
+  let tools: McpSession;
+  let viaHttp: Record<string, any>;
+  let viaMcp: Record<string, any>;
+  const stored = async (id: string) => ({
+    row: await tables.rows('select * from time_off where id = $1', [id]),
+    events: await tables.rows('select event_type, subject_uid, payload_json from outbox where subject_uid = $1 order by created_at', [id]),
+  });
+
+  beforeAll(async () => {
+    // The time-off tools are in the availability toolset, which a connection asks for.
+    tools = await connectHttp(server.url, ORA, 'availability');
+    viaHttp = expectData(await http('POST', `/v1/people/${MCP_USERS.alder}/time-off`, range), 201);
+    viaMcp = toolData(await tools.call('create_time_off', { user_id: MCP_USERS.birch, ...range }));
+  });
+  afterAll(() => tools?.close());
+
+  it('answers, reads back and stores the same range and time_off.created event', async () => {
+    const read = async (twin: 'alder' | 'birch', id: string) =>
+      expectData(await http('GET', `/v1/people/${MCP_USERS[twin]}/time-off/${id}`));
+    expect(await read('alder', viaHttp.id)).toEqual(viaHttp);
+    expect(toolData(await tools.call('get_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id }))).toEqual(await read('birch', viaMcp.id));
+    const [a, b] = [await stored(viaHttp.id), await stored(viaMcp.id)];
+    expect(a.events.map((e: any) => e.event_type)).toEqual(['time_off.created']);
+    expectSameExceptSource({ answer: viaHttp, stored: a }, { answer: viaMcp, stored: b }, 'none');
+  });
+
+  it('both twins are busy inside it: GET /v1/slots/check and check_slot answer slot_busy alike', async () => {
+    const start = tokyoAt(2, '11:00');
+    const a = expectData(
+      await http('GET', `/v1/slots/check?event_type_id=${TWIN_EVENT_TYPES.alder.id}&start=${encodeURIComponent(start)}`),
+    );
+    const b = toolData(await mcp.call('check_slot', { event_type_id: TWIN_EVENT_TYPES.birch.id, start }));
+    expect(a).toMatchObject({ available: false, reason: 'slot_busy' });
+    expectSameExceptSource(a, b, 'none');
+  });
+
+  it('a PATCH with If-Match over HTTP and update_time_off with if_match over MCP store the same change', async () => {
+    const change = { end: tokyoAt(2, '13:00'), reason: null };
+    const a = expectData(await http('PATCH', `/v1/people/${MCP_USERS.alder}/time-off/${viaHttp.id}`, change, { 'if-match': '"1"' }));
+    const b = toolData(await tools.call('update_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id, ...change, if_match: 1 }));
+    expect([a.version, a.reason, a.end_at]).toEqual([2, null, new Date(tokyoAt(2, '13:00')).toISOString()]);
+    expectSameExceptSource({ answer: a, stored: await stored(viaHttp.id) }, { answer: b, stored: await stored(viaMcp.id) }, 'none');
+  });
+
+  it('a stale If-Match answers 409 version_conflict over both, with the same details', async () => {
+    const viaHttpError = expectError(
+      await http('PATCH', `/v1/people/${MCP_USERS.alder}/time-off/${viaHttp.id}`, { reason: 'x' }, { 'if-match': '"1"' }),
+      409,
+      'version_conflict',
+    );
+    expectToolError(
+      await tools.call('update_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id, reason: 'x', if_match: 1 }),
+      viaHttpError.code,
+      viaHttpError.details,
+    );
+  });
+
+  it('DELETE over HTTP and delete_time_off over MCP remove it alike, each recording time_off.deleted', async () => {
+    const a = expectData(await http('DELETE', `/v1/people/${MCP_USERS.alder}/time-off/${viaHttp.id}`));
+    const b = toolData(await tools.call('delete_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id }));
+    const [sa, sb] = [await stored(viaHttp.id), await stored(viaMcp.id)];
+    expect(sa.row).toEqual([]);
+    expect(sa.events.map((e: any) => e.event_type)).toEqual(['time_off.created', 'time_off.updated', 'time_off.deleted']);
+    expectSameExceptSource({ answer: a, stored: sa }, { answer: b, stored: sb }, 'none');
   });
 });
