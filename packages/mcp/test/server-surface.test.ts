@@ -4,7 +4,7 @@ import { closeDeclaredObjects, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
-import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS } from '../src/index.js';
+import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
@@ -136,8 +136,10 @@ describe('the server surface', () => {
   let suite: Suite;
   let client: Client;
   let tools: ListedTool[];
+  /** Every toolset's tools, the self-service ones outside the default too: each operation's tool is checked. */
+  let allTools: ListedTool[];
   const tool = (name: string) => {
-    const found = tools.find((t) => t.name === name);
+    const found = allTools.find((t) => t.name === name);
     if (!found) throw new Error(`no tool ${name}`);
     return found;
   };
@@ -146,6 +148,7 @@ describe('the server surface', () => {
     suite = await openSuite();
     client = await suite.client(TOKEN.olga);
     tools = (await client.listTools()).tools as ListedTool[];
+    allTools = (await (await suite.client(TOKEN.olga, parseToolsets('all'))).listTools()).tools as ListedTool[];
   });
   afterAll(() => suite.world.close());
 

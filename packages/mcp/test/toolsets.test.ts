@@ -13,7 +13,10 @@ import { openSuite, type Suite } from './support/tool-calls.js';
 const ALL = operations.map((operation) => operation.name);
 // Said apart from TOOLSET_OF, so that a tool put in the wrong toolset fails here.
 const SERIES = ALL.filter((name) => name.includes('series'));
-const BOOKING = ALL.filter((name) => !/series|webhook|calendar/.test(name));
+const BOOKING = ALL.filter((name) => !/series|webhook|calendar|time_off/.test(name));
+/** The self-service tools, outside the default toolsets. */
+const SELF_SERVICE = ALL.filter((name) => /time_off/.test(name));
+const DEFAULT_LISTED = ALL.filter((name) => !SELF_SERVICE.includes(name));
 
 /** What `parseToolsets` refuses, as a front end shows it. */
 function refusal(asked: string) {
@@ -78,7 +81,8 @@ describe('the tools a connection lists', () => {
   const namesOf = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
   it('lists every tool by default, and only booking and series when those are asked for', async () => {
-    expect(await namesOf(await connected())).toEqual(ALL);
+    expect(await namesOf(await connected())).toEqual(DEFAULT_LISTED);
+    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(ALL);
     const bookingAndSeries = await namesOf(await connected(['booking', 'series']));
     expect(bookingAndSeries).toEqual(ALL.filter((name) => [...BOOKING, ...SERIES].includes(name)));
     expect(bookingAndSeries).toHaveLength(11 + 9);
@@ -111,7 +115,7 @@ describe('the tools a connection lists', () => {
     const one = await listOver('?toolsets=webhooks&toolsets=calendars');
     expect(one.status).toBe(200);
     const names = ((await one.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
-    expect(names).toEqual(ALL.filter((name) => TOOLSET_OF[name] !== 'series'));
+    expect(names).toEqual(DEFAULT_LISTED.filter((name) => TOOLSET_OF[name] !== 'series'));
     const none = await listOver('?toolsets=');
     expect(((await none.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name)).toEqual(
       ALL.filter((name) => TOOLSET_OF[name] === 'booking'),
