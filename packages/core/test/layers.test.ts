@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['bookings', 'slots', 'directory'],
   ['availability'],
   ['caldav'],
-  ['event-types', 'rate-limit', 'oauth', 'webhooks'],
+  ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
   ['storage'],
