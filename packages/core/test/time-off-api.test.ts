@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
-import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
-import type { Store } from '../src/storage/store.js';
 import type { TimeOff } from '../src/time-off/time-off-view.js';
-import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { storeFixtures } from './support/stores.js';
-import { callAs, loadTimeOffWorkspace, TO_USERS, type ToCaller } from './support/time-off-calls.js';
+import {
+  callAs,
+  openTimeOffScenario,
+  resetTimeOffScenario,
+  type TimeOffScenario,
+  TO_USERS,
+  type ToCaller,
+} from './support/time-off-calls.js';
 
 // docs/api/time-off.md: every time-off operation through `execute`, on
 // SQLite and PostgreSQL, with its refusals.
@@ -22,32 +24,22 @@ const badFields = (...fields: string[]) => error('validation_error', { fields })
 const notAllowed = error('host_not_allowed', { fields: ['user_id'] });
 
 describe.each(storeFixtures())('time off on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let deps: ExecuteDeps;
-  let who: Record<ToCaller, Principal>;
+  let s: TimeOffScenario;
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    who = await loadTimeOffWorkspace({ store, clock });
+    s = await openTimeOffScenario(fixture, T0);
   });
   afterAll(() => fixture.cleanup());
-
-  beforeEach(async () => {
-    clock.set(T0);
-    await store.db.deleteFrom('outbox').execute();
-    await store.db.deleteFrom('time_off').execute();
-  });
+  beforeEach(() => resetTimeOffScenario(s, T0));
 
   const call = (caller: ToCaller, name: Parameters<typeof callAs>[2], rest: Parameters<typeof callAs>[3] = {}) =>
-    callAs(deps, who[caller], name, rest);
+    callAs(s.deps, s.who[caller], name, rest);
   const refusal = (caller: ToCaller, name: Parameters<typeof callAs>[2], rest: Parameters<typeof callAs>[3] = {}) =>
     scheduleErrorOf(call(caller, name, rest)).then(({ message: _, ...seen }) => seen);
   const create = async (body: Record<string, unknown>, user = 'me', caller: ToCaller = 'ann') =>
     (await call(caller, 'create_time_off', { params: { user_id: user }, body })).outcome.data as TimeOff;
-  const events = () => store.db.selectFrom('outbox').select(['event_type', 'subject_uid', 'payload_json']).orderBy('created_at').execute();
+  const events = () =>
+    s.store.db.selectFrom('outbox').select(['event_type', 'subject_uid', 'payload_json']).orderBy('created_at').execute();
 
   describe('POST /v1/people/:user_id/time-off', () => {
     it('answers 201 with the range, version 1 and its Location; records time_off.created with the range', async () => {
@@ -100,7 +92,7 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       ['a field it does not take', { start_date: '2026-12-10', all_day: true }, ['all_day']],
     ])('refuses %s: 400 validation_error naming the fields', async (_, body, fields) => {
       expect(await refusal('ann', 'create_time_off', { params: { user_id: 'me' }, body })).toEqual(badFields(...fields));
-      expect(await store.db.selectFrom('time_off').selectAll().execute()).toEqual([]);
+      expect(await s.store.db.selectFrom('time_off').selectAll().execute()).toEqual([]);
     });
 
     it('takes exactly 366 days, and a reason of 255 characters', async () => {
@@ -123,7 +115,7 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       const first = await call('ann', 'create_time_off', { params: { user_id: 'me' }, body: { start_date: '2026-12-10' }, key: 'k1' });
       const again = await call('ann', 'create_time_off', { params: { user_id: 'me' }, body: { start_date: '2026-12-10' }, key: 'k1' });
       expect(again.outcome).toEqual(first.outcome);
-      expect(await store.db.selectFrom('time_off').select('id').execute()).toHaveLength(1);
+      expect(await s.store.db.selectFrom('time_off').select('id').execute()).toHaveLength(1);
     });
 
     it('lets a manager add time off for someone they manage and an admin for anyone, by id or username', async () => {
@@ -137,7 +129,7 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       expect(await refusal('ann', 'create_time_off', { params: { user_id: 'mia' }, body })).toEqual(notAllowed);
       expect(await refusal('ann', 'create_time_off', { params: { user_id: UNKNOWN }, body })).toEqual(notAllowed);
       expect(await refusal('ann', 'create_time_off', { params: { user_id: 'nobody' }, body })).toEqual(notAllowed);
-      expect(await store.db.selectFrom('time_off').selectAll().execute()).toEqual([]);
+      expect(await s.store.db.selectFrom('time_off').selectAll().execute()).toEqual([]);
     });
 
     it('needs availability:write', async () => {
@@ -202,7 +194,7 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
   describe('PATCH /v1/people/:user_id/time-off/:id', () => {
     it('moves one end, keeps the other, bumps the version and records time_off.updated', async () => {
       const made = await create({ start_date: '2026-12-10', reason: 'Off' });
-      clock.set('2026-12-01T10:00:00.000Z');
+      s.clock.set('2026-12-01T10:00:00.000Z');
       const { outcome } = await call('ann', 'update_time_off', {
         params: { user_id: 'me', id: made.id },
         ifMatch: '"1"',
@@ -271,7 +263,7 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
     it('refuses a user the caller may not act for', async () => {
       const made = await create({ start_date: '2026-12-10' });
       expect(await refusal('ben', 'delete_time_off', { params: { user_id: 'ann', id: made.id } })).toEqual(notAllowed);
-      expect(await store.db.selectFrom('time_off').select('id').execute()).toEqual([{ id: made.id }]);
+      expect(await s.store.db.selectFrom('time_off').select('id').execute()).toEqual([{ id: made.id }]);
     });
   });
 });

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
-import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { SlotList } from '../src/slots/slot-view.js';
-import type { Store } from '../src/storage/store.js';
 import type { TimeOff } from '../src/time-off/time-off-view.js';
 import { createTimeOff, deleteTimeOff } from '../src/time-off/write-time-off.js';
-import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { owedRowsOf, pauseSeries, resumeSeries } from './support/series-calls.js';
 import {
@@ -22,7 +17,7 @@ import {
 } from './support/series-scenario.js';
 import { USER } from './support/series-workspace.js';
 import { storeFixtures } from './support/stores.js';
-import { ANN_EVENT_TYPE, callAs, loadTimeOffWorkspace, type ToCaller } from './support/time-off-calls.js';
+import { ANN_EVENT_TYPE, callAs, openTimeOffScenario, resetTimeOffScenario, type TimeOffScenario } from './support/time-off-calls.js';
 
 // docs/api/time-off.md: time off is busy time for every reader of
 // availability, through the one place they read it (hostBusy): slots, the
@@ -36,29 +31,15 @@ const ATTENDEE = { email: 'guest@example.com', name: 'Guest' };
 const THURSDAY = Array.from({ length: 16 }, (_, i) => `${String(8 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 === 0 ? '00' : '30'}`);
 
 describe.each(storeFixtures())('time off as busy time on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let deps: ExecuteDeps;
-  let who: Record<ToCaller, Principal>;
+  let s: TimeOffScenario;
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    who = await loadTimeOffWorkspace({ store, clock });
+    s = await openTimeOffScenario(fixture, T0);
   });
   afterAll(() => fixture.cleanup());
+  beforeEach(() => resetTimeOffScenario(s, T0));
 
-  beforeEach(async () => {
-    clock.set(T0);
-    await store.db.deleteFrom('outbox').execute();
-    await store.db.deleteFrom('idempotency_keys').execute();
-    await store.db.deleteFrom('notifications').execute();
-    await store.db.deleteFrom('bookings').execute();
-    await store.db.deleteFrom('time_off').execute();
-  });
-
-  const call = (name: Parameters<typeof callAs>[2], rest: Parameters<typeof callAs>[3] = {}) => callAs(deps, who.ann, name, rest);
+  const call = (name: Parameters<typeof callAs>[2], rest: Parameters<typeof callAs>[3] = {}) => callAs(s.deps, s.who.ann, name, rest);
   const addTimeOff = async (body: Record<string, unknown>) =>
     (await call('create_time_off', { params: { user_id: 'me' }, body })).outcome.data as TimeOff;
   const slotTimes = async (day: string) => {
@@ -120,7 +101,7 @@ describe.each(storeFixtures())('time off as busy time on $name', (fixture) => {
   });
 
   it('blocks only its own user: Ben’s time off leaves Ann’s slots alone', async () => {
-    await callAs(deps, who.ben, 'create_time_off', { params: { user_id: 'me' }, body: { start_date: '2026-12-10' } });
+    await callAs(s.deps, s.who.ben, 'create_time_off', { params: { user_id: 'me' }, body: { start_date: '2026-12-10' } });
     expect(await slotTimes('2026-12-10')).toEqual(THURSDAY);
   });
 });

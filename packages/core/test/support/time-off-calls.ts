@@ -1,10 +1,13 @@
 import type { Principal } from '../../src/auth/principal.js';
-import type { Clock } from '../../src/clock.js';
+import { type Clock, type ManualClock, manualClock } from '../../src/clock.js';
 import { randomIds } from '../../src/ids.js';
+import type { ExecuteDeps } from '../../src/operations/execute.js';
 import type { Store } from '../../src/storage/store.js';
 import { loadWorkspace } from '../../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../../src/workspace/parse-workspace.js';
+import { testDeps } from './deps.js';
 import { principalOf } from './organization.js';
+import type { StoreFixture } from './stores.js';
 
 // The time-off endpoints, called as every front end calls them: through
 // `execute` with a raw call. Ann works in Berlin; Mia manages her; Ben is a
@@ -80,6 +83,29 @@ export async function loadTimeOffWorkspace(deps: { store: Store; clock: Clock })
   const who = {} as Record<ToCaller, Principal>;
   for (const name of Object.keys(TO_TOKENS) as ToCaller[]) who[name] = await principalOf(deps, TO_TOKENS[name]);
   return who;
+}
+
+/** What the time-off suites start from: the workspace loaded, every caller authenticated. */
+export interface TimeOffScenario {
+  readonly store: Store;
+  readonly clock: ManualClock;
+  readonly deps: ExecuteDeps;
+  readonly who: Record<ToCaller, Principal>;
+}
+
+/** Opens a store of the fixture with the workspace loaded at `t0`. */
+export async function openTimeOffScenario(fixture: StoreFixture, t0: string): Promise<TimeOffScenario> {
+  const store = await fixture.open();
+  const clock = manualClock(t0);
+  return { store, clock, deps: testDeps(store, clock), who: await loadTimeOffWorkspace({ store, clock }) };
+}
+
+/** Back to the loaded workspace at `t0`: no time off, bookings, events, mail or stored answers. */
+export async function resetTimeOffScenario({ store, clock }: TimeOffScenario, t0: string): Promise<void> {
+  clock.set(t0);
+  for (const table of ['outbox', 'idempotency_keys', 'notifications', 'bookings', 'time_off'] as const) {
+    await store.db.deleteFrom(table).execute();
+  }
 }
 
 /** A call of any operation through `execute` (webhook-calls.ts's helper, which is not webhook-specific). */
