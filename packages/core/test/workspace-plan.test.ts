@@ -176,12 +176,12 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
     const { deps } = await opened();
     const file = richFile();
     file.event_types[0]!.duration_minutes = 60;
-    file.event_types[0]!.questions.pop();
+    file.event_types[0]!.questions!.pop();
     file.users[1]!.timezone = 'Europe/Lisbon';
     file.event_types.splice(2, 1, { owner: 'rosa', slug: 'onboarding', name: 'Onboarding', duration_minutes: 20 });
     file.users[0]!.manages = [];
     const plan = await planWorkspace(deps, declared(file));
-    const demoQuestions = richFile().event_types[0]!.questions.map((q) => ({ type: 'text', required: false, ...q }));
+    const demoQuestions = richFile().event_types[0]!.questions!.map((q) => ({ type: 'text', required: false, ...q }));
     expect(changed(plan)).toEqual([
       { kind: 'user', label: 'rosa', action: 'change', changes: [{ field: 'manages', from: ['tomas'], to: [] }] },
       { kind: 'user', label: 'tomas', action: 'change', changes: [{ field: 'timezone', from: 'Europe/Madrid', to: 'Europe/Lisbon' }] },
