@@ -10,8 +10,7 @@ export const bookingsKind: ResourceKind = {
   kind: 'booking',
   sections: ['bookings'],
   userRefs: [],
-  fromFile({ declared: { sections }, bookingRows }) {
-    if (!sections.has('bookings')) return [];
+  fromFile({ bookingRows }) {
     return bookingRows.map((row, i) => ({
       key: row.uid,
       label: `${row.uid} ${row.start_at} ${row.attendee_email}`,

@@ -38,8 +38,7 @@ export const eventTypesKind: ResourceKind = {
   kind: 'event_type',
   sections: ['event_types'],
   userRefs: ['owner'],
-  fromFile({ declared: { workspace, sections }, users, eventTypeIds }) {
-    if (!sections.has('event_types')) return [];
+  fromFile({ declared: { workspace }, users, eventTypeIds }) {
     return workspace.event_types.map((eventType, i) => {
       const owner = users.get(eventType.owner)!;
       const id = eventTypeIds[i]!;

@@ -16,8 +16,7 @@ export const oauthClientsKind: ResourceKind = {
   kind: 'oauth_client',
   sections: ['oauth_clients'],
   userRefs: [],
-  fromFile({ declared: { workspace, sections } }) {
-    if (!sections.has('oauth_clients')) return [];
+  fromFile({ declared: { workspace } }) {
     return workspace.oauth_clients.map((client, i) => ({
       ...clientEntry(client.client_id, client.client_name, client.redirect_uris),
       at: `oauth_clients[${i}]`,

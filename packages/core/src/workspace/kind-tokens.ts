@@ -27,8 +27,7 @@ export const tokensKind: ResourceKind = {
   kind: 'token',
   sections: ['tokens'],
   userRefs: ['user'],
-  fromFile({ declared: { workspace, sections }, users }) {
-    if (!sections.has('tokens')) return [];
+  fromFile({ declared: { workspace }, users }) {
     return workspace.tokens.map((token, i) => {
       const user = users.get(token.user)!;
       const row = tokenRow(token, user.id);

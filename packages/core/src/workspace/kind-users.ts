@@ -26,8 +26,7 @@ export const usersKind: ResourceKind = {
   kind: 'user',
   sections: ['users'],
   userRefs: ['manages'],
-  fromFile({ declared: { workspace, sections }, users }) {
-    if (!sections.has('users')) return [];
+  fromFile({ declared: { workspace }, users }) {
     return workspace.users.map((user, i) => {
       const ref = users.get(user.username)!;
       return {

@@ -74,7 +74,7 @@ export interface ResourceKind {
   readonly sections: readonly Section[];
   /** Fields holding user ids, shown and exported as usernames. */
   readonly userRefs: readonly string[];
-  /** The file's entries of this kind; none when the file does not declare its section. */
+  /** The file's entries of this kind (called only when the file has one of its sections). */
   fromFile(file: ResolvedFile): FileEntry[];
   /** The stored entries; `fileKeys` are the keys the file names (bookings read only those). */
   read(trx: Executor, names: ReadonlyMap<string, string>, fileKeys: ReadonlySet<string>): Promise<Entry[]>;
