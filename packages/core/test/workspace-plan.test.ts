@@ -309,6 +309,29 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
     expect(row.name).toBe('Product demo');
   });
 
+  it('plans an imported booking whose entry changed as a change, never lists bookings the file does not name, and exports none', async () => {
+    const { store, deps } = await opened();
+    const file = richFile();
+    file.bookings[0]!.attendee.name = 'Lee Park';
+    const plan = await applyWorkspace(deps, declared({ bookings: file.bookings }), { prune: true });
+    expect(plan.items).toEqual([
+      {
+        kind: 'booking',
+        key: expect.any(String),
+        label: expect.stringContaining('2026-11-30T16:00:00.000Z lee@customer.test'),
+        action: 'change',
+        changes: [{ field: 'entry', from: expect.stringMatching(/^[0-9a-f]{64}$/), to: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+      },
+    ]);
+    const row = await store.db.selectFrom('bookings').select(['version', 'attendees_json']).executeTakeFirstOrThrow();
+    expect(row.version).toBe(2);
+    expect(JSON.parse(row.attendees_json)[0].name).toBe('Lee Park');
+    // A file without the booking names no bookings: nothing listed, nothing pruned.
+    expect((await applyWorkspace(deps, declared({ bookings: [] }), { prune: true })).items).toEqual([]);
+    expect(await store.db.selectFrom('bookings').select('status').execute()).toEqual([{ status: 'confirmed' }]);
+    expect(await exportWorkspace(store.db)).not.toHaveProperty('bookings');
+  });
+
   it('keeps the id of an event type made elsewhere when a file without ids names its owner and slug', async () => {
     const { store, deps } = await opened();
     await store.db.updateTable('event_types').set({ id: '7e000000-0000-4000-8000-000000000abc' }).where('slug', '=', 'sales').execute();
