@@ -1,12 +1,13 @@
 import {
+  applyWorkspace,
   type Clock,
   DatabaseUrlError,
+  type DeclaredWorkspace,
   type IdGenerator,
-  type LoadReport,
-  loadWorkspace,
   openStore,
   type Store,
   type StoreOptions,
+  type WorkspacePlan,
 } from '@schedule/core';
 import { CliError } from './backend/backend.js';
 import { asCliErrors } from './backend/core-refusals.js';
@@ -14,10 +15,25 @@ import { demoForToday } from './demo-dates.js';
 import { giveDemoPasswords, revokePublicDemoTokens } from './demo-tokens.js';
 import { readWorkspace } from './workspace-file.js';
 
-/** An open store, with the workspace file (if any) loaded into it. */
+/** An open store, with the workspace file (if any) applied to it, and the plan that was applied. */
 export interface Runtime {
   readonly store: Store;
-  readonly report: LoadReport | undefined;
+  readonly plan: WorkspacePlan | undefined;
+}
+
+/**
+ * A demo workspace (public tokens) goes only into a throw-away database
+ * (`demo`); with `demo` its dates move to the current week, so it works on
+ * whatever day it starts.
+ */
+export function workspaceFor(file: DeclaredWorkspace, path: string, demo: boolean | undefined, nowMs: number): DeclaredWorkspace {
+  if (file.workspace.demo && !demo) {
+    throw new CliError(
+      'usage',
+      `${path} is a demo workspace: its tokens are public. Run it with --demo, which serves it from a throw-away in-memory database.`,
+    );
+  }
+  return demo ? { ...file, workspace: demoForToday(file.workspace, nowMs) } : file;
 }
 
 /**
@@ -35,29 +51,23 @@ export async function openRuntime(options: {
 }): Promise<Runtime> {
   // Parse before opening anything, so a bad file touches no database.
   const file = options.workspace ? await readWorkspace(options.workspace) : undefined;
-  if (file?.demo && !options.demo) {
-    throw new CliError(
-      'usage',
-      `${options.workspace} is a demo workspace: its tokens are public. Run it with --demo, which serves it from a throw-away in-memory database.`,
-    );
-  }
-  // The demo's dates move to the current week, so it works on whatever day it starts.
-  const workspace = file && options.demo ? demoForToday(file, options.clock.now()) : file;
+  const declared = file && workspaceFor(file, options.workspace!, options.demo, options.clock.now());
   const store = await openStore(options.db, options.store).catch((error: unknown) => {
     throw error instanceof DatabaseUrlError ? new CliError('usage', error.message) : error;
   });
   try {
-    const report = workspace
-      ? await asCliErrors(() => loadWorkspace({ store, clock: options.clock, ids: options.ids }, workspace))
+    // The plan is applied as `schedule apply` applies it, without --prune: loading never removes anything.
+    const plan = declared
+      ? await asCliErrors(() => applyWorkspace({ store, clock: options.clock, ids: options.ids }, declared))
       : undefined;
     if (!options.demo) await revokePublicDemoTokens(store, new Date(options.clock.now()).toISOString());
-    else if (workspace?.demo)
+    else if (declared?.workspace.demo)
       await giveDemoPasswords(
         store,
         options.clock,
-        workspace.users.map((user) => user.username),
+        declared.workspace.users.map((user) => user.username),
       );
-    return { store, report };
+    return { store, plan };
   } catch (error) {
     await store.close();
     throw error;

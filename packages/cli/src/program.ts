@@ -12,6 +12,7 @@ import { registerSlots } from './commands/slots.js';
 import { registerTimeOff } from './commands/time-off.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerWebhooks } from './commands/webhooks.js';
+import { registerWorkspace } from './commands/workspace.js';
 import { registerInteractive } from './interactive/register-interactive.js';
 import { EXIT_CODES } from './output/exit-codes.js';
 import { packageVersion } from './package-version.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
         'Commands run embedded (on --db, default the local file) or remote (--api-url / $SCHEDULE_API_URL),',
         'as the token in --token / $SCHEDULE_TOKEN. Exit codes: 0 ok, 1 failure, 2 usage or invalid input,',
         '3 not found, 4 not allowed, 5 conflict, 6 try again later.',
+        'apply --dry-run and plan exit 10 when the plan has changes.',
         "Times typed without an offset (2026-12-09T11:00) are read in --tz, by default this machine's zone.",
         'Shell completion: schedule completion bash|zsh|fish.',
       ].join('\n'),
@@ -103,6 +105,7 @@ export function buildProgram(): Command {
   registerPasswords(program);
   registerOAuthClients(program);
   registerCalendars(program);
+  registerWorkspace(program);
   registerInit(program);
   registerInteractive(program);
   registerCompletion(program);

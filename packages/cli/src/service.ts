@@ -98,7 +98,7 @@ export async function startService(
   const mailConcurrency = mailConcurrencyFromEnv(env.MAIL_CONCURRENCY);
   const calendarSealer = calendarSealerFromEnv(env);
   const ids = randomIds;
-  const { store } = await openRuntime({
+  const { store, plan } = await openRuntime({
     db: options.demo ? (options.db ?? ':memory:') : resolveDatabase(options.db, env),
     workspace: options.workspace,
     clock,
@@ -107,6 +107,8 @@ export async function startService(
     demo: options.demo,
   });
   const logger = pino({ level: env.LOG_LEVEL ?? 'info', base: undefined }, host.logTo);
+  // What loading the workspace did, as `schedule apply` would have planned it (stdout stays free for MCP stdio).
+  if (plan) logger.info({ workspace: options.workspace, plan: plan.summary }, 'workspace applied');
   // The backlog is counted on a scrape only, never on a request's path.
   const metrics = createAppMetrics({ clock, backlog: () => countBacklog(store) });
   const redisUrl = env.REDIS_URL;

@@ -259,6 +259,18 @@ export {
   webhookWithSecretSchema,
 } from './webhooks/webhook-view.js';
 export { type Settled, within } from './within.js';
+export { type ApplyOptions, applyWorkspace } from './workspace/apply-plan.js';
+export { exportWorkspace } from './workspace/export-workspace.js';
 export { type LoadReport, loadWorkspace } from './workspace/load-workspace.js';
-export { jsonPath, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';
+export { jsonPath, parseDeclaredWorkspace, parseWorkspace, WorkspaceError } from './workspace/parse-workspace.js';
+export {
+  type FieldChange,
+  type PlanItem,
+  type PlanOptions,
+  type PlanSummary,
+  planWorkspace,
+  type WorkspacePlan,
+} from './workspace/plan-workspace.js';
+export type { KindName, PruneAction } from './workspace/resource-kind.js';
 export { type Workspace, workspaceSchema } from './workspace/workspace-schema.js';
+export { type DeclaredWorkspace, declaringAll, SECTIONS, type Section } from './workspace/workspace-sections.js';

@@ -22,7 +22,7 @@ export interface CalendarCheck {
 
 /** Reads every conflict calendar of the workspace's users (or of one) over the next `days`, as availability would. */
 export async function checkCalendars(options: { workspace: string; user?: string | undefined; days: number }): Promise<CalendarCheck[]> {
-  const [core, workspace] = await Promise.all([import('@schedule/core'), readWorkspace(options.workspace)]);
+  const [core, { workspace }] = await Promise.all([import('@schedule/core'), readWorkspace(options.workspace)]);
   const { icsFeedReader, calDavBusyReader, calDavConnector, calDavPasswords, createCalendarReader, systemClock, CalendarUnreadable } = core;
   const users = workspace.users.filter((u) => options.user === undefined || u.username === options.user);
   if (options.user !== undefined && users.length === 0)

@@ -18,6 +18,8 @@ export const EXIT_CODES = {
   conflict: 5,
   /** Try again later (rate limited, calendar down, lock busy, in progress). */
   retry: 6,
+  /** `schedule apply --dry-run`: the plan has changes (0 when it has none), as `terraform plan -detailed-exitcode` says it with 2, which is taken here. */
+  changes: 10,
 } as const;
 
 /** A Record over every code, the API's and the CLI's own, so a new code without an exit code does not compile. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type Workspace, workspaceSchema } from './workspace-schema.js';
+import { type DeclaredWorkspace, sectionsOf } from './workspace-sections.js';
 
 /** A workspace file that cannot be loaded, with one line per problem, each naming its JSON path. */
 export class WorkspaceError extends Error {
@@ -27,6 +28,11 @@ function describe(issues: readonly z.core.$ZodIssue[]): string[] {
 
 /** Validates workspace JSON text. Throws WorkspaceError naming every problem. */
 export function parseWorkspace(text: string): Workspace {
+  return parseDeclaredWorkspace(text).workspace;
+}
+
+/** Validates workspace JSON text and says which sections it declares (workspace-sections.ts). */
+export function parseDeclaredWorkspace(text: string): DeclaredWorkspace {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -35,5 +41,5 @@ export function parseWorkspace(text: string): Workspace {
   }
   const result = workspaceSchema.safeParse(raw);
   if (!result.success) throw new WorkspaceError(describe(result.error.issues));
-  return result.data;
+  return { workspace: result.data, sections: sectionsOf(raw) };
 }

@@ -21,9 +21,13 @@ export interface EventTypeRef {
   readonly durationMinutes: number;
 }
 
-/** The id an event type of the file has: its own, else one derived from its owner and slug, so reloading finds it. */
-export function eventTypeIdOf(eventType: WorkspaceEventType, ownerId: string): string {
-  return eventType.id ?? stableUuid(`event-type:${ownerId}:${eventType.slug}`);
+/**
+ * The id an event type of the file has: its own; else that of the stored
+ * event type with its owner and slug (one the API made has a random id);
+ * else one derived from its owner and slug, so reloading finds it.
+ */
+export function eventTypeIdOf(eventType: WorkspaceEventType, ownerId: string, storedIds: ReadonlyMap<string, string> = new Map()): string {
+  return eventType.id ?? storedIds.get(`${ownerId}/${eventType.slug}`) ?? stableUuid(`event-type:${ownerId}:${eventType.slug}`);
 }
 
 /** Users named by the file, plus those already stored, by username and by id. */
@@ -48,17 +52,30 @@ export async function resolveUsers(trx: Executor, workspace: Workspace): Promise
   return refs;
 }
 
-/** Event types of the file, plus those already stored. */
-export async function resolveEventTypes(trx: Executor, workspace: Workspace, users: Map<string, UserRef>): Promise<EventTypeRef[]> {
-  const stored = await trx.selectFrom('event_types').select(['id', 'slug', 'owner_user_id', 'name', 'duration_minutes']).execute();
+/** Event types of the file, plus those already stored, and the id of each of the file's (by index). */
+export async function resolveEventTypes(
+  trx: Executor,
+  workspace: Workspace,
+  users: Map<string, UserRef>,
+): Promise<{ all: EventTypeRef[]; ofFile: string[] }> {
+  const stored = await trx
+    .selectFrom('event_types')
+    .select(['id', 'slug', 'owner_user_id', 'name', 'duration_minutes'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   const byId = new Map<string, EventTypeRef>(
     stored.map((r) => [r.id, { id: r.id, slug: r.slug, ownerId: r.owner_user_id, name: r.name, durationMinutes: r.duration_minutes }]),
   );
+  const storedIds = new Map<string, string>();
+  for (const r of stored) if (!storedIds.has(`${r.owner_user_id}/${r.slug}`)) storedIds.set(`${r.owner_user_id}/${r.slug}`, r.id);
+  const ofFile: string[] = [];
   for (const eventType of workspace.event_types) {
     const owner = users.get(eventType.owner);
+    const id = owner ? eventTypeIdOf(eventType, owner.id, storedIds) : '';
+    ofFile.push(id);
     if (!owner) continue;
-    const id = eventTypeIdOf(eventType, owner.id);
     byId.set(id, { id, slug: eventType.slug, ownerId: owner.id, name: eventType.name, durationMinutes: eventType.duration_minutes });
   }
-  return [...byId.values()];
+  return { all: [...byId.values()], ofFile };
 }

@@ -1,0 +1,37 @@
+import type { ResourceKind } from './resource-kind.js';
+import { writeImportedBooking } from './workspace-writes.js';
+
+// Imported bookings are data, not configuration: export leaves them out,
+// and a booking the file does not name (every booking made through the
+// API) is never listed or pruned. An entry is compared by the fingerprint
+// of what the file wrote, exactly as the loader decides to write it again.
+
+export const bookingsKind: ResourceKind = {
+  kind: 'booking',
+  sections: ['bookings'],
+  userRefs: [],
+  fromFile({ bookingRows }) {
+    return bookingRows.map((row, i) => ({
+      key: row.uid,
+      label: `${row.uid} ${row.start_at} ${row.attendee_email}`,
+      fields: { entry: row.import_hash },
+      at: `bookings[${i}]`,
+      write: async (trx, ctx) => {
+        await writeImportedBooking(trx, row, ctx.now);
+      },
+    }));
+  },
+  async read(trx, _names, fileKeys) {
+    if (fileKeys.size === 0) return [];
+    const rows = await trx
+      .selectFrom('bookings')
+      .select(['uid', 'start_at', 'attendee_email', 'import_hash'])
+      .where('uid', 'in', [...fileKeys])
+      .execute();
+    return rows.map((row) => ({
+      key: row.uid,
+      label: `${row.uid} ${row.start_at} ${row.attendee_email}`,
+      fields: { entry: row.import_hash },
+    }));
+  },
+};
