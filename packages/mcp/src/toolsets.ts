@@ -59,6 +59,15 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   remove_calendar: 'calendars',
   test_calendar: 'calendars',
   resync_calendar: 'calendars',
+  get_person: 'people',
+  create_person: 'people',
+  update_person: 'people',
+  deactivate_person: 'people',
+  reactivate_person: 'people',
+  list_tokens: 'people',
+  get_token: 'people',
+  create_token: 'people',
+  revoke_token: 'people',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

@@ -27,6 +27,9 @@ export const EVENT_NAMES = [
   'series.ended',
   'series.host_changed',
   'series.updated',
+  'person.created',
+  'person.updated',
+  'person.deactivated',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

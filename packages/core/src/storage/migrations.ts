@@ -385,6 +385,18 @@ const migrations: Record<string, Migration> = {
       await db.updateTable('webhooks').set({ answers_promptly: 1 }).where('consecutive_failures', '=', 0).execute();
     },
   },
+  '0011_people': {
+    async up(db: Kysely<any>) {
+      // People became a resource of the API (docs/api/people.md): a version
+      // for ETag and If-Match, every existing user at 1; and deactivation,
+      // which keeps the user and their bookings but stops their tokens.
+      await db.schema
+        .alterTable('users')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('users').addColumn('deactivated_at', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
