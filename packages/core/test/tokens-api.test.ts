@@ -170,14 +170,15 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       deps = { ...deps, tokenCache: cache };
       const made = (await create('ursula', { name: 'x', scopes: ['slots:read'] })).data as TokenWithSecret;
       expect((await authenticate(made.secret!))?.account.id).toBe(PP.ursula);
-      clock.set('2026-06-01T09:05:00.000Z');
+      // Well within the cache's minute, so only the revocation can make the lookup stale.
+      clock.set('2026-06-01T09:00:05.000Z');
       const { outcome } = await call('ursula', 'revoke_token', { params: { token_id: made.id } });
-      expect(outcome).toMatchObject({ status: 200, data: { id: made.id, revoked_at: '2026-06-01T09:05:00.000Z' } });
+      expect(outcome).toMatchObject({ status: 200, data: { id: made.id, revoked_at: '2026-06-01T09:00:05.000Z' } });
       expect(await authenticate(made.secret!)).toBeUndefined();
       // Revoking again answers it unchanged.
       clock.set('2026-06-01T09:06:00.000Z');
       expect((await call('ursula', 'revoke_token', { params: { token_id: made.id } })).outcome.data).toMatchObject({
-        revoked_at: '2026-06-01T09:05:00.000Z',
+        revoked_at: '2026-06-01T09:00:05.000Z',
       });
     });
 
