@@ -199,3 +199,25 @@ export function calendarResyncText(r: { queued: number; remaining: number }): st
   const left = r.remaining > 0 ? `; ${r.remaining} more failed: run it again` : '';
   return `Queued ${r.queued} booking(s) to be written to the calendar again (calendar_sync_status pending until written)${left}`;
 }
+
+/** What a people command confirms: who, their role, and their version for the next --if-match. */
+interface PersonFacts {
+  readonly username: string;
+  readonly role: string;
+  readonly version: number;
+  readonly user_id: string;
+}
+
+export function personCreatedText(p: PersonFacts): string {
+  return `Added ${p.username} (${p.role}) · id ${p.user_id}`;
+}
+
+export function personUpdatedText(p: PersonFacts): string {
+  return `Updated ${p.username} (${p.role}), version ${p.version} · id ${p.user_id}`;
+}
+
+export function personDeactivatedText(p: PersonFacts & { deactivated_at: string | null }): string {
+  return p.deactivated_at === null
+    ? `${p.username} is active, version ${p.version} · id ${p.user_id}`
+    : `${p.username} is deactivated since ${p.deactivated_at}: their tokens no longer work · id ${p.user_id}`;
+}
