@@ -82,9 +82,13 @@ export async function connectStdio(args: readonly string[], token: string, env: 
   };
 }
 
-/** Connects to `<baseUrl>/mcp` over Streamable HTTP, every request carrying `Authorization: Bearer <secret>`. */
-export async function connectHttp(baseUrl: string, secret: string): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+/**
+ * Connects to `<baseUrl>/mcp` over Streamable HTTP, every request carrying
+ * `Authorization: Bearer <secret>`; `toolsets` asks for those (`/mcp?toolsets=`).
+ */
+export async function connectHttp(baseUrl: string, secret: string, toolsets?: string): Promise<McpSession> {
+  const query = toolsets === undefined ? '' : `?toolsets=${encodeURIComponent(toolsets)}`;
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${query}`), {
     requestInit: { headers: { Authorization: `Bearer ${secret}` } },
   });
   const client = new Client({ name: 'blackbox-http', version: '1.0.0' });
