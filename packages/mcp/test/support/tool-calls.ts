@@ -20,7 +20,7 @@ import {
 } from '@schedule/core';
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { pageSchema, successSchema } from '../../src/index.js';
+import { pageSchema, successSchema, type ToolsetName } from '../../src/index.js';
 import { type McpWorld, openMcpWorld } from './harness.js';
 import { M0, mcpWorkspace, type WorkspaceOptions } from './mcp-workspace.js';
 
@@ -41,7 +41,7 @@ export interface Suite {
   /** Loads the workspace again, changed as told (docs/workspace.md: a changed file updates what it names). */
   reload(options: WorkspaceOptions): Promise<void>;
   /** A connected client that has listed the tools, so the SDK checks every result against its outputSchema. */
-  client(secret: string): Promise<Client>;
+  client(secret: string, toolsets?: readonly ToolsetName[]): Promise<Client>;
   /** The principal a secret authenticates as, for calling core directly. */
   principal(secret: string): Promise<Principal>;
 }
@@ -63,8 +63,8 @@ export async function openSuite(
     async reload(workspace) {
       await loadWorkspace({ store: world.store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(mcpWorkspace(workspace))));
     },
-    async client(secret) {
-      const client = await world.connect(secret);
+    async client(secret, toolsets) {
+      const client = await world.connect(secret, toolsets);
       await client.listTools();
       return client;
     },
