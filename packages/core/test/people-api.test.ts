@@ -240,6 +240,35 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       expect((await personEvents()).map((e) => e.type)).toEqual(['person.deactivated', 'person.updated']);
     });
 
+    it("keeps a deactivated host's series active, and a resume books nothing for them (skipped, cause event_type_inactive)", async () => {
+      const body = {
+        host_user_id: PP.ursula,
+        event_type_id: URSULA_EVENT_TYPE,
+        attendee: { name: 'Kim', email: 'kim@example.com' },
+        frequency: 'weekly',
+        weekdays: ['mon'],
+        time: '10:00',
+        timezone: 'UTC',
+        starts_on: '2026-06-08',
+        count: 2,
+      };
+      const made = (await call('olga', 'create_series', { body })).outcome.data as { series: { uid: string }; occurrences: unknown[] };
+      expect(made.occurrences).toHaveLength(2);
+      const uid = made.series.uid;
+      await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
+      expect((await call('olga', 'get_series', { params: { uid } })).outcome.data).toMatchObject({ status: 'active' });
+      await call('olga', 'pause_series', { params: { uid } });
+      const resumed = (await call('olga', 'resume_series', { params: { uid } })).outcome.data as {
+        created: number;
+        skipped: { reason: string; cause: string }[];
+      };
+      expect(resumed.created).toBe(0);
+      expect(resumed.skipped.map((s) => [s.reason, s.cause])).toEqual([
+        ['conflict', 'event_type_inactive'],
+        ['conflict', 'event_type_inactive'],
+      ]);
+    });
+
     it('answers a repeat unchanged, with no second event', async () => {
       await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
       const again = await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
