@@ -25,6 +25,7 @@ const TOP_LEVEL = [
   'event-types',
   'webhooks',
   'tokens',
+  'people',
   'passwords',
   'oauth-clients',
   'calendars',

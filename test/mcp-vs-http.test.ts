@@ -401,4 +401,95 @@ describe('the same time off over HTTP (POST /v1/people/:user_id/time-off) and ov
     expect(sa.events.map((e: any) => e.event_type)).toEqual(['time_off.created', 'time_off.updated', 'time_off.deleted']);
     expectSameExceptSource({ answer: a, stored: sa }, { answer: b, stored: sb }, 'none');
   });
+describe('the same people and token calls over HTTP and over MCP (toolset people)', () => {
+  let people: McpSession;
+
+  beforeAll(async () => {
+    people = await connectHttp(server.url, ORA, 'people');
+  });
+  afterAll(() => people?.close());
+
+  /** A person's answer without what differs between two people made or changed apart. */
+  const shape = ({ user_id: _, username: __, email: ___, created_at: ____, updated_at: _____, ...rest }: Record<string, unknown>) => rest;
+
+  it('get_person answers what GET /v1/people/:user_id answers', async () => {
+    const viaHttp = expectData(await http('GET', '/v1/people/alder'));
+    expect(toolData(await people.call('get_person', { user_id: 'alder' }))).toEqual(viaHttp);
+  });
+
+  it('update_person on birch answers as PATCH on alder did, each at version 2 with a person.updated event', async () => {
+    const viaHttp = expectData(await http('PATCH', '/v1/people/alder', { timezone: 'Europe/Lisbon' }, { 'if-match': '"1"' }));
+    const viaMcp = toolData(await people.call('update_person', { user_id: 'birch', timezone: 'Europe/Lisbon', if_match: 1 }));
+    expect(shape(viaMcp)).toEqual(shape(viaHttp));
+    expect(viaMcp).toMatchObject({ version: 2, timezone: 'Europe/Lisbon' });
+    const events = await tables.rows<{ event_type: string; subject_uid: string }>(
+      "select event_type, subject_uid from outbox where event_type like 'person.%' order by subject_uid",
+    );
+    expect(events).toEqual([viaHttp.user_id, viaMcp.user_id].sort().map((subject_uid) => ({ event_type: 'person.updated', subject_uid })));
+  });
+
+  it('create_person and create_token answer as POST /v1/people and POST /v1/tokens, the secret once on each', async () => {
+    const body = (username: string) => ({ username, email: `${username}@mcp.test`, name: 'New Host', timezone: 'Asia/Tokyo' });
+    const personHttp = expectData(await http('POST', '/v1/people', body('cara')), 201);
+    const personMcp = toolData(await people.call('create_person', body('dora')));
+    expect(shape(personMcp)).toEqual(shape(personHttp));
+
+    const token = (user: string) => ({ name: 'first', scopes: ['slots:read'], user_id: user });
+    const {
+      id: _a,
+      user: _b,
+      created_at: _c,
+      secret: secretHttp,
+      ...tokenHttp
+    } = expectData(await http('POST', '/v1/tokens', token('cara')), 201);
+    const { id: _d, user: _e, created_at: _f, secret: secretMcp, ...tokenMcp } = toolData(await people.call('create_token', token('dora')));
+    expect(tokenMcp).toEqual(tokenHttp);
+    expect([secretHttp, secretMcp]).toEqual([expect.stringMatching(/^pat_/), expect.stringMatching(/^pat_/)]);
+  });
+
+  const cases: { rule: string; status: number; code: string; http: () => Promise<ApiResponse>; tool: [string, Record<string, unknown>] }[] =
+    [
+      {
+        rule: 'a person nobody is',
+        status: 404,
+        code: 'person_not_found',
+        http: () => http('GET', '/v1/people/nobody'),
+        tool: ['get_person', { user_id: 'nobody' }],
+      },
+      {
+        rule: 'a username in use',
+        status: 409,
+        code: 'username_taken',
+        http: () => http('POST', '/v1/people', { username: 'alder', email: 'x@mcp.test', name: 'X' }),
+        tool: ['create_person', { username: 'alder', email: 'x@mcp.test', name: 'X' }],
+      },
+      {
+        rule: 'a username patched',
+        status: 422,
+        code: 'field_immutable',
+        http: () => http('PATCH', '/v1/people/alder', { username: 'al' }, { 'if-match': '*' }),
+        tool: ['update_person', { user_id: 'alder', username: 'al', if_match: '*' }],
+      },
+      {
+        rule: 'the last owner deactivated',
+        status: 409,
+        code: 'last_owner',
+        http: () => http('POST', '/v1/people/me/deactivate'),
+        tool: ['deactivate_person', { user_id: 'me' }],
+      },
+      {
+        rule: 'an unknown token revoked',
+        status: 404,
+        code: 'token_not_found',
+        http: () => http('DELETE', '/v1/tokens/a6f00000-0000-4000-8000-000000000000'),
+        tool: ['revoke_token', { token_id: 'a6f00000-0000-4000-8000-000000000000' }],
+      },
+    ];
+
+  for (const { rule, status, code, http: overHttp, tool } of cases) {
+    it(`${rule}: ${status} ${code} over HTTP, the same code and details over MCP`, async () => {
+      const viaHttp = expectError(await overHttp(), status, code);
+      expectToolError(await people.call(...tool), viaHttp.code, viaHttp.details);
+    });
+  }
 });

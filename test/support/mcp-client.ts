@@ -82,7 +82,10 @@ export async function connectStdio(args: readonly string[], token: string, env: 
   };
 }
 
-/** Connects to `<baseUrl>/mcp` over Streamable HTTP, every request carrying `Authorization: Bearer <secret>`. */
+/**
+ * Connects to `<baseUrl>/mcp` over Streamable HTTP, every request carrying
+ * `Authorization: Bearer <secret>`; `toolsets` asks for those (`/mcp?toolsets=`).
+ */
 export async function connectHttp(baseUrl: string, secret: string, toolsets?: string): Promise<McpSession> {
   const query = toolsets === undefined ? '' : `?toolsets=${encodeURIComponent(toolsets)}`;
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${query}`), {

@@ -7,6 +7,7 @@ import { registerDirectory } from './commands/directory.js';
 import { registerInit } from './commands/init.js';
 import { registerOAuthClients } from './commands/oauth-clients.js';
 import { registerPasswords } from './commands/passwords.js';
+import { registerPeople } from './commands/people.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTimeOff } from './commands/time-off.js';
@@ -102,6 +103,7 @@ export function buildProgram(): Command {
   registerWebhooks(program);
   registerTimeOff(program);
   registerTokens(program);
+  registerPeople(program);
   registerPasswords(program);
   registerOAuthClients(program);
   registerCalendars(program);

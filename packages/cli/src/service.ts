@@ -8,6 +8,7 @@ import {
   createAuthenticator,
   createCalendarSyncer,
   createRateLimiter,
+  createTokenCache,
   type DispatchLoop,
   type ExecuteDeps,
   type Limits,
@@ -123,15 +124,20 @@ export async function startService(
   // One connector for reading busy time and writing bookings back: one discovery per account.
   const calDav = calDavConnector({ clock, passwordOf: calDavPasswordsFromEnv(env, calendarSealer) });
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
-  const core = coreDepsFromEnv(store, clock, ids, {
-    env,
-    calDav,
-    onSkippedEvents: (feed, skipped) => {
-      if (skipped.length === 0) return;
-      metrics.countSkippedCalendarEvents(skipped.length);
-      for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');
-    },
-  });
+  // Shared by the authenticator and the operations that revoke tokens or deactivate people (docs/api/people.md).
+  const tokenCache = createTokenCache();
+  const core: ExecuteDeps = {
+    ...coreDepsFromEnv(store, clock, ids, {
+      env,
+      calDav,
+      onSkippedEvents: (feed, skipped) => {
+        if (skipped.length === 0) return;
+        metrics.countSkippedCalendarEvents(skipped.length);
+        for (const { uid, reason } of skipped) logger.warn({ feed, uid, reason }, 'calendar event skipped: it cannot be read');
+      },
+    }),
+    tokenCache,
+  };
 
   // Expired idempotency keys, and the authorization server's expired codes, tokens and sessions.
   const purge = setInterval(() => {
@@ -207,7 +213,7 @@ export async function startService(
   return {
     store,
     core,
-    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(env.TOKEN_CACHE_MS ?? 2000) }),
+    authenticate: createAuthenticator({ store, clock }, { cacheTtlMs: Number(env.TOKEN_CACHE_MS ?? 2000), cache: tokenCache }),
     rateLimiter,
     limits: await loadLimits(store),
     logger,

@@ -1,9 +1,23 @@
 // The public surface of @schedule/core. Everything exported here is API.
 
-export { type Authenticator, type AuthenticatorOptions, authenticate, createAuthenticator, forResource } from './auth/authenticate.js';
+export {
+  type Authenticator,
+  type AuthenticatorOptions,
+  authenticate,
+  createAuthenticator,
+  createTokenCache,
+  forResource,
+  type TokenCache,
+} from './auth/authenticate.js';
 export { bearerSecret } from './auth/bearer.js';
 export { findUser, type UserName } from './auth/find-user.js';
-export { createToken, listTokens, revokeToken, type TokenSummary, tokenSummarySchema } from './auth/manage-tokens.js';
+export {
+  createToken,
+  listTokens,
+  revokeToken,
+  type TokenSummary,
+  tokenSummarySchema,
+} from './auth/manage-tokens.js';
 export type { Account, Principal } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
@@ -141,6 +155,7 @@ export {
 } from './operations/operation.js';
 export { CALL_ERRORS, errorsOf } from './operations/operation-errors.js';
 export { type OperationName, operations, operationsByName } from './operations/registry.js';
+export type { TokenWithSecret } from './operations/token-operations.js';
 export { MissingDriver } from './optional-driver.js';
 export { BACKLOG_COUNT_CAP, type Backlog, countBacklog } from './outbox/count-backlog.js';
 export { EVENT_NAMES, type EventName } from './outbox/record-event.js';
@@ -152,6 +167,7 @@ export type {
   WebhookPausedPayload,
 } from './outbox/record-notification.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from './pagination/cursor.js';
+export { type PersonDetail, personDetailSchema } from './people/person-view.js';
 export { redisRateLimitStore } from './rate-limit/adapters/redis-store.js';
 export { type Admission, type AdmissionDeps, admit, type CallerSource } from './rate-limit/admit.js';
 export { DEFAULT_LIMITS, type Limits } from './rate-limit/limits.js';

@@ -10,7 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['operations'],
   ['calendar-sync', 'calendar-accounts'],
   ['workspace', 'notifications'],
-  ['series', 'health'],
+  ['series', 'health', 'people'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
   ['caldav'],

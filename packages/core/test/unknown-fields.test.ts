@@ -27,6 +27,7 @@ const UID = '30000000-0000-4000-8000-00000000000a';
 const PATCH_REFUSALS: Record<string, string> = {
   update_booking: 'field_immutable',
   update_series: 'invalid_change',
+  update_person: 'field_immutable',
   update_webhook: 'validation_error',
 };
 

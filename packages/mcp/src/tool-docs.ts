@@ -245,6 +245,50 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   delete_time_off: {
     title: 'Remove time off',
     description: 'Remove a range; its time is free again for new bookings.',
+  get_person: {
+    title: 'Get a person',
+    description: "One person you may act for (user_id, username or me): role, manages, deactivated_at, version (update_person's if_match).",
+    annotations: read,
+  },
+  create_person: {
+    title: 'Add a person',
+    description: 'Admins and owners: add a person to the organization. Give them a first token with create_token and user_id.',
+    annotations: create,
+  },
+  update_person: {
+    title: 'Change a person',
+    description: 'Name, email, timezone: your own or those you act for. Role and manages: admins and owners; an owner only by an owner.',
+    annotations: write,
+  },
+  deactivate_person: {
+    title: 'Deactivate a person',
+    description: 'Admins and owners: their tokens stop and their event types take no bookings; bookings and series stay. Reversible.',
+    annotations: write,
+  },
+  reactivate_person: {
+    title: 'Reactivate a person',
+    description: 'Admins and owners: undo deactivate_person; their tokens not revoked work again.',
+    annotations: write,
+  },
+  list_tokens: {
+    title: 'List your tokens',
+    description: 'Your own access tokens, oldest first: name, scopes, expiry, revoked_at. Never secrets.',
+    annotations: read,
+  },
+  get_token: {
+    title: 'Get a token',
+    description: 'One of your tokens by id. Never its secret.',
+    annotations: read,
+  },
+  create_token: {
+    title: 'Create a token',
+    description:
+      'A new personal access token with scopes this token holds. secret is shown ONLY this once: hand it to the user, do not repeat it.',
+    annotations: create,
+  },
+  revoke_token: {
+    title: 'Revoke a token',
+    description: 'Revoke one of your tokens now; calls with it fail from then on. Irreversible.',
     annotations: destroy,
   },
 };

@@ -60,6 +60,8 @@ const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid 
 const PATH_PARAMS: Record<string, JsonSchema> = {
   id: { type: 'string', format: 'uuid', description: "The webhook's id." },
   delivery_id: { type: 'string', description: 'The delivery id, from list_webhook_deliveries.' },
+  user_id: { type: 'string', description: 'A user id, a username, or me.' },
+  token_id: { type: 'string', format: 'uuid', description: "The token's id." },
 };
 
 /** The tool arguments of an operation: path parameters, query or body fields, idempotency_key and if_match. */

@@ -64,6 +64,15 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   create_time_off: 'availability',
   update_time_off: 'availability',
   delete_time_off: 'availability',
+  get_person: 'people',
+  create_person: 'people',
+  update_person: 'people',
+  deactivate_person: 'people',
+  reactivate_person: 'people',
+  list_tokens: 'people',
+  get_token: 'people',
+  create_token: 'people',
+  revoke_token: 'people',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

@@ -4,7 +4,7 @@ import { closeDeclaredObjects, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
-import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets } from '../src/index.js';
+import { API_TOOL_DOCS, DEFAULT_TOOLSETS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets, TOOLSET_OF } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
@@ -71,8 +71,11 @@ const READ_ONLY = new Set([
   'get_calendar',
   'test_calendar',
   ...DIRECTORY_TOOLS,
+  'get_person',
+  'list_tokens',
+  'get_token',
 ]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar']);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar', 'revoke_token']);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
@@ -85,6 +88,8 @@ const NOT_IDEMPOTENT = new Set([
   'redeliver_webhook_delivery',
   'test_webhook',
   'add_calendar',
+  'create_person',
+  'create_token',
 ]);
 /** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
 const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
@@ -121,6 +126,12 @@ const TAKES_KEY = new Set([
   'add_calendar',
   'remove_calendar',
   'resync_calendar',
+  'create_person',
+  'update_person',
+  'deactivate_person',
+  'reactivate_person',
+  'create_token',
+  'revoke_token',
 ]);
 
 interface ListedTool {
@@ -146,14 +157,16 @@ describe('the server surface', () => {
 
   beforeAll(async () => {
     suite = await openSuite();
-    client = await suite.client(TOKEN.olga);
+    // Every toolset, so that every operation's tool is checked here.
+    client = await suite.client(TOKEN.olga, parseToolsets('all'));
     tools = (await client.listTools()).tools as ListedTool[];
     allTools = (await (await suite.client(TOKEN.olga, parseToolsets('all'))).listTools()).tools as ListedTool[];
   });
   afterAll(() => suite.world.close());
 
   it('lists exactly the API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
+    const byDefault = tools.filter((t) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[t.name as keyof typeof TOOLSET_OF]));
+    expect(byDefault.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
   });
 
   it('gives every tool a title and a non-empty description, as tool-docs declares them', () => {

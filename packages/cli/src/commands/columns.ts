@@ -47,6 +47,14 @@ export const EVENT_TYPE_COLUMNS: readonly Column[] = [
   },
 ];
 
+export const PERSON_COLUMNS: readonly Column[] = [
+  { title: 'USER_ID', value: (p) => p.user_id },
+  { title: 'USERNAME', value: (p) => p.username },
+  { title: 'NAME', value: (p) => p.name },
+  { title: 'ROLE', value: (p) => p.role },
+  { title: 'TIMEZONE', value: (p) => p.timezone },
+];
+
 export const TOKEN_COLUMNS: readonly Column[] = [
   { title: 'ID', value: (t) => t.id },
   { title: 'NAME', value: (t) => t.name },

@@ -221,4 +221,24 @@ export function timeOffUpdatedText(t: TimeOffFacts, zone: string): string {
 
 export function timeOffRemovedText(t: TimeOffFacts, zone: string): string {
   return `Removed time off ${timeOffText(t, zone)} · id ${t.id}`;
+/** What a people command confirms: who, their role, and their version for the next --if-match. */
+interface PersonFacts {
+  readonly username: string;
+  readonly role: string;
+  readonly version: number;
+  readonly user_id: string;
+}
+
+export function personCreatedText(p: PersonFacts): string {
+  return `Added ${p.username} (${p.role}) · id ${p.user_id}`;
+}
+
+export function personUpdatedText(p: PersonFacts): string {
+  return `Updated ${p.username} (${p.role}), version ${p.version} · id ${p.user_id}`;
+}
+
+export function personDeactivatedText(p: PersonFacts & { deactivated_at: string | null }): string {
+  return p.deactivated_at === null
+    ? `${p.username} is active, version ${p.version} · id ${p.user_id}`
+    : `${p.username} is deactivated since ${p.deactivated_at}: their tokens no longer work · id ${p.user_id}`;
 }

@@ -19,6 +19,17 @@ export interface AuthenticatorOptions {
   cacheTtlMs?: number;
   /** Most lookups kept; the oldest goes first. */
   cacheEntries?: number;
+  /**
+   * The lookups kept, shared with the operations that revoke tokens or
+   * deactivate people (CoreDeps.tokenCache), which empty it so that this
+   * process stops accepting such a token at once; others within the TTL.
+   */
+  cache?: TokenCache;
+}
+
+/** The token lookups one process keeps; `clear` forgets them all. */
+export interface TokenCache {
+  clear(): void;
 }
 
 /** What a principal needs of the user a token acts as. */
@@ -30,6 +41,7 @@ const ACCOUNT_COLUMNS = [
   'users.timezone',
   'users.role',
   'users.manages_json',
+  'users.deactivated_at',
 ] as const;
 
 const tokenBySecretHash = (db: Executor, secretHash: string) =>
@@ -57,9 +69,30 @@ const accessTokenBySecretHash = (db: Executor, secretHash: string) =>
     .where('oauth_records.model', '=', 'AccessToken')
     .where('oauth_records.id', '=', secretHash);
 
+class LookupCache implements TokenCache {
+  readonly entries = new Map<string, Lookup>();
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** A cache of token lookups, to share between an authenticator and the operations that change credentials. */
+export function createTokenCache(): TokenCache {
+  return new LookupCache();
+}
+
 const NOBODY = (nowMs: number): Lookup => ({ principal: undefined, expiresAtMs: undefined, cachedAtMs: nowMs });
 
-type AccountRow = { id: string; username: string; email: string; name: string; timezone: string; role: Role; manages_json: string };
+type AccountRow = {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+  timezone: string;
+  role: Role;
+  manages_json: string;
+  deactivated_at: string | null;
+};
 
 /** The account a token acts as, and whom it may act for. */
 function actingAs(row: AccountRow): Pick<Principal, 'account' | 'actsFor'> {
@@ -69,7 +102,8 @@ function actingAs(row: AccountRow): Pick<Principal, 'account' | 'actsFor'> {
 
 async function lookUpAccessToken(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
   const [row] = await runPrepared(store.db, accessTokenBySecretHash, [secretHash]);
-  if (!row) return NOBODY(nowMs);
+  // A deactivated person's every credential stops at once (docs/api/people.md).
+  if (!row || row.deactivated_at !== null) return NOBODY(nowMs);
   const payload = JSON.parse(row.payload_json) as { clientId?: string; scope?: string; aud?: string | string[]; jti?: string };
   const resource = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
   // Stryker disable next-line StringLiteral: any default without a scope's name grants nothing, as '' does.
@@ -90,7 +124,7 @@ async function lookUpAccessToken(store: Store, secretHash: string, nowMs: number
 async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<Lookup> {
   const [row] = await runPrepared(store.db, tokenBySecretHash, [secretHash]);
   if (!row) return lookUpAccessToken(store, secretHash, nowMs);
-  if (row.revoked_at !== null) return NOBODY(nowMs);
+  if (row.revoked_at !== null || row.deactivated_at !== null) return NOBODY(nowMs);
   return {
     principal: {
       tokenId: row.token_id,
@@ -111,7 +145,7 @@ async function lookUp(store: Store, secretHash: string, nowMs: number): Promise<
 export function createAuthenticator(deps: { store: Store; clock: Clock }, options: AuthenticatorOptions = {}): Authenticator {
   const ttl = options.cacheTtlMs ?? 0;
   const maxEntries = options.cacheEntries ?? 10_000;
-  const cache = new Map<string, Lookup>();
+  const cache = options.cache instanceof LookupCache ? options.cache.entries : new Map<string, Lookup>();
   return async (secret) => {
     const nowMs = deps.clock.now();
     // Keyed by digest, so the cache never holds a secret in the clear.

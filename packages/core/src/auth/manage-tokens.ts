@@ -4,37 +4,47 @@ import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import { shownInstant } from '../validation/fields.js';
+import { findUser, type UserName } from './find-user.js';
 import { SCOPES, type Scope } from './scopes.js';
 import { hashSecret, newSecret } from './token-secret.js';
 
-// Tokens made by an operator on the server's own database (the CLI's
-// `schedule tokens`), not through the API: docs/api does not say how tokens
-// are issued, and only someone with the database may make them.
+// Personal access tokens, one concept for both ways of making them: an
+// operator on the server's own database (the CLI's `schedule tokens`), and a
+// user through the API (`/v1/tokens`, docs/api/people.md), who sees and
+// revokes only their own.
 
-/** A token as an operator sees it: never its secret, which is only shown once, at creation. */
-export const tokenSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  user: z.object({ user_id: z.string(), username: z.string() }),
-  scopes: z.array(z.enum(SCOPES)),
-  kind: z.enum(['pat', 'oauth']),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-});
+/** A token as its user or an operator sees it: never its secret, which is only shown once, at creation. */
+export const tokenSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    user: z.object({ user_id: z.string(), username: z.string() }),
+    scopes: z.array(z.enum(SCOPES)),
+    kind: z.enum(['pat', 'oauth']).meta({ description: 'pat, or oauth: an app acting for the user.' }),
+    created_at: shownInstant,
+    expires_at: shownInstant.nullable(),
+    revoked_at: shownInstant.nullable(),
+  })
+  .meta({ description: 'An access token, without its secret.' });
 export type TokenSummary = z.infer<typeof tokenSummarySchema>;
 
-/** Every token, oldest first. */
-export async function listTokens(db: Executor): Promise<TokenSummary[]> {
-  const rows = await db
+/** Tokens with their users' usernames, oldest first. */
+export function tokenRows(db: Executor) {
+  return db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select(['tokens.id', 'tokens.name', 'tokens.user_id', 'users.username', 'tokens.scopes_json', 'tokens.oauth_client_id'])
     .select(['tokens.created_at', 'tokens.expires_at', 'tokens.revoked_at'])
     .orderBy('tokens.created_at')
-    .orderBy('tokens.id')
-    .execute();
-  return rows.map((r) => ({
+    .orderBy('tokens.id');
+}
+
+type TokenRow = Awaited<ReturnType<ReturnType<typeof tokenRows>['execute']>>[number];
+
+/** A token row as its user or an operator sees it. */
+export function toSummary(r: TokenRow): TokenSummary {
+  return {
     id: r.id,
     name: r.name,
     user: { user_id: r.user_id, username: r.username },
@@ -43,21 +53,37 @@ export async function listTokens(db: Executor): Promise<TokenSummary[]> {
     created_at: r.created_at,
     expires_at: r.expires_at,
     revoked_at: r.revoked_at,
-  }));
+  };
+}
+
+/** Every token, oldest first. */
+export async function listTokens(db: Executor): Promise<TokenSummary[]> {
+  return (await tokenRows(db).execute()).map(toSummary);
+}
+
+/** A new token's request; `expiresAt` is an instant as stored (UTC with milliseconds). */
+export interface NewToken {
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly expiresAt?: string | undefined;
 }
 
 /** A new personal access token for a user (by username or id); the secret is in the answer and nowhere else. */
 export async function createToken(
   db: Executor,
   deps: { clock: Clock; ids: IdGenerator },
-  request: { user: string; name: string; scopes: readonly Scope[]; expiresAt?: string | undefined },
+  request: NewToken & { user: string },
 ): Promise<{ token: TokenSummary; secret: string }> {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'username'])
-    .where((eb) => eb.or([eb('username', '=', request.user), eb('id', '=', request.user.toLowerCase())]))
-    .executeTakeFirst();
-  if (!user) throw new ScheduleError('not_found', `No user "${request.user}".`, { user: request.user });
+  return insertToken(db, deps, await findUser(db, request.user), request);
+}
+
+/** Writes a new token for a user already found; only the secret's digest is stored. */
+export async function insertToken(
+  db: Executor,
+  deps: { clock: Clock; ids: IdGenerator },
+  user: UserName,
+  request: NewToken,
+): Promise<{ token: TokenSummary; secret: string }> {
   const unknown = request.scopes.filter((s) => !SCOPES.includes(s));
   if (unknown.length > 0 || request.scopes.length === 0) {
     throw new ScheduleError('validation_error', `Scopes must be some of: ${SCOPES.join(', ')}.`, { fields: ['scopes'] });
@@ -98,7 +124,11 @@ export async function revokeToken(db: Executor, deps: { clock: Clock }, idOrName
   if (matches.length > 1) {
     throw new ScheduleError('validation_error', `More than one token is named "${idOrName}"; give its id.`, { fields: ['token'] });
   }
-  const token = matches[0]!;
+  return markRevoked(db, deps, matches[0]!);
+}
+
+/** Marks a token revoked now; one already revoked is answered unchanged, keeping when it first took effect. */
+export async function markRevoked(db: Executor, deps: { clock: Clock }, token: TokenSummary): Promise<TokenSummary> {
   if (token.revoked_at !== null) return token;
   const revokedAt = toTimestamp(deps.clock.now());
   await db.updateTable('tokens').set({ revoked_at: revokedAt }).where('id', '=', token.id).execute();

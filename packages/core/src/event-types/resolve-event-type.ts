@@ -60,6 +60,7 @@ function query(db: Executor) {
       'users.timezone as host_timezone',
       'users.schedule_json',
       'users.calendars_json',
+      'users.deactivated_at as host_deactivated_at',
     ])
     .select((eb) => eb.selectFrom('organization').select('attendee_mail').where('id', '=', 1).as('organization_attendee_mail'));
 }
@@ -93,7 +94,8 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     slug: row.slug,
     name: row.name,
     durationMinutes: row.duration_minutes,
-    status: row.status,
+    // A deactivated host's event types answer as switched off (docs/api/people.md): no slots, no new bookings or series.
+    status: row.host_deactivated_at === null ? row.status : 'off',
     minimumNoticeMinutes: row.minimum_notice_minutes,
     futureLimitDays: row.future_limit_days,
     recurring: row.recurring,

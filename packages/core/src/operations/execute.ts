@@ -87,7 +87,7 @@ export async function execute(
 
   const stored = (outcome: Outcome): StoredResponse => ({
     status: outcome.status,
-    data: outcome.data,
+    data: outcome.replayData === undefined ? outcome.data : outcome.replayData,
     version: outcome.version,
     location: outcome.location,
     requestId,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TokenCache } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
 import type { CalendarAccountDeps } from '../calendar-accounts/calendar-account-deps.js';
@@ -22,6 +23,12 @@ export interface CoreDeps extends SeriesDeps {
   readonly allowPrivateWebhookTargets?: boolean | undefined;
   /** Connecting users' CalDAV accounts through the API; absent, none can be added or tested. */
   readonly calendarAccounts?: CalendarAccountDeps | undefined;
+  /**
+   * This process's token lookups (auth/authenticate.ts), emptied after a
+   * token is revoked or a person deactivated, so that the change holds here
+   * from the next call; other processes see it within their cache's TTL.
+   */
+  readonly tokenCache?: TokenCache | undefined;
 }
 
 /**
@@ -47,6 +54,12 @@ export interface ItemOutcome {
   /** The resource version; front ends show it as `ETag`. */
   readonly version?: number | undefined;
   readonly location?: string | undefined;
+  /**
+   * What a replay with the same Idempotency-Key answers instead of `data`,
+   * when `data` holds a secret the store must not keep (a new token's): the
+   * stored answer is written to the database, the secret only to the caller.
+   */
+  readonly replayData?: unknown;
   readonly page?: undefined;
 }
 
@@ -57,6 +70,7 @@ export interface ListOutcome {
   readonly page: { readonly nextCursor: string | null; readonly hasMore: boolean };
   readonly version?: undefined;
   readonly location?: undefined;
+  readonly replayData?: undefined;
 }
 
 /** A success; `page` tells a list from one resource. */

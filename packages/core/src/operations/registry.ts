@@ -17,6 +17,13 @@ import {
 import { listEventTypesOperation, listPeopleOperation, whoamiOperation } from './directory-operations.js';
 import type { Operation } from './operation.js';
 import {
+  createPersonOperation,
+  deactivatePersonOperation,
+  getPersonOperation,
+  reactivatePersonOperation,
+  updatePersonOperation,
+} from './people-operations.js';
+import {
   changeSeriesHostOperation,
   createSeriesOperation,
   endSeriesOperation,
@@ -28,6 +35,7 @@ import {
   updateSeriesOperation,
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
+import { createTokenOperation, getTokenOperation, listTokensOperation, revokeTokenOperation } from './token-operations.js';
 import {
   createTimeOffOperation,
   deleteTimeOffOperation,
@@ -94,6 +102,15 @@ export const operations = [
   createTimeOffOperation,
   updateTimeOffOperation,
   deleteTimeOffOperation,
+  getPersonOperation,
+  createPersonOperation,
+  updatePersonOperation,
+  deactivatePersonOperation,
+  reactivatePersonOperation,
+  listTokensOperation,
+  getTokenOperation,
+  createTokenOperation,
+  revokeTokenOperation,
 ] as const satisfies readonly Operation<any>[];
 
 /** The name of an operation, as HTTP logs it, MCP calls it a tool and the CLI calls it. */

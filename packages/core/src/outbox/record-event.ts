@@ -31,6 +31,9 @@ export const EVENT_NAMES = [
   'time_off.created',
   'time_off.updated',
   'time_off.deleted',
+  'person.created',
+  'person.updated',
+  'person.deactivated',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -408,6 +408,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('time_off_user_end').on('time_off').columns(['user_id', 'end_at', 'start_at']).execute();
       // The list's keyset order.
       await db.schema.createIndex('time_off_user_start').on('time_off').columns(['user_id', 'start_at', 'id']).execute();
+  '0011_people': {
+    async up(db: Kysely<any>) {
+      // People became a resource of the API (docs/api/people.md): a version
+      // for ETag and If-Match, every existing user at 1; and deactivation,
+      // which keeps the user and their bookings but stops their tokens.
+      await db.schema
+        .alterTable('users')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('users').addColumn('deactivated_at', 'text').execute();
     },
   },
 };

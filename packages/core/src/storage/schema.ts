@@ -60,6 +60,10 @@ export interface UsersTable {
   updated_at: string;
   /** scrypt, for signing in to authorize OAuth apps; null until set (docs/oauth.md). */
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Counts changes made through the API or a workspace load; ETag of `GET /v1/people/:user_id`. */
+  version: ColumnType<number, number | undefined, number>;
+  /** When the person was deactivated (their tokens stop, they cannot be booked); null while active. */
+  deactivated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventTypesTable {

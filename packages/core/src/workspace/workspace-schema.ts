@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/roles.js';
 import { SCOPES } from '../auth/scopes.js';
 import { calendarSchema } from '../event-types/calendar.js';
 import { questionSchema } from '../event-types/questions.js';
 import { scheduleSchema } from '../event-types/schedule.js';
 import { clientRegistrationSchema } from '../oauth/oauth-clients.js';
+import { personEmail, personName, personTimeZone, role, username } from '../people/person-fields.js';
 import { limitsSchema } from '../rate-limit/limits.js';
 import { BOOKING_STATUSES, ON_OFF } from '../storage/schema.js';
 import { isTimeZone } from '../time.js';
@@ -24,13 +24,14 @@ const mondayDate = z
 /** A username or id naming another entry. */
 const reference = z.string().min(1);
 
+// A user's fields are the API's (people/person-fields.ts): one validation for a file and a request.
 const userSchema = z.object({
   id: uuid.optional(),
-  username: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/i, 'must be letters, digits, dot, dash or underscore'),
-  email: z.email(),
-  name: z.string().min(1).optional(),
-  timezone: timeZone.default('UTC'),
-  role: z.enum(ROLES).default('user'),
+  username,
+  email: personEmail,
+  name: personName.optional(),
+  timezone: personTimeZone.default('UTC'),
+  role: role.default('user'),
   manages: z.array(reference).default([]),
   schedule: scheduleSchema.optional(),
   calendars: z.array(calendarSchema).default([]),

@@ -7,10 +7,13 @@ import type {
   Delivery,
   EventTypeSummary,
   Person,
+  PersonDetail,
   Series,
   SlotCheck,
   SlotList,
   TimeOff,
+  TokenSummary,
+  TokenWithSecret,
   Webhook,
   WebhookWithSecret,
 } from '@schedule/core';
@@ -166,6 +169,48 @@ export const PERSON: Person = {
   timezone: 'Europe/Berlin',
   role: 'owner',
 };
+
+export const PERSON_DETAIL: PersonDetail = {
+  ...PERSON,
+  manages: [],
+  deactivated_at: null,
+  version: 1,
+  created_at: '2026-11-02T09:00:00.000Z',
+  updated_at: '2026-11-02T09:00:00.000Z',
+};
+
+export const NEW_PERSON: PersonDetail = {
+  user_id: '7a2d1b3c-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  username: 'bea',
+  name: 'Bea Host',
+  email: 'bea@acme.test',
+  timezone: 'Europe/Paris',
+  role: 'user',
+  manages: [],
+  deactivated_at: null,
+  version: 1,
+  created_at: '2026-12-01T10:00:00.000Z',
+  updated_at: '2026-12-01T10:00:00.000Z',
+};
+
+export const CREATE_PERSON_BODY = { username: 'bea', email: 'bea@acme.test', name: 'Bea Host', timezone: 'Europe/Paris' };
+
+export const UPDATE_PERSON_BODY = { timezone: 'Europe/Lisbon' };
+
+export const TOKEN: TokenSummary = {
+  id: '5c8e2f1a-9b3d-4c7e-8a1f-2d3e4f5a6b7c',
+  name: 'laptop',
+  user: { user_id: ALICE.user_id, username: 'alice' },
+  scopes: ['bookings:read', 'slots:read'],
+  kind: 'pat',
+  created_at: '2026-12-01T10:00:00.000Z',
+  expires_at: null,
+  revoked_at: null,
+};
+
+export const CREATED_TOKEN: TokenWithSecret = { ...TOKEN, secret: 'pat_q3Jx0bW1nq8s7VYh2cJ5mTt4uK9dLrE0' };
+
+export const CREATE_TOKEN_BODY = { name: 'laptop', scopes: ['bookings:read', 'slots:read'] };
 
 export const EVENT_TYPE: EventTypeSummary = {
   id: INTRO_ID,

@@ -24,6 +24,7 @@ export interface McpWorld {
   readonly core: ExecuteDeps;
   readonly errors: unknown[];
   /** A connected SDK client acting as the token with this secret. */
+  /** A client of `buildServer`; `toolsets` as a connection asks for them (the default four if omitted). */
   connect(secret: string, toolsets?: readonly ToolsetName[]): Promise<Client>;
   close(): Promise<void>;
 }

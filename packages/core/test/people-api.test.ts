@@ -1,0 +1,299 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.js';
+import type { Principal } from '../src/auth/principal.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+import { randomIds } from '../src/ids.js';
+import type { ExecuteDeps } from '../src/operations/execute.js';
+import type { RawCall } from '../src/operations/operation.js';
+import type { operationsByName } from '../src/operations/registry.js';
+import type { PersonDetail } from '../src/people/person-view.js';
+import type { Store } from '../src/storage/store.js';
+import { loadWorkspace } from '../src/workspace/load-workspace.js';
+import { parseWorkspace } from '../src/workspace/parse-workspace.js';
+import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
+import { loadPeopleWorkspace, PP, PP_TOKENS, type PpCaller, peopleWorkspace, URSULA_EVENT_TYPE } from './support/people-calls.js';
+import { storeFixtures } from './support/stores.js';
+import { callWebhooks } from './support/webhook-calls.js';
+
+// docs/api/people.md: the people endpoints through `execute`, as every front
+// end calls them, on SQLite and PostgreSQL.
+
+const T0 = '2026-06-01T09:00:00.000Z';
+const error = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
+const forbidden = (reason: string, more: Record<string, unknown> = {}) => error('forbidden', { reason, ...more });
+const NEW = { username: 'bea', email: 'bea@people.test', name: 'Bea Host', timezone: 'Europe/Paris' };
+
+describe.each(storeFixtures())('people on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let deps: ExecuteDeps;
+  let who: Record<PpCaller, Principal>;
+
+  beforeEach(async () => {
+    store = await fixture.open();
+    clock = manualClock(T0);
+    deps = testDeps(store, clock);
+    who = await loadPeopleWorkspace({ store, clock });
+  });
+  afterAll(() => fixture.cleanup());
+
+  type Name = keyof typeof operationsByName;
+  const call = (caller: PpCaller, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) =>
+    callWebhooks(deps, who[caller], name, rest);
+  const person = async (caller: PpCaller, ref: string) =>
+    (await call(caller, 'get_person', { params: { user_id: ref } })).outcome.data as PersonDetail;
+  const patch = (caller: PpCaller, ref: string, body: Record<string, unknown>, ifMatch = '1') =>
+    call(caller, 'update_person', { params: { user_id: ref }, body, ifMatch });
+  const personEvents = async () =>
+    (
+      await store.db
+        .selectFrom('outbox')
+        .select(['event_type', 'subject_uid', 'payload_json'])
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+    )
+      .filter((e) => e.event_type.startsWith('person.'))
+      .map((e) => ({ type: e.event_type, subject: e.subject_uid, data: JSON.parse(e.payload_json) as PersonDetail }));
+
+  describe('GET /v1/people/:user_id', () => {
+    it('answers the caller for me, by username and by id (any case), with the version as ETag', async () => {
+      const { outcome } = await call('ursula', 'get_person', { params: { user_id: 'me' } });
+      expect(outcome).toEqual({
+        status: 200,
+        version: 1,
+        data: {
+          user_id: PP.ursula,
+          username: 'ursula',
+          name: 'Ursula User',
+          email: 'ursula@people.test',
+          timezone: 'UTC',
+          role: 'user',
+          manages: [],
+          deactivated_at: null,
+          version: 1,
+          created_at: T0,
+          updated_at: T0,
+        },
+      });
+      expect(await person('ursula', 'ursula')).toEqual(outcome.data);
+      expect(await person('ursula', PP.ursula.toUpperCase())).toEqual(outcome.data);
+      expect((await person('mia', 'mia')).manages).toEqual([PP.ursula]);
+    });
+
+    it('shows whom list_people shows: a manager the managed, a user no one else (404 like an unknown person)', async () => {
+      expect((await person('mia', 'ursula')).username).toBe('ursula');
+      expect(await scheduleErrorOf(call('mia', 'get_person', { params: { user_id: 'oscar' } }))).toMatchObject(
+        error('person_not_found', { user_id: 'oscar' }),
+      );
+      expect(await scheduleErrorOf(call('ursula', 'get_person', { params: { user_id: PP.olga } }))).toMatchObject(
+        error('person_not_found', { user_id: PP.olga }),
+      );
+      expect(await scheduleErrorOf(call('olga', 'get_person', { params: { user_id: 'nobody' } }))).toMatchObject(error('person_not_found'));
+      expect((await person('ada', 'olga')).role).toBe('owner');
+    });
+  });
+
+  describe('POST /v1/people', () => {
+    it('lets an admin add a person: 201, Location, version 1, person.created in the same transaction', async () => {
+      const { outcome } = await call('ada', 'create_person', { body: NEW });
+      const data = outcome.data as PersonDetail;
+      expect(outcome).toMatchObject({ status: 201, version: 1, location: `/v1/people/${data.user_id}` });
+      expect(data).toMatchObject({ ...NEW, role: 'user', manages: [], deactivated_at: null, version: 1 });
+      expect(await person('ada', 'bea')).toEqual(data);
+      expect(await personEvents()).toEqual([{ type: 'person.created', subject: data.user_id, data }]);
+    });
+
+    it('refuses a user or a manager (403 forbidden, role), and writes nothing', async () => {
+      for (const caller of ['ursula', 'mia'] as const) {
+        expect(await scheduleErrorOf(call(caller, 'create_person', { body: NEW }))).toMatchObject(forbidden('role'));
+      }
+      expect(await store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toEqual([]);
+    });
+
+    it('lets only an owner make an owner', async () => {
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, role: 'owner' } }))).toMatchObject(
+        forbidden('owner_only', { fields: ['role'] }),
+      );
+      const made = (await call('olga', 'create_person', { body: { ...NEW, role: 'owner' } })).outcome.data as PersonDetail;
+      expect(made.role).toBe('owner');
+    });
+
+    it('answers 409 username_taken for a username in use', async () => {
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, username: 'oscar' } }))).toMatchObject(
+        error('username_taken', { username: 'oscar' }),
+      );
+    });
+
+    it('requires an Idempotency-Key and replays the first answer for the same key', async () => {
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: NEW, key: null }))).toMatchObject(error('missing_idempotency_key'));
+      const first = await call('ada', 'create_person', { body: NEW, key: 'add-bea' });
+      const again = await call('ada', 'create_person', { body: NEW, key: 'add-bea' });
+      expect(again.replayed).toBe(true);
+      expect(again.outcome).toEqual(first.outcome);
+      expect(await store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toHaveLength(1);
+    });
+
+    it('judges fields as the workspace file does: the zone, the username, manages by name or id', async () => {
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, timezone: 'Mars/Base' } }))).toMatchObject(
+        error('validation_error', { fields: ['timezone'] }),
+      );
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, username: 'no spaces' } }))).toMatchObject(
+        error('validation_error', { fields: ['username'] }),
+      );
+      expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, role: 'manager', manages: ['ghost'] } }))).toMatchObject(
+        error('validation_error', { fields: ['manages'] }),
+      );
+      const made = await call('ada', 'create_person', { body: { ...NEW, role: 'manager', manages: ['oscar', PP.ursula, 'oscar'] } });
+      expect((made.outcome.data as PersonDetail).manages).toEqual([PP.oscar, PP.ursula]);
+    });
+  });
+
+  describe('PATCH /v1/people/:user_id', () => {
+    it('lets a person edit their own name and zone: version 2, ETag, person.updated', async () => {
+      clock.set('2026-06-01T10:00:00.000Z');
+      const { outcome } = await patch('ursula', 'me', { name: 'Ursula U.', timezone: 'Asia/Tokyo' });
+      expect(outcome).toMatchObject({ status: 200, version: 2 });
+      expect(outcome.data).toMatchObject({ name: 'Ursula U.', timezone: 'Asia/Tokyo', version: 2, updated_at: '2026-06-01T10:00:00.000Z' });
+      expect(await personEvents()).toEqual([{ type: 'person.updated', subject: PP.ursula, data: outcome.data }]);
+    });
+
+    it('refuses a person changing their own role or manages (403 forbidden naming the fields)', async () => {
+      expect(await scheduleErrorOf(patch('ursula', 'me', { role: 'admin', name: 'U' }))).toMatchObject(
+        forbidden('role', { fields: ['role'] }),
+      );
+      expect(await scheduleErrorOf(patch('mia', 'me', { manages: ['oscar'] }))).toMatchObject(forbidden('role', { fields: ['manages'] }));
+      expect((await person('ursula', 'me')).version).toBe(1);
+    });
+
+    it('refuses fields no one changes with 422 field_immutable', async () => {
+      expect(await scheduleErrorOf(patch('olga', 'ursula', { username: 'ulla', name: 'U' }))).toMatchObject(
+        error('field_immutable', { fields: ['username'] }),
+      );
+    });
+
+    it('needs If-Match, and answers a stale one 409 version_conflict with the current version', async () => {
+      expect(await scheduleErrorOf(call('ursula', 'update_person', { params: { user_id: 'me' }, body: { name: 'U' } }))).toMatchObject(
+        error('missing_if_match'),
+      );
+      await patch('ursula', 'me', { name: 'U1' });
+      expect(await scheduleErrorOf(patch('ursula', 'me', { name: 'U2' }, '1'))).toMatchObject(
+        error('version_conflict', { current_version: 2 }),
+      );
+    });
+
+    it("lets a manager edit a managed person's profile but not their role", async () => {
+      expect((await patch('mia', 'ursula', { name: 'Ursula M.' })).outcome.data).toMatchObject({ name: 'Ursula M.' });
+      expect(await scheduleErrorOf(patch('mia', 'ursula', { role: 'manager' }, '2'))).toMatchObject(
+        forbidden('role', { fields: ['role'] }),
+      );
+    });
+
+    it('lets an admin change roles and managers, but never an owner', async () => {
+      const { outcome } = await patch('ada', 'oscar', { role: 'manager', manages: ['ursula'] });
+      expect(outcome.data).toMatchObject({ role: 'manager', manages: [PP.ursula] });
+      expect(await scheduleErrorOf(patch('ada', 'olga', { name: 'O' }))).toMatchObject(forbidden('owner_only'));
+      expect(await scheduleErrorOf(patch('ada', 'ursula', { role: 'owner' }))).toMatchObject(forbidden('owner_only', { fields: ['role'] }));
+    });
+
+    it('keeps the last active owner: demoting them is 409 last_owner, once another owner exists it is allowed', async () => {
+      expect(await scheduleErrorOf(patch('olga', 'me', { role: 'admin' }))).toMatchObject(error('last_owner'));
+      await patch('olga', 'ada', { role: 'owner' });
+      expect((await patch('olga', 'me', { role: 'admin' })).outcome.data).toMatchObject({ role: 'admin' });
+    });
+
+    it('counts a deactivated owner as no owner', async () => {
+      await patch('olga', 'ada', { role: 'owner' });
+      await call('olga', 'deactivate_person', { params: { user_id: 'ada' } });
+      expect(await scheduleErrorOf(patch('olga', 'me', { role: 'admin' }))).toMatchObject(error('last_owner'));
+    });
+  });
+
+  describe('deactivate and reactivate', () => {
+    it("stops every token of the person at once, even in a process that caches lookups, and their event types' bookings", async () => {
+      const cache = createTokenCache();
+      const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cache });
+      deps = { ...deps, tokenCache: cache };
+      expect((await authenticate(PP_TOKENS.ursula))?.account.id).toBe(PP.ursula);
+
+      const { outcome } = await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
+      expect(outcome).toMatchObject({ status: 200, version: 2, data: { deactivated_at: T0, version: 2 } });
+      expect(await authenticate(PP_TOKENS.ursula)).toBeUndefined();
+      expect(await authenticate(PP_TOKENS.ursulaNoTokens)).toBeUndefined();
+      expect((await authenticate(PP_TOKENS.oscar))?.account.id).toBe(PP.oscar);
+      expect(await personEvents()).toEqual([{ type: 'person.deactivated', subject: PP.ursula, data: outcome.data }]);
+
+      const booking = {
+        event_type_id: URSULA_EVENT_TYPE,
+        start: '2026-06-02T10:00:00Z',
+        attendee: { name: 'Kim', email: 'kim@example.com', timezone: 'UTC' },
+      };
+      expect(await scheduleErrorOf(call('olga', 'create_booking', { body: booking }))).toMatchObject(error('event_type_inactive'));
+      const check = await call('olga', 'check_slot', { query: { event_type_id: URSULA_EVENT_TYPE, start: '2026-06-02T10:00:00Z' } });
+      expect(check.outcome.data).toMatchObject({ available: false, reason: 'event_type_inactive' });
+
+      clock.set('2026-06-01T09:01:00.000Z');
+      const back = await call('ada', 'reactivate_person', { params: { user_id: 'ursula' } });
+      expect(back.outcome.data).toMatchObject({ deactivated_at: null, version: 3 });
+      expect((await authenticate(PP_TOKENS.ursula))?.account.id).toBe(PP.ursula);
+      expect((await personEvents()).map((e) => e.type)).toEqual(['person.deactivated', 'person.updated']);
+    });
+
+    it("keeps a deactivated host's series active, and a resume books nothing for them (skipped, cause event_type_inactive)", async () => {
+      const body = {
+        host_user_id: PP.ursula,
+        event_type_id: URSULA_EVENT_TYPE,
+        attendee: { name: 'Kim', email: 'kim@example.com' },
+        frequency: 'weekly',
+        weekdays: ['mon'],
+        time: '10:00',
+        timezone: 'UTC',
+        starts_on: '2026-06-08',
+        count: 2,
+      };
+      const made = (await call('olga', 'create_series', { body })).outcome.data as { series: { uid: string }; occurrences: unknown[] };
+      expect(made.occurrences).toHaveLength(2);
+      const uid = made.series.uid;
+      await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
+      expect((await call('olga', 'get_series', { params: { uid } })).outcome.data).toMatchObject({ status: 'active' });
+      await call('olga', 'pause_series', { params: { uid } });
+      const resumed = (await call('olga', 'resume_series', { params: { uid } })).outcome.data as {
+        created: number;
+        skipped: { reason: string; cause: string }[];
+      };
+      expect(resumed.created).toBe(0);
+      expect(resumed.skipped.map((s) => [s.reason, s.cause])).toEqual([
+        ['conflict', 'event_type_inactive'],
+        ['conflict', 'event_type_inactive'],
+      ]);
+    });
+
+    it('answers a repeat unchanged, with no second event', async () => {
+      await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
+      const again = await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
+      expect(again.outcome).toMatchObject({ version: 2 });
+      expect(await personEvents()).toHaveLength(1);
+    });
+
+    it('is for admins and owners; an owner only by an owner; never the last active owner', async () => {
+      expect(await scheduleErrorOf(call('mia', 'deactivate_person', { params: { user_id: 'ursula' } }))).toMatchObject(forbidden('role'));
+      expect(await scheduleErrorOf(call('ada', 'deactivate_person', { params: { user_id: 'olga' } }))).toMatchObject(
+        forbidden('owner_only'),
+      );
+      expect(await scheduleErrorOf(call('olga', 'deactivate_person', { params: { user_id: 'me' } }))).toMatchObject(error('last_owner'));
+      expect(await scheduleErrorOf(call('ursula', 'reactivate_person', { params: { user_id: 'me' } }))).toMatchObject(forbidden('role'));
+    });
+  });
+
+  it('a workspace load that changes a person moves their version on; an unchanged one does not', async () => {
+    const load = (workspace: Record<string, unknown>) =>
+      loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(workspace)));
+    await load(peopleWorkspace());
+    expect((await person('olga', 'oscar')).version).toBe(1);
+    const changed = peopleWorkspace();
+    (changed.users as { username: string; name?: string }[]).find((u) => u.username === 'oscar')!.name = 'Oscar Renamed';
+    await load(changed);
+    expect(await person('olga', 'oscar')).toMatchObject({ name: 'Oscar Renamed', version: 2 });
+  });
+});
