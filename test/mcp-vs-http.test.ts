@@ -401,6 +401,8 @@ describe('the same time off over HTTP (POST /v1/people/:user_id/time-off) and ov
     expect(sa.events.map((e: any) => e.event_type)).toEqual(['time_off.created', 'time_off.updated', 'time_off.deleted']);
     expectSameExceptSource({ answer: a, stored: sa }, { answer: b, stored: sb }, 'none');
   });
+});
+
 describe('the same people and token calls over HTTP and over MCP (toolset people)', () => {
   let people: McpSession;
 

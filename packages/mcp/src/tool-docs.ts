@@ -245,6 +245,8 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   delete_time_off: {
     title: 'Remove time off',
     description: 'Remove a range; its time is free again for new bookings.',
+    annotations: destroy,
+  },
   get_person: {
     title: 'Get a person',
     description: "One person you may act for (user_id, username or me): role, manages, deactivated_at, version (update_person's if_match).",

@@ -221,6 +221,8 @@ export function timeOffUpdatedText(t: TimeOffFacts, zone: string): string {
 
 export function timeOffRemovedText(t: TimeOffFacts, zone: string): string {
   return `Removed time off ${timeOffText(t, zone)} · id ${t.id}`;
+}
+
 /** What a people command confirms: who, their role, and their version for the next --if-match. */
 interface PersonFacts {
   readonly username: string;

@@ -35,7 +35,6 @@ import {
   updateSeriesOperation,
 } from './series-operations.js';
 import { checkSlotOperation, listSlotsOperation } from './slot-operations.js';
-import { createTokenOperation, getTokenOperation, listTokensOperation, revokeTokenOperation } from './token-operations.js';
 import {
   createTimeOffOperation,
   deleteTimeOffOperation,
@@ -43,6 +42,7 @@ import {
   listTimeOffOperation,
   updateTimeOffOperation,
 } from './time-off-operations.js';
+import { createTokenOperation, getTokenOperation, listTokensOperation, revokeTokenOperation } from './token-operations.js';
 import {
   createWebhookOperation,
   deleteWebhookOperation,

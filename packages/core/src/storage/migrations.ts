@@ -408,6 +408,8 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('time_off_user_end').on('time_off').columns(['user_id', 'end_at', 'start_at']).execute();
       // The list's keyset order.
       await db.schema.createIndex('time_off_user_start').on('time_off').columns(['user_id', 'start_at', 'id']).execute();
+    },
+  },
   '0011_people': {
     async up(db: Kysely<any>) {
       // People became a resource of the API (docs/api/people.md): a version

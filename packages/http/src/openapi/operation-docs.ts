@@ -475,6 +475,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     description: 'Removes the range and answers it as it was; its time is free again. Sends `time_off.deleted`.',
     resource: 'TimeOff',
     responseExample: example.TIME_OFF,
+  },
   get_person: {
     tag: 'People',
     summary: 'Get a person',
