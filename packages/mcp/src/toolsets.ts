@@ -59,6 +59,10 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   remove_calendar: 'calendars',
   test_calendar: 'calendars',
   resync_calendar: 'calendars',
+  get_event_type: 'event_types',
+  create_event_type: 'event_types',
+  update_event_type: 'event_types',
+  delete_event_type: 'event_types',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

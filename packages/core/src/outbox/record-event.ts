@@ -27,6 +27,9 @@ export const EVENT_NAMES = [
   'series.ended',
   'series.host_changed',
   'series.updated',
+  'event_type.created',
+  'event_type.updated',
+  'event_type.deleted',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

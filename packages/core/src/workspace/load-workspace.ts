@@ -3,6 +3,7 @@ import { hashSecret } from '../auth/token-secret.js';
 import { insertBookingRow } from '../bookings/insert-booking-row.js';
 import type { Clock } from '../clock.js';
 import type { Calendar } from '../event-types/calendar.js';
+import { writeEventTypeFields } from '../event-types/write-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor, Store } from '../storage/store.js';
@@ -10,7 +11,7 @@ import { toTimestamp } from '../time.js';
 import { WorkspaceError } from './parse-workspace.js';
 import { oauthClientProblems, writeOAuthClient } from './workspace-oauth-clients.js';
 import { eventTypeIdOf, resolveEventTypes, resolveUsers } from './workspace-refs.js';
-import { eventTypeRow, importedBookingRow, organizationRow, tokenRow, userRow } from './workspace-rows.js';
+import { importedBookingRow, organizationRow, tokenRow, userRow } from './workspace-rows.js';
 import type { Workspace, WorkspaceToken } from './workspace-schema.js';
 
 export interface LoadWorkspaceDeps {
@@ -65,7 +66,9 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
     }
     for (const eventType of workspace.event_types) {
       const ownerId = users.get(eventType.owner)!.id;
-      await upsertChanged(trx, 'event_types', eventTypeIdOf(eventType, ownerId), eventTypeRow(eventType, ownerId), now);
+      // The API's writer: one validation, one slug rule, the version bumped on a change.
+      const target = { id: eventTypeIdOf(eventType, ownerId), ownerId, now };
+      await writeEventTypeFields(trx, { dialect: deps.store.dialect }, target, eventType);
     }
     for (const token of workspace.tokens) {
       await writeToken(trx, deps, token, users.get(token.user)!.id, now);
@@ -99,14 +102,14 @@ async function storedCalendars(trx: Executor, dialect: Dialect, userId: string):
   return row ? (JSON.parse(row.calendars_json) as Calendar[]) : [];
 }
 
-type Stamped = 'organization' | 'users' | 'event_types';
+type Stamped = 'organization' | 'users';
 
 /**
  * Inserts a row, or updates it only where a value differs, so that loading an
  * unchanged file leaves every row (and its `updated_at`) exactly as it was.
  */
 async function upsertChanged(trx: Executor, table: Stamped, id: string | number, row: Record<string, unknown>, now: string): Promise<void> {
-  // The three tables share the id / created_at / updated_at columns this needs.
+  // The two tables share the id / created_at / updated_at columns this needs.
   const db = trx as unknown as Kysely<Record<Stamped, Record<string, unknown>>>;
   const existing = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
   if (!existing) {

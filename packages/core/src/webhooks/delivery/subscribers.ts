@@ -66,9 +66,10 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
   }));
 }
 
-/** The host of the booking or series an event's payload shows (both resources carry `host.user_id`). */
+/** Whose resource an event's payload shows: a booking's or series' `host.user_id`, an event type's `owner.user_id`. */
 export function hostOf(data: unknown): string | undefined {
-  const host = (data as { host?: { user_id?: unknown } } | null)?.host;
+  const shown = data as { host?: { user_id?: unknown }; owner?: { user_id?: unknown } } | null;
+  const host = shown?.host ?? shown?.owner;
   return typeof host?.user_id === 'string' ? host.user_id : undefined;
 }
 
