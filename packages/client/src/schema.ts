@@ -623,11 +623,51 @@ export interface paths {
          */
         get: operations["list_event_types"];
         put?: never;
-        post?: never;
+        /**
+         * Create an event type
+         * @description Creates an event type for `owner` (a user_id or username the caller may act for; the caller when absent). Fields left out take the workspace file’s defaults. A slug the owner already uses answers `409 slug_taken`.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `create_event_type`.
+         */
+        post: operations["create_event_type"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event type
+         * @description One event type whole, archived ones too, with its version as `ETag`. One the caller may not act for answers 404.
+         *
+         *     Any valid token; no scope is needed. MCP tool: `get_event_type`.
+         */
+        get: operations["get_event_type"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an event type
+         * @description Archives: no longer listed nor bookable, its slug free for a new type; `GET` still answers it with `archived_at`. Its bookings and series stay. Deleting it again answers it unchanged.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `delete_event_type`.
+         */
+        delete: operations["delete_event_type"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an event type
+         * @description Send only what changes; `id`, `owner`, `version` and the times answer `422 field_immutable`. A new slug keeps the id. Duration, interval and rules change future slots, never existing bookings. Every success bumps the version.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `update_event_type`.
+         */
+        patch: operations["update_event_type"];
         trace?: never;
     };
     "/v1/openapi.json": {
@@ -1158,7 +1198,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1169,7 +1209,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1201,6 +1241,163 @@ export interface components {
             booking_uid?: string;
             /** @description Whose failed syncs: a user_id or username you may act for; yourself when left out. */
             user?: string;
+        };
+        CreateEventTypeBody: {
+            /**
+             * @description Unique per owner; lowercase letters, digits and dashes.
+             * @example intro-call
+             */
+            slug: string;
+            name: string;
+            /**
+             * @description Shown to people booking; null: none.
+             * @default null
+             */
+            description?: string | null;
+            /** @description 1 to 1440. */
+            duration_minutes: number;
+            /**
+             * @description off: not bookable (slots empty, bookings and series refused).
+             * @default on
+             * @enum {string}
+             */
+            status?: "on" | "off";
+            /** @default 0 */
+            minimum_notice_minutes?: number;
+            /** @default 60 */
+            future_limit_days?: number;
+            /**
+             * @description off: no new series.
+             * @default on
+             * @enum {string}
+             */
+            recurring?: "on" | "off";
+            /** @default true */
+            allow_reschedule?: boolean;
+            /** @default 0 */
+            buffer_before_minutes?: number;
+            /** @default 0 */
+            buffer_after_minutes?: number;
+            /** @description 1 to 1440; the duration when absent at creation. */
+            slot_interval_minutes?: number;
+            /**
+             * @description The booking form; answers go in a booking’s `responses` by question id.
+             * @default []
+             */
+            questions?: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required?: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            /** @default true */
+            attendee_mail?: boolean;
+            /**
+             * @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value.
+             * @default {
+             *       "type": "conference"
+             *     }
+             */
+            location?: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
+            /** @description The user_id or username of whose type it is; the caller when absent. */
+            owner?: string;
+        };
+        UpdateEventTypeBody: {
+            /**
+             * @description Unique per owner; lowercase letters, digits and dashes.
+             * @example intro-call
+             */
+            slug?: string;
+            name?: string;
+            /** @description Shown to people booking; null: none. */
+            description?: string | null;
+            /** @description 1 to 1440. */
+            duration_minutes?: number;
+            /**
+             * @description off: not bookable (slots empty, bookings and series refused).
+             * @enum {string}
+             */
+            status?: "on" | "off";
+            minimum_notice_minutes?: number;
+            future_limit_days?: number;
+            /**
+             * @description off: no new series.
+             * @enum {string}
+             */
+            recurring?: "on" | "off";
+            allow_reschedule?: boolean;
+            buffer_before_minutes?: number;
+            buffer_after_minutes?: number;
+            /** @description 1 to 1440; the duration when absent at creation. */
+            slot_interval_minutes?: number;
+            /** @description The booking form; answers go in a booking’s `responses` by question id. */
+            questions?: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required?: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            attendee_mail?: boolean;
+            /** @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value. */
+            location?: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
         };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
@@ -1371,7 +1568,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1398,7 +1595,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1562,6 +1759,72 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
+        };
+        EventTypeDetails: {
+            id: string;
+            slug: string;
+            name: string;
+            description: string | null;
+            owner: {
+                user_id: string;
+                username: string;
+            };
+            duration_minutes: number;
+            slot_interval_minutes: number;
+            buffer_before_minutes: number;
+            buffer_after_minutes: number;
+            minimum_notice_minutes: number;
+            future_limit_days: number;
+            /** @enum {string} */
+            status: "on" | "off";
+            /** @enum {string} */
+            recurring: "on" | "off";
+            allow_reschedule: boolean;
+            attendee_mail: boolean;
+            /** @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value. */
+            location: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
+            questions: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When it was deleted (archived); null while it is live. */
+            archived_at: string | null;
         };
         Meta: {
             /**
@@ -2147,6 +2410,29 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "not_found" | "calendar_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+         */
+        NotFoundOrEventTypeNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "event_type_not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -5131,6 +5417,349 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_event_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    delete_event_type: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    update_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `field_immutable`: The body names fields a booking PATCH cannot change; `details.fields` lists them.
+             *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "field_immutable" | "invalid_change";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     get_openapi_document: {
