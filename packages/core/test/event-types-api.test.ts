@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import type { ActsFor } from '../src/auth/roles.js';
 import type { Booking } from '../src/bookings/booking-view.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import type { EventType } from '../src/event-types/event-type-view.js';
@@ -7,6 +8,7 @@ import { randomIds } from '../src/ids.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
 import type { Store } from '../src/storage/store.js';
+import { hostOf, receiversOf, type Subscriber } from '../src/webhooks/delivery/subscribers.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { testDeps } from './support/deps.js';
@@ -465,5 +467,19 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       };
       expect(() => parseWorkspace(JSON.stringify(bad))).toThrow(/event_types\[0\]\.questions\[1\]\.id/);
     });
+  });
+});
+
+describe('who receives event_type.* webhooks', () => {
+  const view = { id: INTRO, owner: { user_id: ANN, username: 'ann' } };
+  const subscriber = (ownerId: string, reach: ActsFor) =>
+    ({ events: new Set(['event_type.updated']), createdAt: T0, reach, owner_user_id: ownerId }) as unknown as Subscriber;
+
+  it('the owner and those who may act for them, as for bookings: the payload names the owner', () => {
+    expect(hostOf(view)).toBe(ANN);
+    const ann = subscriber(ANN, { kind: 'users', ids: new Set([ANN]) });
+    const bob = subscriber(BOB, { kind: 'users', ids: new Set([BOB]) });
+    const admin = subscriber(MIA, { kind: 'organization' });
+    expect(receiversOf([ann, bob, admin], { type: 'event_type.updated', createdAt: T0, host: hostOf(view) })).toEqual([ann, admin]);
   });
 });
