@@ -199,3 +199,25 @@ export function calendarResyncText(r: { queued: number; remaining: number }): st
   const left = r.remaining > 0 ? `; ${r.remaining} more failed: run it again` : '';
   return `Queued ${r.queued} booking(s) to be written to the calendar again (calendar_sync_status pending until written)${left}`;
 }
+
+interface EventTypeFacts {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly owner: { readonly username: string };
+  readonly duration_minutes: number;
+  readonly status: string;
+  readonly version: number;
+}
+
+export function eventTypeCreatedText(e: EventTypeFacts): string {
+  return `Created event type ${e.owner.username}/${e.slug} (${e.name}, ${e.duration_minutes} min) · id ${e.id}`;
+}
+
+export function eventTypeUpdatedText(e: EventTypeFacts): string {
+  return `Updated event type ${e.owner.username}/${e.slug}, ${e.status}, version ${e.version} · id ${e.id}`;
+}
+
+export function eventTypeArchivedText(e: EventTypeFacts): string {
+  return `Archived event type ${e.owner.username}/${e.slug}; its bookings stay · id ${e.id}`;
+}
