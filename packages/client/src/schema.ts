@@ -1781,7 +1781,6 @@ export interface components {
             recurring: "on" | "off";
             allow_reschedule: boolean;
             attendee_mail: boolean;
-            /** @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value. */
             location: {
                 /** @constant */
                 type: "conference";

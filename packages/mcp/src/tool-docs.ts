@@ -239,7 +239,7 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   delete_event_type: {
     title: 'Archive an event type',
     description: 'No longer listed or bookable, slug free for reuse; its bookings and series stay.',
-    annotations: write,
+    annotations: destroy,
   },
 };
 

@@ -4,7 +4,7 @@ import { closeDeclaredObjects, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
-import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS } from '../src/index.js';
+import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
@@ -56,6 +56,8 @@ const WEBHOOK_ID_TOOLS = [
   'test_webhook',
 ];
 const DIRECTORY_TOOLS = ['whoami', 'list_people', 'list_event_types'];
+/** The event_types toolset (docs/api/event-types.md), outside the default; each takes the type's id as `id`. */
+const EVENT_TYPE_TOOLS = ['get_event_type', 'create_event_type', 'update_event_type', 'delete_event_type'];
 const READ_ONLY = new Set([
   'list_bookings',
   'get_booking',
@@ -70,9 +72,10 @@ const READ_ONLY = new Set([
   'list_calendars',
   'get_calendar',
   'test_calendar',
+  'get_event_type',
   ...DIRECTORY_TOOLS,
 ]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar']);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar', 'delete_event_type']);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
@@ -85,6 +88,7 @@ const NOT_IDEMPOTENT = new Set([
   'redeliver_webhook_delivery',
   'test_webhook',
   'add_calendar',
+  'create_event_type',
 ]);
 /** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
 const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
@@ -121,6 +125,9 @@ const TAKES_KEY = new Set([
   'add_calendar',
   'remove_calendar',
   'resync_calendar',
+  'create_event_type',
+  'update_event_type',
+  'delete_event_type',
 ]);
 
 interface ListedTool {
@@ -144,13 +151,14 @@ describe('the server surface', () => {
 
   beforeAll(async () => {
     suite = await openSuite();
-    client = await suite.client(TOKEN.olga);
+    // Every tool, the self-service toolsets' too: each is held to the same rules.
+    client = await suite.world.connect(TOKEN.olga, parseToolsets('all'));
     tools = (await client.listTools()).tools as ListedTool[];
   });
   afterAll(() => suite.world.close());
 
   it('lists exactly the API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS, ...EVENT_TYPE_TOOLS].sort());
   });
 
   it('gives every tool a title and a non-empty description, as tool-docs declares them', () => {

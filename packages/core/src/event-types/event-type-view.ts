@@ -21,7 +21,8 @@ export const eventTypeSchema = z.object({
   recurring: z.enum(ON_OFF),
   allow_reschedule: z.boolean(),
   attendee_mail: z.boolean(),
-  location: eventTypeLocationSchema,
+  // A plain union: its JSON Schema is anyOf, as every union an answer shows (a discriminated one is oneOf).
+  location: z.union(eventTypeLocationSchema.options),
   questions: z.array(questionSchema),
   version: z.int(),
   created_at: shownInstant,

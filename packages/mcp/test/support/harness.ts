@@ -15,7 +15,7 @@ import {
   randomIds,
   type Store,
 } from '@schedule/core';
-import { buildServer, type McpDeps } from '../../src/index.js';
+import { buildServer, type McpDeps, type ToolsetName } from '../../src/index.js';
 
 /** A store loaded with a workspace, and MCP deps over it. */
 export interface McpWorld {
@@ -24,7 +24,7 @@ export interface McpWorld {
   readonly core: ExecuteDeps;
   readonly errors: unknown[];
   /** A connected SDK client acting as the token with this secret. */
-  connect(secret: string): Promise<Client>;
+  connect(secret: string, toolsets?: readonly ToolsetName[]): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -62,8 +62,8 @@ export async function openMcpWorld(
     deps,
     core,
     errors,
-    async connect(secret) {
-      const server = buildServer(deps, { principal: () => authenticate(secret), address: 'in-memory' });
+    async connect(secret, toolsets) {
+      const server = buildServer(deps, { principal: () => authenticate(secret), address: 'in-memory' }, toolsets);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: 'test', version: '1.0.0' });
       await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
