@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { closestName, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseToolsets } from '../src/index.js';
 import { argumentNames } from '../src/unknown-arguments.js';
 import { ET, IMPORTED, TOKEN, USER } from './support/mcp-workspace.js';
 import { bookingUids, call, expectToolError, fails, openSuite, type Suite } from './support/tool-calls.js';
@@ -16,7 +17,7 @@ const BOOKING_ARGUMENTS =
  * The PATCH tools leave every field to core, which answers it as docs/api says (field_immutable,
  * invalid_change; validation_error naming it for a webhook, docs/webhooks.md).
  */
-const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook']);
+const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook', 'update_event_type']);
 
 describe('strict tool arguments', () => {
   let suite: Suite;
@@ -24,7 +25,9 @@ describe('strict tool arguments', () => {
 
   beforeAll(async () => {
     suite = await openSuite();
-    olga = await suite.client(TOKEN.olga);
+    // Every toolset, so that every tool is held to the rule.
+    olga = await suite.world.connect(TOKEN.olga, parseToolsets('all'));
+    await olga.listTools();
   });
   afterAll(() => suite.world.close());
 
