@@ -127,7 +127,7 @@ describe('schedule event-types', { timeout: 30_000 }, () => {
     const bad = await modes.both(['event-types', 'create', '--slug', 'x', '--name', 'X', '--duration', '0']);
     for (const name of MODE_NAMES) {
       expect([bad[name].code, bad[name].stdout]).toEqual([2, '']);
-      expect(bad[name].stderr).toMatch(/^error validation_error: duration_minutes: /);
+      expect(bad[name].stderr).toMatch(/^error validation_error: --duration: /);
     }
     const taken = await modes.both(['event-types', 'create', '--slug', 'intro', '--name', 'Again', '--duration', '30']);
     for (const name of MODE_NAMES) {
