@@ -97,7 +97,7 @@ describe('schedule apply of a changed file', () => {
       code: 10,
       stdout: [
         '~ event_type ann/sales: duration_minutes 30 → 45, slot_interval_minutes 30 → 45',
-        '- event_type bo/old (not in file; --prune switches it off)',
+        '- event_type bo/old (not in file; --prune archives it)',
         '= 6 unchanged',
         'Plan: 0 to create, 1 to change, 0 to prune.',
         '',
@@ -115,7 +115,7 @@ describe('schedule apply of a changed file', () => {
       code: 0,
       stdout: [
         '~ event_type ann/sales: duration_minutes 30 → 45, slot_interval_minutes 30 → 45',
-        '- event_type bo/old (not in file; switched off by --prune)',
+        '- event_type bo/old (not in file; archived by --prune)',
         '= 6 unchanged',
         'Plan: 0 to create, 1 to change, 1 to prune.',
         'Applied: 0 created, 1 changed, 1 pruned.',
@@ -146,7 +146,7 @@ describe('schedule apply of a changed file', () => {
           { field: 'slot_interval_minutes', from: 30, to: 45 },
         ],
       },
-      { kind: 'event_type', key: expect.any(String), label: 'bo/old', action: 'not_in_file', prune: 'switch_off', pruning: false },
+      { kind: 'event_type', key: expect.any(String), label: 'bo/old', action: 'not_in_file', prune: 'archive', pruning: false },
     ]);
   });
 
@@ -163,8 +163,8 @@ describe('schedule apply of a changed file', () => {
     const run = await local(['apply', '-f', fileWith({ event_types: baseFile().event_types.slice(0, 1) }), '--prune']);
     expect(run.stdout).toBe(
       [
-        '- event_type ann/sales (not in file; switched off by --prune)',
-        '- event_type bo/old (not in file; switched off by --prune)',
+        '- event_type ann/sales (not in file; archived by --prune)',
+        '- event_type bo/old (not in file; archived by --prune)',
         '= 1 unchanged',
         'Plan: 0 to create, 0 to change, 2 to prune.',
         'Applied: 0 created, 0 changed, 2 pruned.',

@@ -495,3 +495,104 @@ describe('the same people and token calls over HTTP and over MCP (toolset people
     });
   }
 });
+
+describe('the same event type changes over HTTP (/v1/event-types) and over MCP (the event_types toolset)', () => {
+  let tools: McpSession;
+  let viaHttp: Record<string, any>;
+  let viaMcp: Record<string, any>;
+  const body = (owner: string) => ({
+    owner,
+    slug: 'extra',
+    name: 'Extra call',
+    description: 'Longer',
+    duration_minutes: 45,
+    location: { type: 'link', url: 'https://meet.example.com/extra' },
+    questions: [{ id: 'topic', label: 'Topic', required: true }],
+  });
+  const stored = async (id: string) => ({
+    row: await tables.rows('select * from event_types where id = $1', [id]),
+    events: await tables.rows('select event_type, payload_json from outbox where subject_uid = $1 order by created_at, event_type', [id]),
+  });
+
+  beforeAll(async () => {
+    tools = await connectHttp(server.url, ORA, 'event_types');
+    viaHttp = expectData(await http('POST', '/v1/event-types', body('alder')), 201);
+    viaMcp = toolData(await tools.call('create_event_type', { ...body('birch'), idempotency_key: randomUUID() }));
+  });
+  afterAll(() => tools?.close());
+
+  it('create answers, reads back (get_event_type) and stores the same type and event_type.created event', async () => {
+    expect([viaHttp.owner.username, viaMcp.owner.username]).toEqual(['alder', 'birch']);
+    const a = { answer: viaHttp, read: expectData(await http('GET', `/v1/event-types/${viaHttp.id}`)), stored: await stored(viaHttp.id) };
+    const b = { answer: viaMcp, read: toolData(await tools.call('get_event_type', { id: viaMcp.id })), stored: await stored(viaMcp.id) };
+    expect(a.read).toEqual(viaHttp);
+    expectSameExceptSource(a, b, 'none');
+  });
+
+  it('update with If-Match "1" over HTTP and update_event_type with if_match 1 over MCP store the same change', async () => {
+    const change = { duration_minutes: 60, status: 'off' };
+    const a = expectData(await http('PATCH', `/v1/event-types/${viaHttp.id}`, change, { 'if-match': '"1"' }));
+    const b = toolData(await tools.call('update_event_type', { id: viaMcp.id, ...change, if_match: 1 }));
+    expect([a.version, a.duration_minutes, a.status]).toEqual([2, 60, 'off']);
+    expectSameExceptSource({ answer: a, stored: await stored(viaHttp.id) }, { answer: b, stored: await stored(viaMcp.id) }, 'none');
+  });
+
+  it('delete over HTTP and delete_event_type over MCP archive the same way', async () => {
+    const a = expectData(await http('DELETE', `/v1/event-types/${viaHttp.id}`));
+    const b = toolData(await tools.call('delete_event_type', { id: viaMcp.id }));
+    expect([a.version, a.slug, typeof a.archived_at]).toEqual([3, 'extra', 'string']);
+    expectSameExceptSource({ answer: a, stored: await stored(viaHttp.id) }, { answer: b, stored: await stored(viaMcp.id) }, 'none');
+  });
+
+  const cases: {
+    rule: string;
+    status: number;
+    code: string;
+    http: () => Promise<ApiResponse>;
+    tool: () => [string, Record<string, unknown>];
+  }[] = [
+    {
+      rule: 'event type slug in use',
+      status: 409,
+      code: 'slug_taken',
+      http: () => http('POST', '/v1/event-types', { ...body('alder'), slug: TWIN_EVENT_TYPES.alder.slug }),
+      tool: () => ['create_event_type', { ...body('alder'), slug: TWIN_EVENT_TYPES.alder.slug, idempotency_key: randomUUID() }],
+    },
+    {
+      rule: 'event type duration over a day',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/event-types', { ...body('alder'), slug: 'long', duration_minutes: 1441 }),
+      tool: () => ['create_event_type', { ...body('alder'), slug: 'long', duration_minutes: 1441, idempotency_key: randomUUID() }],
+    },
+    {
+      rule: 'event type PATCH of owner',
+      status: 422,
+      code: 'field_immutable',
+      http: () => http('PATCH', `/v1/event-types/${TWIN_EVENT_TYPES.alder.id}`, { owner: 'birch' }, { 'if-match': '"1"' }),
+      tool: () => ['update_event_type', { id: TWIN_EVENT_TYPES.alder.id, owner: 'birch', if_match: 1 }],
+    },
+    {
+      rule: 'event type PATCH with a stale If-Match',
+      status: 409,
+      code: 'version_conflict',
+      http: () => http('PATCH', `/v1/event-types/${TWIN_EVENT_TYPES.alder.id}`, { name: 'N' }, { 'if-match': '"9"' }),
+      tool: () => ['update_event_type', { id: TWIN_EVENT_TYPES.alder.id, name: 'N', if_match: 9 }],
+    },
+    {
+      rule: 'an unknown event type',
+      status: 404,
+      code: 'event_type_not_found',
+      http: () => http('GET', '/v1/event-types/a6ffffff-0000-4000-8000-0000000000ee'),
+      tool: () => ['get_event_type', { id: 'a6ffffff-0000-4000-8000-0000000000ee' }],
+    },
+  ];
+
+  for (const { rule, status, code, http: overHttp, tool } of cases) {
+    it(`${rule}: ${status} ${code} over HTTP, the same code and details over MCP`, async () => {
+      const viaHttpError = expectError(await overHttp(), status, code);
+      const [name, args] = tool();
+      expectToolError(await tools.call(name, args), viaHttpError.code, viaHttpError.details);
+    });
+  }
+});

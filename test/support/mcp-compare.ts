@@ -13,6 +13,7 @@ const UUID_G = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Keys holding the instant a write happened: they differ between two runs, and only their presence is compared. */
 const WRITE_TIME_KEYS = new Set([
   'created_at',
+  'archived_at',
   'updated_at',
   'cancelled_at',
   'ended_at',

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'series_busy',
   'series_ended',
   'version_conflict',
+  'slug_taken',
   'event_type_inactive',
   'slot_in_past',
   'slot_unavailable',

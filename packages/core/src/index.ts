@@ -88,6 +88,14 @@ export {
   type ShownError,
 } from './errors.js';
 export type { CalDavCalendar } from './event-types/calendar.js';
+export { type EventTypeLocation, eventTypeLocationSchema } from './event-types/event-type-fields.js';
+export {
+  type CreateEventTypeBody,
+  createEventTypeBodySchema,
+  type UpdateEventTypeBody,
+  updateEventTypeBodySchema,
+} from './event-types/event-type-input.js';
+export { type EventType, eventTypeSchema } from './event-types/event-type-view.js';
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';

@@ -195,8 +195,8 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
         ],
       },
       { kind: 'event_type', label: 'rosa/onboarding', action: 'create' },
-      // The switched-off intro is named; sales is not, and would be switched off with --prune.
-      { kind: 'event_type', label: 'tomas/sales', action: 'not_in_file', prune: 'switch_off', pruning: false },
+      // The switched-off intro is named; sales is not, and would be archived with --prune.
+      { kind: 'event_type', label: 'tomas/sales', action: 'not_in_file', prune: 'archive', pruning: false },
     ]);
     expect(plan.changes).toBe(true);
   });
@@ -222,14 +222,14 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
     expect((await planWorkspace(deps, declared(after))).changes).toBe(false);
   });
 
-  it('prunes per kind: event types switched off, tokens revoked, OAuth clients removed; people kept and listed', async () => {
+  it('prunes per kind: event types archived, tokens revoked, OAuth clients removed; people kept and listed', async () => {
     const { store, deps } = await opened();
     const file = { users: [richFile().users[1]], event_types: [richFile().event_types[1]], tokens: [], oauth_clients: [] };
     const dry = await planWorkspace(deps, declared(file), { prune: true });
     expect(changed(dry)).toEqual([
       { kind: 'user', label: 'rosa', action: 'not_in_file', prune: 'not_supported', pruning: false },
-      { kind: 'event_type', label: 'rosa/demo-call', action: 'not_in_file', prune: 'switch_off', pruning: true },
-      { kind: 'event_type', label: 'tomas/sales', action: 'not_in_file', prune: 'switch_off', pruning: true },
+      { kind: 'event_type', label: 'rosa/demo-call', action: 'not_in_file', prune: 'archive', pruning: true },
+      { kind: 'event_type', label: 'tomas/sales', action: 'not_in_file', prune: 'archive', pruning: true },
       { kind: 'token', label: 'rosa/crm', action: 'not_in_file', prune: 'revoke', pruning: true },
       { kind: 'oauth_client', label: 'northwind-desktop', action: 'not_in_file', prune: 'revoke', pruning: true },
     ]);
@@ -237,11 +237,12 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
     expect((await planWorkspace(deps, declared(file))).changes).toBe(false);
 
     expect(await applyWorkspace(deps, declared(file), { prune: true })).toEqual(dry);
-    const types = await store.db.selectFrom('event_types').select(['slug', 'status']).orderBy('slug').execute();
-    expect(types).toEqual([
-      { slug: 'demo-call', status: 'off' },
-      { slug: 'intro', status: 'off' },
-      { slug: 'sales', status: 'off' },
+    // Archived as DELETE /v1/event-types/:id does: the rows stay, their slugs are freed, the named intro is kept.
+    const types = await store.db.selectFrom('event_types').select(['slug', 'archived_slug', 'archived_at']).orderBy('created_at').execute();
+    expect(types.map((t) => [t.archived_slug ?? t.slug, t.archived_at, t.slug.startsWith('~')]).sort()).toEqual([
+      ['demo-call', T0, true],
+      ['intro', null, false],
+      ['sales', T0, true],
     ]);
     const tokens = await store.db.selectFrom('tokens').select(['name', 'revoked_at']).execute();
     expect(tokens).toEqual([{ name: 'crm', revoked_at: T0 }]);

@@ -293,6 +293,26 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description: 'Revoke one of your tokens now; calls with it fail from then on. Irreversible.',
     annotations: destroy,
   },
+  get_event_type: {
+    title: 'Get an event type',
+    description: 'One event type whole: every setting, location, questions, version (update_event_type if_match); archived ones too.',
+    annotations: read,
+  },
+  create_event_type: {
+    title: 'Create an event type',
+    description: 'A new bookable type for you or owner (someone you act for); slug unique per owner. Unsent settings take defaults.',
+    annotations: create,
+  },
+  update_event_type: {
+    title: 'Change an event type',
+    description: 'Send only what changes; status off stops bookings. Existing bookings keep their times; a new slug keeps the id.',
+    annotations: write,
+  },
+  delete_event_type: {
+    title: 'Archive an event type',
+    description: 'No longer listed or bookable, slug free for reuse; its bookings and series stay.',
+    annotations: destroy,
+  },
 };
 
 /** Docs of the directory tools (also resources, for clients that read them). */

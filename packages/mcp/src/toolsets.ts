@@ -73,6 +73,10 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   get_token: 'people',
   create_token: 'people',
   revoke_token: 'people',
+  get_event_type: 'event_types',
+  create_event_type: 'event_types',
+  update_event_type: 'event_types',
+  delete_event_type: 'event_types',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

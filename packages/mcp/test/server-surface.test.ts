@@ -56,6 +56,8 @@ const WEBHOOK_ID_TOOLS = [
   'test_webhook',
 ];
 const DIRECTORY_TOOLS = ['whoami', 'list_people', 'list_event_types'];
+/** The event_types toolset (docs/api/event-types.md), outside the default; each takes the type's id as `id`. */
+const EVENT_TYPE_TOOLS = ['get_event_type', 'create_event_type', 'update_event_type', 'delete_event_type'];
 const READ_ONLY = new Set([
   'list_bookings',
   'get_booking',
@@ -70,12 +72,13 @@ const READ_ONLY = new Set([
   'list_calendars',
   'get_calendar',
   'test_calendar',
+  'get_event_type',
   ...DIRECTORY_TOOLS,
   'get_person',
   'list_tokens',
   'get_token',
 ]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar', 'revoke_token']);
+const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar', 'revoke_token', 'delete_event_type']);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
@@ -90,6 +93,7 @@ const NOT_IDEMPOTENT = new Set([
   'add_calendar',
   'create_person',
   'create_token',
+  'create_event_type',
 ]);
 /** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
 const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
@@ -132,6 +136,9 @@ const TAKES_KEY = new Set([
   'reactivate_person',
   'create_token',
   'revoke_token',
+  'create_event_type',
+  'update_event_type',
+  'delete_event_type',
 ]);
 
 interface ListedTool {

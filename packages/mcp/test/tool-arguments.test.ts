@@ -17,7 +17,7 @@ const BOOKING_ARGUMENTS =
  * The PATCH tools leave every field to core, which answers it as docs/api says (field_immutable,
  * invalid_change; validation_error naming it for a webhook, docs/webhooks.md).
  */
-const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook', 'update_time_off', 'update_person']);
+const PATCH_TOOLS = new Set(['update_booking', 'update_series', 'update_webhook', 'update_time_off', 'update_person', 'update_event_type']);
 
 describe('strict tool arguments', () => {
   let suite: Suite;

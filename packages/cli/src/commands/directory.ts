@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runCommand, show, withCommonOptions } from '../command-context.js';
 import { renderObject } from '../output/render.js';
 import { EVENT_TYPE_COLUMNS } from './columns.js';
+import { registerEventTypes } from './event-types.js';
 import { listCommand, withPaging } from './list-pages.js';
 
 /** `schedule whoami` and `schedule event-types list`. */
@@ -15,8 +16,9 @@ export function registerDirectory(program: Command): void {
       }),
     );
 
-  const eventTypes = program.command('event-types').description('Event types you can book.');
+  const eventTypes = program.command('event-types').description('Event types you can book: list, get, create, update, delete (archive).');
   withCommonOptions(withPaging(eventTypes.command('list').description('List the event types you can book, with their ids.')))
     .addHelpText('after', '\nExample:\n  schedule event-types list --json')
     .action((_, command: Command) => runCommand(command, (ctx) => listCommand(ctx, 'list_event_types', {}, EVENT_TYPE_COLUMNS)));
+  registerEventTypes(eventTypes);
 }

@@ -244,3 +244,25 @@ export function personDeactivatedText(p: PersonFacts & { deactivated_at: string 
     ? `${p.username} is active, version ${p.version} · id ${p.user_id}`
     : `${p.username} is deactivated since ${p.deactivated_at}: their tokens no longer work · id ${p.user_id}`;
 }
+
+interface EventTypeFacts {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly owner: { readonly username: string };
+  readonly duration_minutes: number;
+  readonly status: string;
+  readonly version: number;
+}
+
+export function eventTypeCreatedText(e: EventTypeFacts): string {
+  return `Created event type ${e.owner.username}/${e.slug} (${e.name}, ${e.duration_minutes} min) · id ${e.id}`;
+}
+
+export function eventTypeUpdatedText(e: EventTypeFacts): string {
+  return `Updated event type ${e.owner.username}/${e.slug}, ${e.status}, version ${e.version} · id ${e.id}`;
+}
+
+export function eventTypeArchivedText(e: EventTypeFacts): string {
+  return `Archived event type ${e.owner.username}/${e.slug}; its bookings stay · id ${e.id}`;
+}

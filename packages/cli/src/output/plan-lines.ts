@@ -9,8 +9,8 @@ const value = (v: unknown) => JSON.stringify(v);
 /** What `--prune` does to an entry the file no longer names, and whether this run does it. */
 function pruneWords(prune: PruneAction, pruning: boolean): string {
   switch (prune) {
-    case 'switch_off':
-      return pruning ? 'switched off by --prune' : '--prune switches it off';
+    case 'archive':
+      return pruning ? 'archived by --prune' : '--prune archives it';
     case 'revoke':
       return pruning ? 'revoked by --prune' : '--prune revokes it';
     case 'not_supported':

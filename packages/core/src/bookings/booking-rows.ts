@@ -3,12 +3,16 @@ import type { Booking } from './booking-view.js';
 
 /** Bookings joined with what their view shows of the host and event type. */
 export function selectBookings(db: Executor) {
-  return db
-    .selectFrom('bookings')
-    .innerJoin('users as host', 'host.id', 'bookings.host_user_id')
-    .innerJoin('event_types', 'event_types.id', 'bookings.event_type_id')
-    .selectAll('bookings')
-    .select(['host.username as host_username', 'host.email as host_email', 'event_types.slug as event_type_slug']);
+  return (
+    db
+      .selectFrom('bookings')
+      .innerJoin('users as host', 'host.id', 'bookings.host_user_id')
+      .innerJoin('event_types', 'event_types.id', 'bookings.event_type_id')
+      .selectAll('bookings')
+      .select(['host.username as host_username', 'host.email as host_email'])
+      // An archived type's slug column holds `~<id>`; the slug it had is shown (event-type-rows.ts).
+      .select((eb) => eb.fn.coalesce('event_types.archived_slug', 'event_types.slug').as('event_type_slug'))
+  );
 }
 
 export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;

@@ -5,6 +5,7 @@ import { checkStart } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import { ScheduleError } from '../errors.js';
+import { bookingLocationOf } from '../event-types/booking-location.js';
 import { checkAnswers } from '../event-types/questions.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
@@ -112,7 +113,7 @@ export async function insertBooking(
       timezone: body.timezone,
       attendee: body.attendee,
       guests: body.guests,
-      location: { type: 'conference', url: deps.conferenceLinks.linkFor(uid), value: null },
+      location: bookingLocationOf(eventType.location, deps.conferenceLinks, uid),
       metadata: { ...body.metadata, ...utm },
       responses: body.responses,
     },

@@ -50,6 +50,8 @@ export async function listEventTypes(db: Executor, principal: Principal, query: 
     .innerJoin('users', 'users.id', 'event_types.owner_user_id')
     .selectAll('event_types')
     .select(['users.username', 'users.timezone as owner_timezone', 'users.schedule_json'])
+    // Archived (deleted) types are not listed; GET /v1/event-types/:id still answers them.
+    .where('event_types.archived_at', 'is', null)
     .orderBy('users.username')
     .orderBy('event_types.slug');
   if (principal.actsFor.kind === 'users') q = q.where('event_types.owner_user_id', 'in', [...principal.actsFor.ids]);

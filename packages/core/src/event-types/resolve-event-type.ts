@@ -7,6 +7,8 @@ import { runPrepared } from '../storage/prepared-query.js';
 import type { OnOff, UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar } from './calendar.js';
+import type { EventTypeLocation } from './event-type-fields.js';
+import { storedLocation } from './event-type-rows.js';
 import { type Question, storedQuestions } from './questions.js';
 import type { Schedule } from './schedule.js';
 
@@ -25,6 +27,8 @@ export interface EventTypeWithHost {
   readonly bufferAfterMinutes: number;
   readonly slotIntervalMinutes: number;
   readonly questions: readonly Question[];
+  /** Where its bookings meet (event-type-fields.ts). */
+  readonly location: EventTypeLocation;
   /**
    * Whether mail may go to this event type's attendees: neither it nor the
    * workspace turned attendee mail off (the rule of attendeeMailOn, read with
@@ -91,11 +95,12 @@ function toHost(row: Selectable<UsersTable> | undefined): HostRecord | undefined
 function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTakeFirstOrThrow']>>): EventTypeWithHost {
   return {
     id: row.id,
-    slug: row.slug,
+    slug: row.archived_slug ?? row.slug,
     name: row.name,
     durationMinutes: row.duration_minutes,
-    // A deactivated host's event types answer as switched off (docs/api/people.md): no slots, no new bookings or series.
-    status: row.host_deactivated_at === null ? row.status : 'off',
+    // A deactivated host's event types answer as switched off (docs/api/people.md): no slots, no new bookings or series;
+    // an archived type takes no bookings either, as one switched off (docs/api/event-types.md).
+    status: row.host_deactivated_at === null && row.archived_at === null ? row.status : 'off',
     minimumNoticeMinutes: row.minimum_notice_minutes,
     futureLimitDays: row.future_limit_days,
     recurring: row.recurring,
@@ -104,6 +109,7 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     bufferAfterMinutes: row.buffer_after_minutes,
     slotIntervalMinutes: row.slot_interval_minutes,
     questions: storedQuestions(row.questions_json),
+    location: storedLocation(row.location_json),
     // A missing organization row (no workspace loaded yet) has nothing turned off.
     attendeeMail: row.attendee_mail !== 0 && row.organization_attendee_mail !== 0,
     host: {

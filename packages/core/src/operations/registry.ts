@@ -15,6 +15,12 @@ import {
   testCalendarOperation,
 } from './calendar-operations.js';
 import { listEventTypesOperation, listPeopleOperation, whoamiOperation } from './directory-operations.js';
+import {
+  createEventTypeOperation,
+  deleteEventTypeOperation,
+  getEventTypeOperation,
+  updateEventTypeOperation,
+} from './event-type-operations.js';
 import type { Operation } from './operation.js';
 import {
   createPersonOperation,
@@ -111,6 +117,10 @@ export const operations = [
   getTokenOperation,
   createTokenOperation,
   revokeTokenOperation,
+  getEventTypeOperation,
+  createEventTypeOperation,
+  updateEventTypeOperation,
+  deleteEventTypeOperation,
 ] as const satisfies readonly Operation<any>[];
 
 /** The name of an operation, as HTTP logs it, MCP calls it a tool and the CLI calls it. */

@@ -34,6 +34,9 @@ export const EVENT_NAMES = [
   'person.created',
   'person.updated',
   'person.deactivated',
+  'event_type.created',
+  'event_type.updated',
+  'event_type.deleted',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

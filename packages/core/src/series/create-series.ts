@@ -263,7 +263,7 @@ export async function createSeries(
             uid: bookingUid,
             // Every occurrence is new: version 1.
             sequence: 1,
-            location_url: occurrenceLocation(deps.conferenceLinks, row.location_url, bookingUid).url,
+            location_url: occurrenceLocation(deps.conferenceLinks, template, bookingUid).url,
           })),
           skipped: skipped.map(({ date, start_at }) => ({ date, start_at })),
           location_url: row.location_url,

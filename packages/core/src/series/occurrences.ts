@@ -5,6 +5,8 @@ import { insertBookingRow } from '../bookings/insert-booking-row.js';
 import { newBookingRow } from '../bookings/new-booking.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
+import { bookingLocationOf } from '../event-types/booking-location.js';
+import type { EventTypeLocation } from '../event-types/event-type-fields.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
@@ -21,7 +23,13 @@ import type { Occurrence } from './series-view.js';
 /** What every occurrence of one series shares. */
 export interface OccurrenceTemplate {
   readonly seriesUid: string;
-  readonly eventType: { readonly id: string; readonly slug: string; readonly name: string; readonly durationMinutes: number };
+  readonly eventType: {
+    readonly id: string;
+    readonly slug: string;
+    readonly name: string;
+    readonly durationMinutes: number;
+    readonly location: EventTypeLocation;
+  };
   readonly host: Pick<HostRecord, 'id' | 'username' | 'email' | 'name' | 'timezone' | 'calendars'>;
   readonly attendee: SeriesAttendee;
   readonly timezone: string;
@@ -38,12 +46,17 @@ export type OccurrenceDeps = Pick<SeriesDeps, 'clock' | 'ids' | 'conferenceLinks
 
 /**
  * docs/api/choices.md: an occurrence carries the series' fixed link as
- * `link`, else its own generated conference link.
+ * `link`, else what its event type's location gives a booking
+ * (booking-location.ts): by default its own generated conference link.
  */
-export function occurrenceLocation(links: ConferenceLinks, locationUrl: string | null, bookingUid: string) {
-  return locationUrl !== null
-    ? { type: 'link' as const, url: locationUrl, value: null }
-    : { type: 'conference' as const, url: links.linkFor(bookingUid), value: null };
+export function occurrenceLocation(
+  links: ConferenceLinks,
+  template: Pick<OccurrenceTemplate, 'locationUrl' | 'eventType'>,
+  bookingUid: string,
+) {
+  return template.locationUrl !== null
+    ? { type: 'link' as const, url: template.locationUrl, value: null }
+    : bookingLocationOf(template.eventType.location, links, bookingUid);
 }
 
 /** Books one occurrence (already checked free under the host's lock), records `booking.created`, and queues the attendee's invite. */
@@ -64,7 +77,7 @@ export async function bookOccurrence(
       startMs: slot.patternInstantMs,
       timezone: template.timezone,
       attendee: { email: attendee.email, name: attendee.name, phone: attendee.phone ?? undefined },
-      location: occurrenceLocation(deps.conferenceLinks, template.locationUrl, uid),
+      location: occurrenceLocation(deps.conferenceLinks, template, uid),
       occurrence: { seriesUid: template.seriesUid, patternInstantMs: slot.patternInstantMs, rescheduledFromUid: slot.rescheduledFromUid },
     },
     toTimestamp(deps.clock.now()),

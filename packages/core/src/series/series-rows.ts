@@ -9,17 +9,16 @@ import type { Series } from './series-view.js';
 
 /** Series joined with what their view shows of the host and event type. */
 export function selectSeries(db: Executor) {
-  return db
-    .selectFrom('series')
-    .innerJoin('users as host', 'host.id', 'series.host_user_id')
-    .innerJoin('event_types', 'event_types.id', 'series.event_type_id')
-    .selectAll('series')
-    .select([
-      'host.username as host_username',
-      'host.email as host_email',
-      'event_types.slug as event_type_slug',
-      'event_types.name as event_type_name',
-    ]);
+  return (
+    db
+      .selectFrom('series')
+      .innerJoin('users as host', 'host.id', 'series.host_user_id')
+      .innerJoin('event_types', 'event_types.id', 'series.event_type_id')
+      .selectAll('series')
+      .select(['host.username as host_username', 'host.email as host_email', 'event_types.name as event_type_name'])
+      // An archived type's slug column holds `~<id>`; the slug it had is shown (event-type-rows.ts).
+      .select((eb) => eb.fn.coalesce('event_types.archived_slug', 'event_types.slug').as('event_type_slug'))
+  );
 }
 
 export type SeriesRow = Awaited<ReturnType<ReturnType<typeof selectSeries>['executeTakeFirstOrThrow']>>;

@@ -385,6 +385,28 @@ const migrations: Record<string, Migration> = {
       await db.updateTable('webhooks').set({ answers_promptly: 1 }).where('consecutive_failures', '=', 0).execute();
     },
   },
+  '0008_event_type_self_service': {
+    async up(db: Kysely<any>) {
+      // Event types changed through the API (docs/api/event-types.md): a version for
+      // If-Match, a description, where bookings of it meet, and archiving. Rows made
+      // before are at version 1 and meet at generated conference links, as they did.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('event_types').addColumn('description', 'text').execute();
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('location_json', 'text', (c) => c.notNull().defaultTo('{"type":"conference"}'))
+        .execute();
+      // An archived type frees its slug for a new one, yet the unique constraint on
+      // (owner_user_id, slug) is part of 0001's table and SQLite cannot drop it without
+      // rebuilding the table: the slug column then holds `~<id>`, which no valid slug
+      // can be, and the slug it had is kept here.
+      await db.schema.alterTable('event_types').addColumn('archived_at', 'text').execute();
+      await db.schema.alterTable('event_types').addColumn('archived_slug', 'text').execute();
+    },
+  },
   '0010_time_off': {
     async up(db: Kysely<any>) {
       // A host's time off (docs/api/time-off.md): ranges that are busy time

@@ -85,6 +85,14 @@ export interface EventTypesTable {
   updated_at: string;
   /** 0 turns off mail to attendees of this event type. */
   attendee_mail: ColumnType<number, number | undefined, number>;
+  /** Grows with every change through the API; shown as the ETag. */
+  version: ColumnType<number, number | undefined, number>;
+  description: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The event type's location (event-type-location.ts) as JSON. */
+  location_json: ColumnType<string, string | undefined, string>;
+  /** Set when archived (DELETE); `slug` then holds `~<id>` and `archived_slug` the slug it had. */
+  archived_at: ColumnType<string | null, string | null | undefined, string | null>;
+  archived_slug: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TokensTable {

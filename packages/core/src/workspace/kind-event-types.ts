@@ -1,16 +1,16 @@
+import { eventTypeColumns, storedLocation } from '../event-types/event-type-rows.js';
 import { storedQuestions } from '../event-types/questions.js';
+import { archiveEventTypeRow, writeEventTypeFields } from '../event-types/write-event-type.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
-import { eventTypeRow } from './workspace-rows.js';
-import { upsertChanged } from './workspace-writes.js';
 
-type Row = ReturnType<typeof eventTypeRow>;
+type Columns = ReturnType<typeof eventTypeColumns> & { readonly owner_user_id: string };
 
 /**
- * An event type's entry from its row, in the file's words: the file's
- * entries go through `eventTypeRow` first, so a default the loader fills in
- * (the slot interval) is compared as stored.
+ * An event type's entry from its columns, in the file's words: the file's
+ * entries go through `eventTypeColumns` first (the API's writer's mapping),
+ * so a default the writer fills in (the slot interval) is compared as stored.
  */
-function eventTypeEntry(id: string, row: Row, ownerName: string): Entry {
+function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
   return {
     key: id,
     label: `${ownerName}/${row.slug}`,
@@ -19,6 +19,7 @@ function eventTypeEntry(id: string, row: Row, ownerName: string): Entry {
       owner: row.owner_user_id,
       slug: row.slug,
       name: row.name,
+      description: row.description ?? null,
       duration_minutes: row.duration_minutes,
       status: row.status,
       recurring: row.recurring,
@@ -29,6 +30,7 @@ function eventTypeEntry(id: string, row: Row, ownerName: string): Entry {
       buffer_after_minutes: row.buffer_after_minutes,
       slot_interval_minutes: row.slot_interval_minutes,
       questions: storedQuestions(row.questions_json),
+      location: storedLocation(row.location_json),
       attendee_mail: row.attendee_mail !== 0,
     },
   };
@@ -42,27 +44,37 @@ export const eventTypesKind: ResourceKind = {
     return workspace.event_types.map((eventType, i) => {
       const owner = users.get(eventType.owner)!;
       const id = eventTypeIds[i]!;
-      const row = eventTypeRow(eventType, owner.id);
       return {
-        ...eventTypeEntry(id, row, owner.username),
+        ...eventTypeEntry(id, { ...eventTypeColumns(eventType), owner_user_id: owner.id }, owner.username),
         at: `event_types[${i}]`,
-        write: (trx, ctx) => upsertChanged(trx, 'event_types', id, row, ctx.now),
+        // The API's writer: one validation, one slug rule, the version bumped on a change.
+        write: async (trx, ctx) => {
+          await writeEventTypeFields(trx, { dialect: ctx.deps.store.dialect }, { id, ownerId: owner.id, now: ctx.now }, eventType);
+        },
       };
     });
   },
   async read(trx, names) {
-    const rows = await trx.selectFrom('event_types').selectAll().orderBy('created_at').orderBy('id').execute();
+    // An archived type is deleted as far as a file is concerned: a file that names it again brings it back.
+    const rows = await trx
+      .selectFrom('event_types')
+      .selectAll()
+      .where('archived_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows
-      .map(({ id, created_at: _c, updated_at: _u, ...row }) => eventTypeEntry(id, row, names.get(row.owner_user_id) ?? row.owner_user_id))
+      .map((row) => eventTypeEntry(row.id, row, names.get(row.owner_user_id) ?? row.owner_user_id))
       .sort((a, b) => a.label.localeCompare(b.label));
   },
   exportAs: (event_types) => ({ event_types }),
-  // Switched off, never deleted: its bookings and series keep pointing at it (docs/workspace.md).
+  // Archived as `DELETE /v1/event-types/:id` does, never deleted: its bookings and series keep pointing at it.
   prune: {
-    action: 'switch_off',
-    done: (entry) => entry.fields.status === 'off',
+    action: 'archive',
+    // Archived types are not read, so none is ever listed as left to prune.
+    done: () => false,
     async run(trx, ctx, entry) {
-      await trx.updateTable('event_types').set({ status: 'off', updated_at: ctx.now }).where('id', '=', entry.key).execute();
+      await archiveEventTypeRow(trx, entry.key, ctx.now);
     },
   },
 };

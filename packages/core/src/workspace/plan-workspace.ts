@@ -128,7 +128,7 @@ export async function planIn(
         items.push({ ...item, prune: rule.action, pruning: false });
         continue;
       }
-      // Already as a prune leaves it (switched off, revoked): nothing to say.
+      // Already as a prune leaves it (revoked): nothing to say; archived types are not read at all.
       if (rule.done(entry)) continue;
       items.push({ ...item, prune: rule.action, pruning: options.prune === true });
       if (options.prune) steps.push((t, ctx) => rule.run(t, ctx, entry));

@@ -14,7 +14,7 @@ import type { DeclaredWorkspace, Section } from './workspace-sections.js';
 export type KindName = 'organization' | 'user' | 'event_type' | 'token' | 'booking' | 'oauth_client';
 
 /** What `--prune` does to a stored entry the file no longer names. */
-export type PruneAction = 'switch_off' | 'revoke' | 'not_supported';
+export type PruneAction = 'archive' | 'revoke' | 'not_supported';
 
 /**
  * One resource in the file's terms: its identity, a name for people, and
@@ -62,7 +62,7 @@ export interface ResolvedFile {
 export type PruneRule =
   | { readonly action: 'not_supported' }
   | {
-      readonly action: 'switch_off' | 'revoke';
+      readonly action: 'archive' | 'revoke';
       /** Already in the state a prune leaves it in: not listed. */
       done(entry: Entry): boolean;
       run(trx: Executor, ctx: WriteContext, entry: Entry): Promise<void>;

@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from '../rate-limit/limits.js';
 import type { BookingsTable } from '../storage/schema.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import type { EventTypeRef, UserRef } from './workspace-refs.js';
-import type { Workspace, WorkspaceBooking, WorkspaceEventType, WorkspaceToken, WorkspaceUser } from './workspace-schema.js';
+import type { Workspace, WorkspaceBooking, WorkspaceToken, WorkspaceUser } from './workspace-schema.js';
 
 // One mapper a table: what a workspace entry stores, given the references
 // resolved before anything is written (workspace-refs.ts).
@@ -39,25 +39,6 @@ export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>
     manages_json: JSON.stringify(user.manages.map((m) => users.get(m)!.id)),
     schedule_json: user.schedule ? JSON.stringify(user.schedule) : null,
     calendars_json: JSON.stringify([...user.calendars, ...added]),
-  };
-}
-
-export function eventTypeRow(eventType: WorkspaceEventType, ownerId: string) {
-  return {
-    owner_user_id: ownerId,
-    slug: eventType.slug,
-    name: eventType.name,
-    duration_minutes: eventType.duration_minutes,
-    status: eventType.status,
-    minimum_notice_minutes: eventType.minimum_notice_minutes,
-    future_limit_days: eventType.future_limit_days,
-    recurring: eventType.recurring,
-    allow_reschedule: eventType.allow_reschedule ? 1 : 0,
-    buffer_before_minutes: eventType.buffer_before_minutes,
-    buffer_after_minutes: eventType.buffer_after_minutes,
-    slot_interval_minutes: eventType.slot_interval_minutes ?? eventType.duration_minutes,
-    questions_json: JSON.stringify(eventType.questions),
-    attendee_mail: eventType.attendee_mail ? 1 : 0,
   };
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { SCOPES } from '../auth/scopes.js';
 import { calendarSchema } from '../event-types/calendar.js';
-import { questionSchema } from '../event-types/questions.js';
+import { eventTypeDeclaration } from '../event-types/event-type-fields.js';
 import { scheduleSchema } from '../event-types/schedule.js';
 import { clientRegistrationSchema } from '../oauth/oauth-clients.js';
 import { personEmail, personName, personTimeZone, role, username } from '../people/person-fields.js';
 import { limitsSchema } from '../rate-limit/limits.js';
-import { BOOKING_STATUSES, ON_OFF } from '../storage/schema.js';
+import { BOOKING_STATUSES } from '../storage/schema.js';
 import { isTimeZone } from '../time.js';
 import { attendee, fileInstant, uuid } from '../validation/fields.js';
 
@@ -37,23 +37,10 @@ const userSchema = z.object({
   calendars: z.array(calendarSchema).default([]),
 });
 
-const eventTypeSchema = z.object({
+// The API's own fields and defaults (event-type-fields.ts), plus the file's id and owner reference.
+const eventTypeSchema = eventTypeDeclaration.extend({
   id: uuid.optional(),
   owner: reference,
-  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lowercase letters, digits and dashes'),
-  name: z.string().min(1),
-  duration_minutes: z.int().min(1).max(1440),
-  status: z.enum(ON_OFF).default('on'),
-  minimum_notice_minutes: z.int().min(0).default(0),
-  future_limit_days: z.int().min(1).default(60),
-  recurring: z.enum(ON_OFF).default('on'),
-  allow_reschedule: z.boolean().default(true),
-  buffer_before_minutes: z.int().min(0).default(0),
-  buffer_after_minutes: z.int().min(0).default(0),
-  slot_interval_minutes: z.int().min(1).max(1440).optional(),
-  questions: z.array(questionSchema).default([]),
-  /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
-  attendee_mail: z.boolean().default(true),
 });
 
 const tokenSchema = z.object({

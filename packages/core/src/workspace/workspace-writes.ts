@@ -48,7 +48,8 @@ export async function upsertChanged(
   if (Object.entries(row).every(([column, value]) => existing[column] === value)) return;
   await db
     .updateTable(table)
-    .set({ ...row, updated_at: now })
+    // A versioned row (a person) moves on, so an API client's If-Match sees that the file changed it.
+    .set({ ...row, ...(typeof existing.version === 'number' ? { version: existing.version + 1 } : {}), updated_at: now })
     .where('id', '=', id)
     .execute();
 }

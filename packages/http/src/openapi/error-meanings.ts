@@ -34,6 +34,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   series_ended: 'The series has ended; nothing can change it any more.',
   version_conflict:
     'The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.',
+  slug_taken: 'The owner already has a live event type with this slug; nothing changed.',
   event_type_inactive: 'The event type is switched off and takes no bookings.',
   slot_in_past: 'The requested start is before now.',
   slot_unavailable: 'The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).',

@@ -5,6 +5,7 @@ import type {
   CalendarResync,
   Caller,
   Delivery,
+  EventType,
   EventTypeSummary,
   Person,
   PersonDetail,
@@ -226,6 +227,43 @@ export const EVENT_TYPE: EventTypeSummary = {
   timezone: 'Europe/Berlin',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
 };
+
+/** The same type whole, as GET /v1/event-types/:id and its writes answer it. */
+export const FULL_EVENT_TYPE: EventType = {
+  id: INTRO_ID,
+  slug: 'intro',
+  name: 'Intro call',
+  description: 'A first talk about your project.',
+  owner: { user_id: ALICE.user_id, username: 'alice' },
+  duration_minutes: 30,
+  slot_interval_minutes: 30,
+  buffer_before_minutes: 0,
+  buffer_after_minutes: 10,
+  minimum_notice_minutes: 120,
+  future_limit_days: 60,
+  status: 'on',
+  recurring: 'on',
+  allow_reschedule: true,
+  attendee_mail: true,
+  location: { type: 'conference' },
+  questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
+  version: 1,
+  created_at: '2026-03-01T09:00:00.000Z',
+  updated_at: '2026-03-01T09:00:00.000Z',
+  archived_at: null,
+};
+
+export const CREATE_EVENT_TYPE_BODY = {
+  slug: 'intro',
+  name: 'Intro call',
+  description: 'A first talk about your project.',
+  duration_minutes: 30,
+  buffer_after_minutes: 10,
+  minimum_notice_minutes: 120,
+  questions: [{ id: 'topic', label: 'Topic' }],
+};
+
+export const UPDATE_EVENT_TYPE_BODY = { duration_minutes: 45, slot_interval_minutes: 15 };
 
 const WEBHOOK_ID = '5b1e9c1a-7d2f-4c3b-9a8e-2f4d6b8c0e11';
 

@@ -11,6 +11,8 @@ export const TAGS = {
   Calendars:
     'CalDAV accounts of the people the caller acts for: where busy times are read and bookings written (docs/calendars.md). Passwords are sealed and never shown.',
   Availability: 'When the people the caller acts for can be booked: their time off (docs/api/time-off.md).',
+  EventTypes:
+    'What can be booked and how: duration, rules, location, booking form. Changing one changes future slots, never existing bookings.',
   Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
   People:
     'The people of the organization and the caller’s own access tokens (docs/api/people.md): admins and owners add, change and deactivate people; everyone edits their profile and tokens.',
@@ -557,5 +559,49 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     description: 'Revokes one of the caller’s tokens at once; revoking a revoked one answers it unchanged.',
     resource: 'Token',
     responseExample: { ...example.TOKEN, revoked_at: '2026-12-03T08:00:00.000Z' },
+  },
+  get_event_type: {
+    tag: 'EventTypes',
+    summary: 'Get an event type',
+    description: 'One event type whole, archived ones too, with its version as `ETag`. One the caller may not act for answers 404.',
+    resource: 'EventTypeDetails',
+    etag: true,
+    responseExample: example.FULL_EVENT_TYPE,
+  },
+  create_event_type: {
+    tag: 'EventTypes',
+    summary: 'Create an event type',
+    description: [
+      'Creates an event type for `owner` (a user_id or username the caller may act for; the caller when absent).',
+      'Fields left out take the workspace file’s defaults. A slug the owner already uses answers `409 slug_taken`.',
+    ].join(' '),
+    resource: 'EventTypeDetails',
+    etag: true,
+    created: true,
+    requestExample: example.CREATE_EVENT_TYPE_BODY,
+    responseExample: example.FULL_EVENT_TYPE,
+  },
+  update_event_type: {
+    tag: 'EventTypes',
+    summary: 'Change an event type',
+    description: [
+      'Send only what changes; `id`, `owner`, `version` and the times answer `422 field_immutable`. A new slug keeps the id.',
+      'Duration, interval and rules change future slots, never existing bookings. Every success bumps the version.',
+    ].join(' '),
+    resource: 'EventTypeDetails',
+    etag: true,
+    requestExample: example.UPDATE_EVENT_TYPE_BODY,
+    responseExample: { ...example.FULL_EVENT_TYPE, duration_minutes: 45, slot_interval_minutes: 15, version: 2 },
+  },
+  delete_event_type: {
+    tag: 'EventTypes',
+    summary: 'Archive an event type',
+    description: [
+      'Archives: no longer listed nor bookable, its slug free for a new type; `GET` still answers it with `archived_at`.',
+      'Its bookings and series stay. Deleting it again answers it unchanged.',
+    ].join(' '),
+    resource: 'EventTypeDetails',
+    etag: true,
+    responseExample: { ...example.FULL_EVENT_TYPE, version: 2, archived_at: '2026-03-02T09:00:00.000Z' },
   },
 };

@@ -67,12 +67,12 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
 }
 
 /**
- * The host of the booking or series an event's payload shows (both resources
- * carry `host.user_id`), or of the time off it shows (its `user_id`).
+ * Whose resource an event's payload shows: a booking's or series' `host.user_id`,
+ * an event type's `owner.user_id`, or the `user_id` of time off or working hours.
  */
 export function hostOf(data: unknown): string | undefined {
-  const payload = data as { host?: { user_id?: unknown }; user_id?: unknown } | null;
-  const host = payload?.host?.user_id ?? payload?.user_id;
+  const shown = data as { host?: { user_id?: unknown }; owner?: { user_id?: unknown }; user_id?: unknown } | null;
+  const host = shown?.host?.user_id ?? shown?.owner?.user_id ?? shown?.user_id;
   return typeof host === 'string' ? host : undefined;
 }
 

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ON_OFF } from '../storage/schema.js';
+import { httpUrl } from '../validation/fields.js';
+import { questionSchema } from './questions.js';
+
+// The fields of an event type, declared once: the workspace file's entries
+// (workspace-schema.ts) and the API's create and PATCH bodies
+// (event-type-input.ts) are built from these, so a file load and an API call
+// refuse the same values with the same words.
+
+/** A slug as a booking page and `username` + `event_slug` name an event type: no `~`, which an archived type's stored slug holds. */
+export const slug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be lowercase letters, digits and dashes')
+  .meta({ description: 'Unique per owner; lowercase letters, digits and dashes.', examples: ['intro-call'] });
+
+/**
+ * Where a booking of the event type meets: `conference`, a link generated
+ * for each booking (today's behaviour); `link`, one fixed URL for every
+ * booking; `phone` and `in_person`, a number or an address shown as the
+ * booking's `location.value`.
+ */
+export const eventTypeLocationSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('conference') }),
+    z.object({ type: z.literal('link'), url: httpUrl }),
+    z.object({ type: z.literal('phone'), value: z.string().trim().min(1).max(100) }),
+    z.object({ type: z.literal('in_person'), value: z.string().trim().min(1).max(500) }),
+  ])
+  .meta({ description: 'conference: a link generated per booking; link: one fixed url; phone / in_person: a value.' });
+export type EventTypeLocation = z.output<typeof eventTypeLocationSchema>;
+
+/** The location of a type made without one, and of every type stored before locations existed. */
+export const GENERATED_CONFERENCE: EventTypeLocation = { type: 'conference' };
+
+/** The booking form: question ids are the keys of `responses`, so each is used once. */
+const questions = z
+  .array(questionSchema)
+  .max(50)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, question] of list.entries()) {
+      if (seen.has(question.id)) ctx.addIssue({ code: 'custom', message: `"${question.id}" is used twice`, path: [i, 'id'] });
+      seen.add(question.id);
+    }
+  })
+  .meta({ description: 'The booking form; answers go in a booking’s `responses` by question id.' });
+
+const minutes = (max: number) => z.int().min(1).max(max);
+const nonNegative = z.int().min(0).max(525_600);
+
+/** Every field an event type has, each without its default: a PATCH sends only what changes. */
+export const eventTypeFields = {
+  slug,
+  name: z.string().min(1).max(200),
+  description: z.string().max(5000).nullable().meta({ description: 'Shown to people booking; null: none.' }),
+  duration_minutes: minutes(1440).meta({ description: '1 to 1440.' }),
+  status: z.enum(ON_OFF).meta({ description: 'off: not bookable (slots empty, bookings and series refused).' }),
+  minimum_notice_minutes: nonNegative,
+  future_limit_days: z.int().min(1).max(3650),
+  recurring: z.enum(ON_OFF).meta({ description: 'off: no new series.' }),
+  allow_reschedule: z.boolean(),
+  buffer_before_minutes: nonNegative,
+  buffer_after_minutes: nonNegative,
+  slot_interval_minutes: minutes(1440).meta({ description: '1 to 1440; the duration when absent at creation.' }),
+  questions,
+  /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
+  attendee_mail: z.boolean(),
+  location: eventTypeLocationSchema,
+};
+
+/** An event type as it is declared whole (a workspace entry, a create): what is left out takes its default. */
+export const eventTypeDeclaration = z.object({
+  ...eventTypeFields,
+  description: eventTypeFields.description.default(null),
+  status: eventTypeFields.status.default('on'),
+  minimum_notice_minutes: eventTypeFields.minimum_notice_minutes.default(0),
+  future_limit_days: eventTypeFields.future_limit_days.default(60),
+  recurring: eventTypeFields.recurring.default('on'),
+  allow_reschedule: eventTypeFields.allow_reschedule.default(true),
+  buffer_before_minutes: eventTypeFields.buffer_before_minutes.default(0),
+  buffer_after_minutes: eventTypeFields.buffer_after_minutes.default(0),
+  slot_interval_minutes: eventTypeFields.slot_interval_minutes.optional(),
+  questions: eventTypeFields.questions.default([]),
+  attendee_mail: eventTypeFields.attendee_mail.default(true),
+  location: eventTypeFields.location.default(GENERATED_CONFERENCE),
+});
+export type EventTypeDeclaration = z.output<typeof eventTypeDeclaration>;

@@ -1,0 +1,78 @@
+import type { Selectable } from 'kysely';
+import type { EventTypesTable } from '../storage/schema.js';
+import type { Executor } from '../storage/store.js';
+import { type EventTypeDeclaration, type EventTypeLocation, GENERATED_CONFERENCE } from './event-type-fields.js';
+import type { EventType } from './event-type-view.js';
+import { storedQuestions } from './questions.js';
+
+// One mapping each way between an event type's declared fields and its row,
+// used by the API's writes and the workspace loader alike.
+
+/** The columns an event type's declared fields are stored in; the interval is the duration when not given. */
+export function eventTypeColumns(fields: EventTypeDeclaration) {
+  return {
+    slug: fields.slug,
+    name: fields.name,
+    description: fields.description,
+    duration_minutes: fields.duration_minutes,
+    status: fields.status,
+    minimum_notice_minutes: fields.minimum_notice_minutes,
+    future_limit_days: fields.future_limit_days,
+    recurring: fields.recurring,
+    allow_reschedule: fields.allow_reschedule ? 1 : 0,
+    buffer_before_minutes: fields.buffer_before_minutes,
+    buffer_after_minutes: fields.buffer_after_minutes,
+    slot_interval_minutes: fields.slot_interval_minutes ?? fields.duration_minutes,
+    questions_json: JSON.stringify(fields.questions),
+    attendee_mail: fields.attendee_mail ? 1 : 0,
+    location_json: JSON.stringify(fields.location),
+  };
+}
+
+/** The slug an archived type's row holds: `~` is in no valid slug, and the id makes it unique per owner. */
+export function archivedSlugColumn(id: string): string {
+  return `~${id}`;
+}
+
+/** A stored location; a row stored before locations existed reads as a generated conference link. */
+export function storedLocation(json: string | null | undefined): EventTypeLocation {
+  return json ? (JSON.parse(json) as EventTypeLocation) : GENERATED_CONFERENCE;
+}
+
+export type EventTypeRow = Selectable<EventTypesTable> & { readonly username: string };
+
+/** An event type row with its owner's username. */
+export function eventTypeRowQuery(db: Executor) {
+  return db
+    .selectFrom('event_types')
+    .innerJoin('users', 'users.id', 'event_types.owner_user_id')
+    .selectAll('event_types')
+    .select('users.username');
+}
+
+/** The view of a row: an archived type shows the slug it had. */
+export function toEventTypeView(row: EventTypeRow): EventType {
+  return {
+    id: row.id,
+    slug: row.archived_slug ?? row.slug,
+    name: row.name,
+    description: row.description,
+    owner: { user_id: row.owner_user_id, username: row.username },
+    duration_minutes: row.duration_minutes,
+    slot_interval_minutes: row.slot_interval_minutes,
+    buffer_before_minutes: row.buffer_before_minutes,
+    buffer_after_minutes: row.buffer_after_minutes,
+    minimum_notice_minutes: row.minimum_notice_minutes,
+    future_limit_days: row.future_limit_days,
+    status: row.status,
+    recurring: row.recurring,
+    allow_reschedule: row.allow_reschedule === 1,
+    attendee_mail: row.attendee_mail !== 0,
+    location: storedLocation(row.location_json),
+    questions: storedQuestions(row.questions_json),
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    archived_at: row.archived_at,
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ON_OFF } from '../storage/schema.js';
+import { shownInstant } from '../validation/fields.js';
+import { eventTypeLocationSchema } from './event-type-fields.js';
+import { questionSchema } from './questions.js';
+
+/** An event type as `GET /v1/event-types/:id`, its writes and its webhook events show it: every field, its owner and its version. */
+export const eventTypeSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  owner: z.object({ user_id: z.string(), username: z.string() }),
+  duration_minutes: z.int(),
+  slot_interval_minutes: z.int(),
+  buffer_before_minutes: z.int(),
+  buffer_after_minutes: z.int(),
+  minimum_notice_minutes: z.int(),
+  future_limit_days: z.int(),
+  status: z.enum(ON_OFF),
+  recurring: z.enum(ON_OFF),
+  allow_reschedule: z.boolean(),
+  attendee_mail: z.boolean(),
+  // A plain union: its JSON Schema is anyOf, as every union an answer shows (a discriminated one is oneOf).
+  location: z.union(eventTypeLocationSchema.options),
+  questions: z.array(questionSchema),
+  version: z.int(),
+  created_at: shownInstant,
+  updated_at: shownInstant,
+  archived_at: shownInstant.nullable().meta({ description: 'When it was deleted (archived); null while it is live.' }),
+});
+export type EventType = z.infer<typeof eventTypeSchema>;

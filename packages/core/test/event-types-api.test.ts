@@ -1,0 +1,485 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/auth/principal.js';
+import type { ActsFor } from '../src/auth/roles.js';
+import type { Booking } from '../src/bookings/booking-view.js';
+import { type ManualClock, manualClock } from '../src/clock.js';
+import type { EventType } from '../src/event-types/event-type-view.js';
+import { randomIds } from '../src/ids.js';
+import type { ExecuteDeps } from '../src/operations/execute.js';
+import type { ListOutcome } from '../src/operations/operation.js';
+import type { Store } from '../src/storage/store.js';
+import { hostOf, receiversOf, type Subscriber } from '../src/webhooks/delivery/subscribers.js';
+import { loadWorkspace } from '../src/workspace/load-workspace.js';
+import { parseWorkspace } from '../src/workspace/parse-workspace.js';
+import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
+import { principalOf } from './support/organization.js';
+import { storeFixtures } from './support/stores.js';
+import { callWebhooks } from './support/webhook-calls.js';
+
+// docs/api/event-types.md: the event type operations through `execute`, on
+// SQLite and PostgreSQL, with every refusal and what a change does to
+// slots, bookings and series.
+
+const T0 = '2026-05-04T08:00:00.000Z'; // a Monday
+const ANN = 'e0000000-0000-4000-8000-00000000000a';
+const BOB = 'e0000000-0000-4000-8000-00000000000b';
+const MIA = 'e0000000-0000-4000-8000-00000000000c';
+const INTRO = 'e1000000-0000-4000-8000-00000000000a';
+const UNKNOWN = 'e1000000-0000-4000-8000-0000000000ff';
+
+const TOKENS = {
+  ann: 'pat_ann_event_types_all',
+  annRead: 'pat_ann_reads_only_x',
+  bob: 'pat_bob_event_types_w',
+  mia: 'pat_mia_event_types_w',
+};
+type Caller = keyof typeof TOKENS;
+const ALL = ['event_types:write', 'bookings:create', 'bookings:read', 'series:read', 'series:write', 'slots:read'];
+const HOURS = { timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) };
+
+const WORKSPACE = {
+  organization: { name: 'Types' },
+  users: [
+    { id: ANN, username: 'ann', email: 'ann@types.test', name: 'Ann', schedule: HOURS },
+    { id: BOB, username: 'bob', email: 'bob@types.test', name: 'Bob', schedule: HOURS },
+    { id: MIA, username: 'mia', email: 'mia@types.test', name: 'Mia', role: 'manager', manages: ['ann'] },
+  ],
+  event_types: [{ id: INTRO, owner: 'ann', slug: 'intro', name: 'Intro call', duration_minutes: 30 }],
+  tokens: [
+    { name: 'ann', user: 'ann', secret: TOKENS.ann, scopes: ALL },
+    { name: 'ann-read', user: 'ann', secret: TOKENS.annRead, scopes: ['bookings:read'] },
+    { name: 'bob', user: 'bob', secret: TOKENS.bob, scopes: ['event_types:write'] },
+    { name: 'mia', user: 'mia', secret: TOKENS.mia, scopes: ['event_types:write'] },
+  ],
+};
+
+const ATTENDEE = { name: 'Pat', email: 'pat@example.com' };
+
+describe.each(storeFixtures())('event types through the API on $name', (fixture) => {
+  let store: Store;
+  let clock: ManualClock;
+  let deps: ExecuteDeps;
+  const who = {} as Record<Caller, Principal>;
+
+  beforeAll(async () => {
+    store = await fixture.open();
+    clock = manualClock(T0);
+    deps = testDeps(store, clock);
+    await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(WORKSPACE)));
+    for (const name of Object.keys(TOKENS) as Caller[]) who[name] = await principalOf({ store, clock }, TOKENS[name]);
+  });
+  afterAll(() => fixture.cleanup());
+
+  beforeEach(async () => {
+    clock.set(T0);
+    await store.db.deleteFrom('outbox').execute();
+    await store.db.deleteFrom('notifications').execute();
+    await store.db.deleteFrom('series_owed').execute();
+    await store.db.deleteFrom('bookings').execute();
+    await store.db.deleteFrom('series').execute();
+    await store.db.deleteFrom('event_types').where('id', '!=', INTRO).execute();
+    await store.db
+      .updateTable('event_types')
+      .set({
+        slug: 'intro',
+        archived_slug: null,
+        archived_at: null,
+        status: 'on',
+        duration_minutes: 30,
+        slot_interval_minutes: 30,
+        version: 1,
+      })
+      .where('id', '=', INTRO)
+      .execute();
+  });
+
+  const call = (caller: Caller, name: Parameters<typeof callWebhooks>[2], rest: Parameters<typeof callWebhooks>[3] = {}) =>
+    callWebhooks(deps, who[caller], name, rest);
+  const create = async (body: Record<string, unknown>, caller: Caller = 'ann') =>
+    (await call(caller, 'create_event_type', { body })).outcome.data as EventType;
+  const patch = async (id: string, body: Record<string, unknown>, ifMatch: string, caller: Caller = 'ann') =>
+    (await call(caller, 'update_event_type', { params: { id }, body, ifMatch })).outcome.data as EventType;
+  const events = async () =>
+    (await store.db.selectFrom('outbox').select(['event_type', 'subject_uid', 'payload_json']).orderBy('created_at').execute()).filter(
+      (e) => e.event_type.startsWith('event_type.'),
+    );
+  const book = async (start: string, ref: Record<string, unknown> = { event_type_id: INTRO }) =>
+    (await call('ann', 'create_booking', { body: { ...ref, start, attendee: ATTENDEE } })).outcome.data as Booking;
+  const slots = async (id: string) =>
+    (
+      (await call('ann', 'list_slots', { query: { event_type_id: id, start: '2026-05-05T00:00:00Z', end: '2026-05-06T00:00:00Z' } }))
+        .outcome.data as { slots: { start: string; end: string }[] }
+    ).slots;
+  const listed = async () => ((await call('ann', 'list_event_types')).outcome as ListOutcome).data.map((t) => (t as EventType).slug);
+
+  describe('POST /v1/event-types', () => {
+    it('answers 201 with the whole type, version 1, its Location; defaults as the workspace file; records event_type.created', async () => {
+      const { outcome } = await call('ann', 'create_event_type', { body: { slug: 'deep-dive', name: 'Deep dive', duration_minutes: 45 } });
+      const data = outcome.data as EventType;
+      expect(outcome).toEqual({ status: 201, version: 1, location: `/v1/event-types/${data.id}`, data });
+      expect(data).toEqual({
+        id: data.id,
+        slug: 'deep-dive',
+        name: 'Deep dive',
+        description: null,
+        owner: { user_id: ANN, username: 'ann' },
+        duration_minutes: 45,
+        slot_interval_minutes: 45,
+        buffer_before_minutes: 0,
+        buffer_after_minutes: 0,
+        minimum_notice_minutes: 0,
+        future_limit_days: 60,
+        status: 'on',
+        recurring: 'on',
+        allow_reschedule: true,
+        attendee_mail: true,
+        location: { type: 'conference' },
+        questions: [],
+        version: 1,
+        created_at: T0,
+        updated_at: T0,
+        archived_at: null,
+      });
+      expect(await events()).toEqual([{ event_type: 'event_type.created', subject_uid: data.id, payload_json: JSON.stringify(data) }]);
+      expect(await listed()).toEqual(['deep-dive', 'intro']);
+    });
+
+    it('replays the first answer for the same key and creates nothing more', async () => {
+      const body = { slug: 'once', name: 'Once', duration_minutes: 20 };
+      const first = await call('ann', 'create_event_type', { body, key: 'et-once' });
+      const again = await call('ann', 'create_event_type', { body, key: 'et-once' });
+      expect(again).toEqual({ ...first, replayed: true });
+      expect(await store.db.selectFrom('event_types').select('id').where('slug', '=', 'once').execute()).toHaveLength(1);
+    });
+
+    it('requires an Idempotency-Key and the event_types:write scope', async () => {
+      const body = { slug: 'x', name: 'X', duration_minutes: 20 };
+      expect((await scheduleErrorOf(call('ann', 'create_event_type', { body, key: null }))).code).toBe('missing_idempotency_key');
+      expect((await scheduleErrorOf(call('annRead', 'create_event_type', { body }))).code).toBe('insufficient_scope');
+    });
+
+    it('creates for someone the caller manages, by username; refuses an owner it may not act for with 403 host_not_allowed', async () => {
+      const made = await create({ owner: 'ann', slug: 'by-mia', name: 'By Mia', duration_minutes: 15 }, 'mia');
+      expect(made.owner).toEqual({ user_id: ANN, username: 'ann' });
+      for (const owner of ['ann', ANN, 'nobody']) {
+        expect(
+          await scheduleErrorOf(call('bob', 'create_event_type', { body: { owner, slug: 'no', name: 'No', duration_minutes: 15 } })),
+        ).toEqual({
+          code: 'host_not_allowed',
+          message: 'owner is not someone this caller may act for.',
+          details: { fields: ['owner'] },
+          retryAfterSeconds: undefined,
+        });
+      }
+    });
+
+    it.each([
+      [{ duration_minutes: 0 }, 'duration_minutes'],
+      [{ duration_minutes: 1441 }, 'duration_minutes'],
+      [{ duration_minutes: 1.5 }, 'duration_minutes'],
+      [{ slot_interval_minutes: 0 }, 'slot_interval_minutes'],
+      [{ slot_interval_minutes: 1441 }, 'slot_interval_minutes'],
+      [{ buffer_before_minutes: -1 }, 'buffer_before_minutes'],
+      [{ buffer_after_minutes: -5 }, 'buffer_after_minutes'],
+      [{ minimum_notice_minutes: -1 }, 'minimum_notice_minutes'],
+      [{ future_limit_days: 0 }, 'future_limit_days'],
+      [{ slug: 'Not A Slug' }, 'slug'],
+      [{ slug: '~archived' }, 'slug'],
+      [{ name: '' }, 'name'],
+      [{ status: 'paused' }, 'status'],
+      [{ recurring: 'yes' }, 'recurring'],
+      [
+        {
+          questions: [
+            { id: 'a', label: 'A' },
+            { id: 'a', label: 'Again' },
+          ],
+        },
+        'questions.1.id',
+      ],
+      [{ questions: [{ id: 'size', label: 'Size', type: 'select' }] }, 'questions.0.options'],
+      [{ questions: [{ id: 'size', label: 'Size', type: 'text', options: ['S'] }] }, 'questions.0.options'],
+      [{ questions: [{ id: 'size', label: 'Size', type: 'colour' }] }, 'questions.0.type'],
+      [{ location: { type: 'link' } }, 'location.url'],
+      [{ location: { type: 'link', url: 'ftp://files.example.com' } }, 'location.url'],
+      [{ location: { type: 'phone', value: '' } }, 'location.value'],
+      [{ location: { type: 'teleport' } }, 'location.type'],
+    ])('refuses %j with 400 validation_error naming %s; nothing stored', async (bad, field) => {
+      const body = { slug: 'bad', name: 'Bad', duration_minutes: 30, ...bad };
+      const seen = await scheduleErrorOf(call('ann', 'create_event_type', { body }));
+      expect([seen.code, seen.details.fields]).toEqual(['validation_error', [field]]);
+      expect(await store.db.selectFrom('event_types').select('id').where('name', '=', 'Bad').execute()).toEqual([]);
+    });
+
+    it('refuses a slug the owner already uses with 409 slug_taken; another owner may use it', async () => {
+      expect(
+        await scheduleErrorOf(call('ann', 'create_event_type', { body: { slug: 'intro', name: 'Again', duration_minutes: 30 } })),
+      ).toEqual({
+        code: 'slug_taken',
+        message: 'The owner already has an event type with the slug "intro".',
+        details: { fields: ['slug'] },
+        retryAfterSeconds: undefined,
+      });
+      expect((await create({ slug: 'intro', name: "Bob's intro", duration_minutes: 30 }, 'bob')).owner.username).toBe('bob');
+    });
+  });
+
+  describe('GET /v1/event-types/:id', () => {
+    it('answers the whole type with its version; for the owner and their manager, 404 event_type_not_found for anyone else', async () => {
+      const { outcome } = await call('ann', 'get_event_type', { params: { id: INTRO.toUpperCase() } });
+      expect(outcome).toMatchObject({ status: 200, version: 1, data: { id: INTRO, slug: 'intro', owner: { username: 'ann' } } });
+      expect((await call('mia', 'get_event_type', { params: { id: INTRO } })).outcome.data).toEqual(outcome.data);
+      for (const id of [INTRO, UNKNOWN, 'not-an-id']) {
+        expect(await scheduleErrorOf(call('bob', 'get_event_type', { params: { id } }))).toEqual({
+          code: 'event_type_not_found',
+          message: 'No such event type.',
+          details: { id },
+          retryAfterSeconds: undefined,
+        });
+      }
+    });
+  });
+
+  describe('PATCH /v1/event-types/:id', () => {
+    it('changes what is sent, bumps the version, records event_type.updated', async () => {
+      clock.set('2026-05-04T08:05:00.000Z');
+      const { outcome } = await call('ann', 'update_event_type', {
+        params: { id: INTRO },
+        body: { name: 'Intro', description: 'Hello', location: { type: 'link', url: 'https://meet.example.com/ann' } },
+        ifMatch: '"1"',
+      });
+      const data = outcome.data as EventType;
+      expect(outcome).toEqual({ status: 200, version: 2, data });
+      expect(data).toMatchObject({
+        name: 'Intro',
+        description: 'Hello',
+        location: { type: 'link', url: 'https://meet.example.com/ann' },
+        duration_minutes: 30,
+        version: 2,
+        updated_at: '2026-05-04T08:05:00.000Z',
+      });
+      expect(await events()).toEqual([{ event_type: 'event_type.updated', subject_uid: INTRO, payload_json: JSON.stringify(data) }]);
+      expect((await patch(INTRO, { description: null }, '2')).description).toBeNull();
+    });
+
+    it('requires If-Match; a stale one is 409 version_conflict with the current version, and changes nothing', async () => {
+      expect((await scheduleErrorOf(call('ann', 'update_event_type', { params: { id: INTRO }, body: { name: 'N' } }))).code).toBe(
+        'missing_if_match',
+      );
+      await patch(INTRO, { name: 'Two' }, '1');
+      expect(
+        await scheduleErrorOf(call('ann', 'update_event_type', { params: { id: INTRO }, body: { name: 'Three' }, ifMatch: '1' })),
+      ).toEqual({
+        code: 'version_conflict',
+        message: 'The event type is at version 2.',
+        details: { current_version: 2 },
+        retryAfterSeconds: undefined,
+      });
+      expect((await call('ann', 'get_event_type', { params: { id: INTRO } })).outcome.data).toMatchObject({ name: 'Two', version: 2 });
+    });
+
+    it('answers 422 field_immutable naming every field that cannot change; an unknown key is 400 validation_error', async () => {
+      const seen = await scheduleErrorOf(
+        call('ann', 'update_event_type', { params: { id: INTRO }, body: { id: UNKNOWN, owner: 'bob', name: 'N' }, ifMatch: '1' }),
+      );
+      expect([seen.code, seen.details]).toEqual(['field_immutable', { fields: ['id', 'owner'] }]);
+      const unknown = await scheduleErrorOf(
+        call('ann', 'update_event_type', { params: { id: INTRO }, body: { durration: 5 }, ifMatch: '1' }),
+      );
+      expect([unknown.code, unknown.details]).toEqual(['validation_error', { fields: ['durration'] }]);
+      const bad = await scheduleErrorOf(
+        call('ann', 'update_event_type', { params: { id: INTRO }, body: { duration_minutes: 0 }, ifMatch: '1' }),
+      );
+      expect([bad.code, bad.details]).toEqual(['validation_error', { fields: ['duration_minutes'] }]);
+    });
+
+    it('refuses a new slug the owner already uses with 409 slug_taken', async () => {
+      await create({ slug: 'other', name: 'Other', duration_minutes: 30 });
+      const seen = await scheduleErrorOf(
+        call('ann', 'update_event_type', { params: { id: INTRO }, body: { slug: 'other' }, ifMatch: '1' }),
+      );
+      expect([seen.code, seen.details]).toEqual(['slug_taken', { fields: ['slug'] }]);
+    });
+
+    it('renaming the slug keeps the id: bookings made before point at it and show the new slug; the new slug books, the old is unknown', async () => {
+      const before = await book('2026-05-05T10:00:00Z');
+      const renamed = await patch(INTRO, { slug: 'hello' }, '1');
+      expect(renamed.id).toBe(INTRO);
+      const again = (await call('ann', 'get_booking', { params: { uid: before.uid } })).outcome.data as Booking;
+      expect([again.event_type_id, again.event_type_slug]).toEqual([INTRO, 'hello']);
+      expect((await book('2026-05-05T11:00:00Z', { username: 'ann', event_slug: 'hello' })).event_type_id).toBe(INTRO);
+      expect((await scheduleErrorOf(book('2026-05-05T12:00:00Z', { username: 'ann', event_slug: 'intro' }))).code).toBe(
+        'event_type_not_found',
+      );
+    });
+
+    it('a new duration and interval change the slots offered, never a booking already made', async () => {
+      const made = await book('2026-05-05T10:00:00Z');
+      expect((await slots(INTRO)).slice(0, 2)).toEqual([
+        { start: '2026-05-05T09:00:00.000Z', end: '2026-05-05T09:30:00.000Z', available: true },
+        { start: '2026-05-05T09:30:00.000Z', end: '2026-05-05T10:00:00.000Z', available: true },
+      ]);
+      await patch(INTRO, { duration_minutes: 60, slot_interval_minutes: 60 }, '1');
+      expect((await slots(INTRO)).slice(0, 2)).toEqual([
+        { start: '2026-05-05T09:00:00.000Z', end: '2026-05-05T10:00:00.000Z', available: true },
+        { start: '2026-05-05T11:00:00.000Z', end: '2026-05-05T12:00:00.000Z', available: true },
+      ]);
+      const kept = (await call('ann', 'get_booking', { params: { uid: made.uid } })).outcome.data as Booking;
+      expect([kept.start_at, kept.end_at, kept.version]).toEqual(['2026-05-05T10:00:00.000Z', '2026-05-05T10:30:00.000Z', 1]);
+      expect((await book('2026-05-05T14:00:00Z')).end_at).toBe('2026-05-05T15:00:00.000Z');
+    });
+
+    it('status off takes no bookings and offers no slots; the bookings made before stay', async () => {
+      const made = await book('2026-05-05T10:00:00Z');
+      await patch(INTRO, { status: 'off' }, '1');
+      expect(await slots(INTRO)).toEqual([]);
+      expect((await scheduleErrorOf(book('2026-05-05T11:00:00Z'))).code).toBe('event_type_inactive');
+      expect(((await call('ann', 'get_booking', { params: { uid: made.uid } })).outcome.data as Booking).status).toBe('confirmed');
+    });
+  });
+
+  describe('location', () => {
+    it('a booking of a type with a fixed link meets there; of a type without one at its own generated link', async () => {
+      await patch(INTRO, { location: { type: 'link', url: 'https://meet.example.com/ann' } }, '1');
+      expect((await book('2026-05-05T10:00:00Z')).location).toEqual({ type: 'link', url: 'https://meet.example.com/ann', value: null });
+      await patch(INTRO, { location: { type: 'in_person', value: 'Main St 1' } }, '2');
+      expect((await book('2026-05-05T11:00:00Z')).location).toEqual({ type: 'in_person', url: null, value: 'Main St 1' });
+      await patch(INTRO, { location: { type: 'conference' } }, '3');
+      const generated = await book('2026-05-05T12:00:00Z');
+      expect(generated.location).toEqual({ type: 'conference', url: `https://meet.test/${generated.uid}`, value: null });
+    });
+  });
+
+  describe('DELETE /v1/event-types/:id', () => {
+    it('archives: GET answers it with archived_at, it is not listed, not bookable, no slots; records event_type.deleted once', async () => {
+      const made = await book('2026-05-05T10:00:00Z');
+      clock.set('2026-05-04T09:00:00.000Z');
+      const { outcome } = await call('ann', 'delete_event_type', { params: { id: INTRO } });
+      const data = outcome.data as EventType;
+      expect(outcome).toEqual({ status: 200, version: 2, data });
+      expect(data).toMatchObject({ id: INTRO, slug: 'intro', archived_at: '2026-05-04T09:00:00.000Z', version: 2 });
+      expect((await call('ann', 'get_event_type', { params: { id: INTRO } })).outcome.data).toEqual(data);
+      expect(await listed()).toEqual([]);
+      expect(await slots(INTRO)).toEqual([]);
+      expect((await scheduleErrorOf(book('2026-05-05T11:00:00Z'))).code).toBe('event_type_inactive');
+      const kept = (await call('ann', 'get_booking', { params: { uid: made.uid } })).outcome.data as Booking;
+      expect([kept.status, kept.event_type_id, kept.event_type_slug]).toEqual(['confirmed', INTRO, 'intro']);
+      // Again: the same answer, nothing recorded twice.
+      expect((await call('ann', 'delete_event_type', { params: { id: INTRO } })).outcome.data).toEqual(data);
+      expect((await events()).map((e) => e.event_type)).toEqual(['event_type.deleted']);
+      expect(JSON.parse((await events())[0]!.payload_json)).toEqual(data);
+    });
+
+    it('frees the slug: a new type takes it with a new id; the archived one keeps showing it', async () => {
+      await call('ann', 'delete_event_type', { params: { id: INTRO } });
+      const fresh = await create({ slug: 'intro', name: 'New intro', duration_minutes: 20 });
+      expect(fresh.id).not.toBe(INTRO);
+      expect(await listed()).toEqual(['intro']);
+      expect(((await call('ann', 'get_event_type', { params: { id: INTRO } })).outcome.data as EventType).slug).toBe('intro');
+      expect((await book('2026-05-05T10:00:00Z', { username: 'ann', event_slug: 'intro' })).event_type_id).toBe(fresh.id);
+    });
+
+    it('leaves an archived type as it was: PATCH is 422 invalid_change', async () => {
+      await call('ann', 'delete_event_type', { params: { id: INTRO } });
+      const seen = await scheduleErrorOf(call('ann', 'update_event_type', { params: { id: INTRO }, body: { name: 'Back' }, ifMatch: '2' }));
+      expect(seen.code).toBe('invalid_change');
+    });
+
+    it('is refused for a type of someone the caller may not act for (404) and without the scope', async () => {
+      expect((await scheduleErrorOf(call('bob', 'delete_event_type', { params: { id: INTRO } }))).code).toBe('event_type_not_found');
+      expect((await scheduleErrorOf(call('annRead', 'delete_event_type', { params: { id: INTRO } }))).code).toBe('insufficient_scope');
+    });
+  });
+
+  describe('an active series whose type is switched off', () => {
+    const SERIES = {
+      host_user_id: ANN,
+      event_type_id: INTRO,
+      attendee: ATTENDEE,
+      frequency: 'weekly',
+      weekdays: ['tue'],
+      time: '10:00',
+      timezone: 'UTC',
+      starts_on: '2026-05-05',
+      count: 3,
+    };
+
+    it('keeps its booked occurrences; a resume books none of the held dates (cause event_type_inactive); new series are refused', async () => {
+      const created = (await call('ann', 'create_series', { body: SERIES })).outcome.data as { series: { uid: string; version: number } };
+      const uid = created.series.uid;
+      await patch(INTRO, { status: 'off' }, '1');
+      const occurrences = async () =>
+        ((await call('ann', 'list_bookings', { query: { series_id: uid } })).outcome as ListOutcome).data.map((b) => (b as Booking).status);
+      expect(await occurrences()).toEqual(['confirmed', 'confirmed', 'confirmed']);
+
+      expect((await call('ann', 'pause_series', { params: { uid } })).outcome.data).toEqual({ held: 3, superseded: false });
+      const resumed = (await call('ann', 'resume_series', { params: { uid } })).outcome.data as {
+        created: number;
+        owed: number;
+        skipped: { cause: string }[];
+      };
+      // Held dates stay owed: switching the type on again and resuming after a pause books them.
+      expect([resumed.created, resumed.owed]).toEqual([0, 3]);
+      expect(resumed.skipped.map((s) => s.cause)).toEqual(['event_type_inactive', 'event_type_inactive', 'event_type_inactive']);
+      expect(await occurrences()).toEqual(['canceled', 'canceled', 'canceled']);
+      expect((await scheduleErrorOf(call('ann', 'create_series', { body: { ...SERIES, starts_on: '2026-05-12' } }))).code).toBe(
+        'event_type_inactive',
+      );
+      // Switched on again, the next pause and resume books what is owed.
+      await patch(INTRO, { status: 'on' }, '2');
+      await call('ann', 'pause_series', { params: { uid } });
+      expect((await call('ann', 'resume_series', { params: { uid } })).outcome.data).toMatchObject({ created: 3, owed: 0 });
+    });
+
+    it('recurring off refuses new series with 409 recurring_disabled', async () => {
+      await patch(INTRO, { recurring: 'off' }, '1');
+      expect((await scheduleErrorOf(call('ann', 'create_series', { body: SERIES }))).code).toBe('recurring_disabled');
+    });
+  });
+
+  describe('the workspace file', () => {
+    it('loads description and location through the same writer; an unchanged reload keeps the version', async () => {
+      const file = {
+        ...WORKSPACE,
+        event_types: [{ ...WORKSPACE.event_types[0], description: 'From the file', location: { type: 'phone', value: '+1 555 0100' } }],
+      };
+      await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(file)));
+      const loaded = (await call('ann', 'get_event_type', { params: { id: INTRO } })).outcome.data as EventType;
+      expect(loaded).toMatchObject({ description: 'From the file', location: { type: 'phone', value: '+1 555 0100' }, version: 2 });
+      await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(file)));
+      expect(((await call('ann', 'get_event_type', { params: { id: INTRO } })).outcome.data as EventType).version).toBe(2);
+      await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(WORKSPACE)));
+    });
+
+    it('refuses the same field rules as the API, with the field named', () => {
+      const bad = {
+        ...WORKSPACE,
+        event_types: [
+          {
+            ...WORKSPACE.event_types[0],
+            questions: [
+              { id: 'a', label: 'A' },
+              { id: 'a', label: 'B' },
+            ],
+          },
+        ],
+      };
+      expect(() => parseWorkspace(JSON.stringify(bad))).toThrow(/event_types\[0\]\.questions\[1\]\.id/);
+    });
+  });
+});
+
+describe('who receives event_type.* webhooks', () => {
+  const view = { id: INTRO, owner: { user_id: ANN, username: 'ann' } };
+  const subscriber = (ownerId: string, reach: ActsFor) =>
+    ({ events: new Set(['event_type.updated']), createdAt: T0, reach, owner_user_id: ownerId }) as unknown as Subscriber;
+
+  it('the owner and those who may act for them, as for bookings: the payload names the owner', () => {
+    expect(hostOf(view)).toBe(ANN);
+    const ann = subscriber(ANN, { kind: 'users', ids: new Set([ANN]) });
+    const bob = subscriber(BOB, { kind: 'users', ids: new Set([BOB]) });
+    const admin = subscriber(MIA, { kind: 'organization' });
+    expect(receiversOf([ann, bob, admin], { type: 'event_type.updated', createdAt: T0, host: hostOf(view) })).toEqual([ann, admin]);
+  });
+});
