@@ -59,6 +59,10 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   remove_calendar: 'calendars',
   test_calendar: 'calendars',
   resync_calendar: 'calendars',
+  get_availability: 'availability',
+  replace_availability: 'availability',
+  add_availability_override: 'availability',
+  remove_availability_override: 'availability',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

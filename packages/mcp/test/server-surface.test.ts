@@ -1,12 +1,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { closeDeclaredObjects, operations } from '@schedule/core';
+import { operations as allOperations, closeDeclaredObjects } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
 import { API_TOOL_DOCS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS } from '../src/index.js';
+import { DEFAULT_TOOLSETS, inToolsets } from '../src/toolsets.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
+
+/** The operations a connection that names no toolsets lists as tools (the self-service toolsets are asked for by name). */
+const operations = allOperations.filter((o) => inToolsets(o.name, DEFAULT_TOOLSETS));
 
 // What a client sees before calling anything: tools, resources, prompts and
 // instructions (README.md "The MCP server", issue 5 parts 2 and 4).

@@ -13,7 +13,9 @@ import { openSuite, type Suite } from './support/tool-calls.js';
 const ALL = operations.map((operation) => operation.name);
 // Said apart from TOOLSET_OF, so that a tool put in the wrong toolset fails here.
 const SERIES = ALL.filter((name) => name.includes('series'));
-const BOOKING = ALL.filter((name) => !/series|webhook|calendar/.test(name));
+const BOOKING = ALL.filter((name) => !/series|webhook|calendar|availability/.test(name));
+/** What a connection that names no toolsets lists: the self-service toolsets are asked for by name. */
+const DEFAULT_NAMES = ALL.filter((name) => !name.includes('availability'));
 
 /** What `parseToolsets` refuses, as a front end shows it. */
 function refusal(asked: string) {
@@ -78,10 +80,23 @@ describe('the tools a connection lists', () => {
   const namesOf = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
   it('lists every tool by default, and only booking and series when those are asked for', async () => {
-    expect(await namesOf(await connected())).toEqual(ALL);
+    expect(await namesOf(await connected())).toEqual(DEFAULT_NAMES);
     const bookingAndSeries = await namesOf(await connected(['booking', 'series']));
     expect(bookingAndSeries).toEqual(ALL.filter((name) => [...BOOKING, ...SERIES].includes(name)));
     expect(bookingAndSeries).toHaveLength(11 + 9);
+  });
+
+  it('lists the working-hours tools only when availability is asked for', async () => {
+    expect(await namesOf(await connected(['booking', 'availability']))).toEqual([
+      ...ALL.filter((name) => BOOKING.includes(name) && !['whoami', 'list_people', 'list_event_types'].includes(name)),
+      'get_availability',
+      'replace_availability',
+      'add_availability_override',
+      'remove_availability_override',
+      'whoami',
+      'list_people',
+      'list_event_types',
+    ]);
   });
 
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
@@ -111,7 +126,7 @@ describe('the tools a connection lists', () => {
     const one = await listOver('?toolsets=webhooks&toolsets=calendars');
     expect(one.status).toBe(200);
     const names = ((await one.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
-    expect(names).toEqual(ALL.filter((name) => TOOLSET_OF[name] !== 'series'));
+    expect(names).toEqual(DEFAULT_NAMES.filter((name) => TOOLSET_OF[name] !== 'series'));
     const none = await listOver('?toolsets=');
     expect(((await none.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name)).toEqual(
       ALL.filter((name) => TOOLSET_OF[name] === 'booking'),

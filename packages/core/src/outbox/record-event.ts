@@ -27,6 +27,7 @@ export const EVENT_NAMES = [
   'series.ended',
   'series.host_changed',
   'series.updated',
+  'availability.updated',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -60,6 +60,10 @@ export interface UsersTable {
   updated_at: string;
   /** scrypt, for signing in to authorize OAuth apps; null until set (docs/oauth.md). */
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The working hours' own version (If-Match of PUT /v1/people/:user_id/availability); 0 until first written. */
+  schedule_version: ColumnType<number, number | undefined, number>;
+  /** When the working hours were last written; null until then. */
+  schedule_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventTypesTable {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { hashSecret } from '../auth/token-secret.js';
+import { loadWorkingHours } from '../availability/working-hours-store.js';
 import { insertBookingRow } from '../bookings/insert-booking-row.js';
 import type { Clock } from '../clock.js';
 import type { Calendar } from '../event-types/calendar.js';
@@ -62,6 +63,7 @@ export async function loadWorkspace(deps: LoadWorkspaceDeps, workspace: Workspac
     for (const user of workspace.users) {
       const id = users.get(user.username)!.id;
       await upsertChanged(trx, 'users', id, userRow(user, users, await storedCalendars(trx, deps.store.dialect, id)), now);
+      await loadWorkingHours(trx, deps, id, user.schedule ?? null);
     }
     for (const eventType of workspace.event_types) {
       const ownerId = users.get(eventType.owner)!.id;

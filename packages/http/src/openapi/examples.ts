@@ -12,6 +12,7 @@ import type {
   SlotList,
   Webhook,
   WebhookWithSecret,
+  WorkingHours,
 } from '@schedule/core';
 
 // One small organization, as the examples of docs/api show it: Alice hosts,
@@ -166,6 +167,27 @@ export const PERSON: Person = {
   role: 'owner',
 };
 
+export const WORKING_HOURS: WorkingHours = {
+  user_id: ALICE.user_id,
+  timezone: 'Europe/Berlin',
+  weekly: {
+    mon: [['09:00', '17:00']],
+    tue: [
+      ['09:00', '12:00'],
+      ['13:00', '17:00'],
+    ],
+    wed: [['09:00', '17:00']],
+    thu: [['09:00', '17:00']],
+    fri: [['09:00', '13:00']],
+    sat: [],
+    sun: [],
+  },
+  overrides: [{ date: '2026-12-24', intervals: [] }],
+  default: false,
+  version: 3,
+  updated_at: '2026-11-25T01:30:00.000Z',
+};
+
 export const EVENT_TYPE: EventTypeSummary = {
   id: INTRO_ID,
   slug: 'intro',
@@ -309,3 +331,9 @@ export const CALENDAR_TEST: CalendarAccountTest = {
 export const RESYNC_CALENDAR_BODY = { user: 'alice' };
 
 export const CALENDAR_RESYNC: CalendarResync = { queued: 3, remaining: 0 };
+export const REPLACE_WORKING_HOURS_BODY = {
+  timezone: 'Europe/Berlin',
+  weekly: WORKING_HOURS.weekly,
+  overrides: WORKING_HOURS.overrides,
+};
+export const ADD_OVERRIDE_BODY = { date: '2026-12-31', intervals: [['09:00', '12:00']] };

@@ -10,6 +10,8 @@ export const TAGS = {
     'Subscriptions of the caller’s own account to events, delivered as signed POSTs (docs/webhooks.md); their secrets and deliveries.',
   Calendars:
     'CalDAV accounts of the people the caller acts for: where busy times are read and bookings written (docs/calendars.md). Passwords are sealed and never shown.',
+  Availability:
+    'A person’s working hours: weekly hours, their zone and date overrides, as slots, checks and bookings read them (docs/api/availability.md).',
   Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
   Meta: 'This document, and the probes an orchestrator calls. No token, no rate limit.',
   OAuth:
@@ -402,6 +404,46 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     optionalBody: true,
     requestExample: example.RESYNC_CALENDAR_BODY,
     responseExample: example.CALENDAR_RESYNC,
+  },
+  get_availability: {
+    tag: 'Availability',
+    summary: 'Get working hours',
+    description: [
+      'The working hours of `user_id` (a user id, a username, or `me`), whom the caller may act for, with their version as `ETag`.',
+      'A person with none written answers the hours used, around the clock, with `default: true` and version 0.',
+    ].join(' '),
+    resource: 'WorkingHours',
+    etag: true,
+    responseExample: example.WORKING_HOURS,
+  },
+  replace_availability: {
+    tag: 'Availability',
+    summary: 'Replace working hours',
+    description: [
+      'Replaces the whole document; `If-Match` must name the version read. Each day’s intervals are sorted, and overlapping',
+      'or touching ones merged, as availability reads them. Slots change at once; existing bookings stay.',
+    ].join(' '),
+    resource: 'WorkingHours',
+    etag: true,
+    requestExample: example.REPLACE_WORKING_HOURS_BODY,
+    responseExample: example.WORKING_HOURS,
+  },
+  add_availability_override: {
+    tag: 'Availability',
+    summary: 'Set one date’s hours',
+    description: 'Adds the override of `date`, or replaces the one there; `intervals: []` is a day off. Answers the whole document.',
+    resource: 'WorkingHours',
+    etag: true,
+    requestExample: example.ADD_OVERRIDE_BODY,
+    responseExample: example.WORKING_HOURS,
+  },
+  remove_availability_override: {
+    tag: 'Availability',
+    summary: 'Remove a date override',
+    description: 'The date gets its weekday’s hours again. `404 not_found` when it has no override. Answers the whole document.',
+    resource: 'WorkingHours',
+    etag: true,
+    responseExample: example.WORKING_HOURS,
   },
   whoami: {
     tag: 'Directory',

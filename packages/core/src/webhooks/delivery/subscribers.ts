@@ -66,10 +66,14 @@ export async function activeSubscribers(db: Executor): Promise<Subscriber[]> {
   }));
 }
 
-/** The host of the booking or series an event's payload shows (both resources carry `host.user_id`). */
+/**
+ * Whose the subject of an event's payload is: the host of a booking or
+ * series (`host.user_id`), or the person of their working hours (`user_id`).
+ */
 export function hostOf(data: unknown): string | undefined {
-  const host = (data as { host?: { user_id?: unknown } } | null)?.host;
-  return typeof host?.user_id === 'string' ? host.user_id : undefined;
+  const subject = data as { host?: { user_id?: unknown }; user_id?: unknown } | null;
+  const host = subject?.host?.user_id ?? subject?.user_id;
+  return typeof host === 'string' ? host : undefined;
 }
 
 /**
