@@ -6,11 +6,13 @@ import { civilDate, timeZone } from '../validation/fields.js';
 // HostRecord that carries them (resolve-event-type.ts), the lowest layer
 // that holds one, so both writers take the one rule.
 
-const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM (24:00 allowed as an end)');
+const WALL_CLOCK = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const wallClock = z.string().regex(WALL_CLOCK, 'must be HH:MM (24:00 allowed as an end)');
 
 const interval = z
   .tuple([wallClock, wallClock])
-  .refine(([from, to]) => from < to, 'an interval must end after it starts')
+  // Order is judged only between two well-formed times: "9:00" is refused as such, not also as ending first.
+  .refine(([from, to]) => !WALL_CLOCK.test(from) || !WALL_CLOCK.test(to) || from < to, 'an interval must end after it starts')
   .refine(([from]) => from !== '24:00', 'an interval cannot start at 24:00');
 
 /** Most intervals one day may list; a split day rarely has more than three. */
