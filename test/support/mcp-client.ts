@@ -83,8 +83,8 @@ export async function connectStdio(args: readonly string[], token: string, env: 
 }
 
 /** Connects to `<baseUrl>/mcp` over Streamable HTTP, every request carrying `Authorization: Bearer <secret>`. */
-export async function connectHttp(baseUrl: string, secret: string): Promise<McpSession> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+export async function connectHttp(baseUrl: string, secret: string, query = ''): Promise<McpSession> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${query}`), {
     requestInit: { headers: { Authorization: `Bearer ${secret}` } },
   });
   const client = new Client({ name: 'blackbox-http', version: '1.0.0' });
