@@ -385,7 +385,13 @@ describe('the same working hours over HTTP (/v1/people/:user_id/availability) an
     expect(alike(d)).toEqual(alike(c));
   });
 
-  const refusals = [
+  const refusals: {
+    rule: string;
+    status: number;
+    code: string;
+    http: () => Promise<ApiResponse>;
+    tool: () => [string, Record<string, unknown>];
+  }[] = [
     {
       rule: 'a stale If-Match',
       status: 409,
@@ -414,7 +420,7 @@ describe('the same working hours over HTTP (/v1/people/:user_id/availability) an
       http: () => http('PUT', `/v1/people/${MCP_USERS.alder}/availability`, { weekly: { mon: [['12:00', '09:00']] } }, { 'if-match': '*' }),
       tool: () => ['replace_availability', { user_id: MCP_USERS.birch, weekly: { mon: [['12:00', '09:00']] }, if_match: '*' }],
     },
-  ] as const;
+  ];
 
   for (const { rule, status, code, http: overHttp, tool } of refusals) {
     it(`${rule}: ${status} ${code} over HTTP, the same code and details over MCP`, async () => {

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { reportError } from './command-context.js';
+import { registerAvailability } from './commands/availability.js';
 import { registerBookings } from './commands/bookings.js';
 import { registerCalendars } from './commands/calendars.js';
 import { registerCompletion } from './commands/completion.js';
@@ -97,6 +98,7 @@ export function buildProgram(): Command {
   registerSlots(program);
   registerDirectory(program);
   registerWebhooks(program);
+  registerAvailability(program);
   registerTokens(program);
   registerPasswords(program);
   registerOAuthClients(program);
