@@ -442,6 +442,15 @@ describe.each(storeFixtures())('working hours on $name', (fixture) => {
       expect((await hoursRow(USER.ursula)).schedule_version).toBe(0);
     });
 
+    it('lands two overrides added at once without If-Match, each at its own version', async () => {
+      const both = await Promise.all([
+        addOverride('ursula', 'me', { date: '2026-03-03', intervals: [] }),
+        addOverride('mia', USER.ursula, { date: '2026-03-04', intervals: [] }),
+      ]);
+      expect(both.map((b) => b.outcome.version).sort()).toEqual([1, 2]);
+      expect(((await get('ursula', 'me')).data as WorkingHours).overrides.map((o) => o.date)).toEqual(['2026-03-03', '2026-03-04']);
+    });
+
     it('honours If-Match when sent', async () => {
       const stale = call('ursula', 'add_availability_override', {
         params: { user_id: 'me' },
