@@ -596,3 +596,101 @@ describe('the same event type changes over HTTP (/v1/event-types) and over MCP (
     });
   }
 });
+
+describe('the same working hours over HTTP (/v1/people/:user_id/availability) and over MCP (the availability toolset)', () => {
+  let hours: McpSession;
+  beforeAll(async () => {
+    hours = await connectHttp(server.url, ORA, 'availability');
+  });
+  afterAll(() => hours?.close());
+
+  /** A document with its person's id and its write time set aside: the twins differ only there. */
+  const alike = (document: Record<string, any>) => {
+    const { user_id: _id, updated_at: _at, ...rest } = document;
+    return rest;
+  };
+  const week = {
+    mon: [['10:00', '12:00']],
+    wed: [
+      ['13:00', '15:00'],
+      ['14:00', '18:00'],
+    ],
+  };
+
+  it('GET and get_availability answer the same document, written by the workspace load at version 1', async () => {
+    const a = await http('GET', `/v1/people/${MCP_USERS.alder}/availability`);
+    expect(a.headers.get('etag')).toBe('"1"');
+    const viaHttp = expectData(a);
+    const viaMcp = toolData(await hours.call('get_availability', { user_id: MCP_USERS.birch }));
+    expect([viaHttp.user_id, viaMcp.user_id, viaHttp.version, viaHttp.default]).toEqual([MCP_USERS.alder, MCP_USERS.birch, 1, false]);
+    expect(alike(viaMcp)).toEqual(alike(viaHttp));
+  });
+
+  it('PUT with If-Match and replace_availability with if_match store and answer the same merged document', async () => {
+    const body = { timezone: 'Asia/Tokyo', weekly: week, overrides: [{ date: '2026-12-24', intervals: [] }] };
+    const a = await http('PUT', `/v1/people/${MCP_USERS.alder}/availability`, body, { 'if-match': '"1"' });
+    expect(a.headers.get('etag')).toBe('"2"');
+    const viaHttp = expectData(a);
+    const viaMcp = toolData(await hours.call('replace_availability', { user_id: MCP_USERS.birch, if_match: 1, ...body }));
+    expect(viaHttp.weekly.wed).toEqual([['13:00', '18:00']]);
+    expect(alike(viaMcp)).toEqual(alike(viaHttp));
+    const stored = async (id: string) => (await tables.rows('select schedule_json, schedule_version from users where id = $1', [id]))[0];
+    expect(await stored(MCP_USERS.birch)).toEqual(await stored(MCP_USERS.alder));
+  });
+
+  it('adding and removing an override answer the same over both', async () => {
+    const add = { date: '2026-12-31', intervals: [['09:00', '11:00']] };
+    const a = expectData(await http('POST', `/v1/people/${MCP_USERS.alder}/availability/overrides`, add));
+    const b = toolData(await hours.call('add_availability_override', { user_id: MCP_USERS.birch, ...add }));
+    expect(alike(b)).toEqual(alike(a));
+    const c = expectData(await http('DELETE', `/v1/people/${MCP_USERS.alder}/availability/overrides/2026-12-24`));
+    const d = toolData(await hours.call('remove_availability_override', { user_id: MCP_USERS.birch, date: '2026-12-24' }));
+    expect([c.version, c.overrides]).toEqual([4, [add]]);
+    expect(alike(d)).toEqual(alike(c));
+  });
+
+  const refusals: {
+    rule: string;
+    status: number;
+    code: string;
+    http: () => Promise<ApiResponse>;
+    tool: () => [string, Record<string, unknown>];
+  }[] = [
+    {
+      rule: 'a stale If-Match',
+      status: 409,
+      code: 'version_conflict',
+      http: () => http('PUT', `/v1/people/${MCP_USERS.alder}/availability`, { weekly: {} }, { 'if-match': '"1"' }),
+      tool: () => ['replace_availability', { user_id: MCP_USERS.birch, weekly: {}, if_match: 1 }],
+    },
+    {
+      rule: 'an override date that does not exist',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', `/v1/people/${MCP_USERS.alder}/availability/overrides`, { date: '2026-02-30', intervals: [] }),
+      tool: () => ['add_availability_override', { user_id: MCP_USERS.birch, date: '2026-02-30', intervals: [] }],
+    },
+    {
+      rule: 'removing a date without an override',
+      status: 404,
+      code: 'not_found',
+      http: () => http('DELETE', `/v1/people/${MCP_USERS.alder}/availability/overrides/2026-12-25`),
+      tool: () => ['remove_availability_override', { user_id: MCP_USERS.birch, date: '2026-12-25' }],
+    },
+    {
+      rule: 'an interval that ends before it starts',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('PUT', `/v1/people/${MCP_USERS.alder}/availability`, { weekly: { mon: [['12:00', '09:00']] } }, { 'if-match': '*' }),
+      tool: () => ['replace_availability', { user_id: MCP_USERS.birch, weekly: { mon: [['12:00', '09:00']] }, if_match: '*' }],
+    },
+  ];
+
+  for (const { rule, status, code, http: overHttp, tool } of refusals) {
+    it(`${rule}: ${status} ${code} over HTTP, the same code and details over MCP`, async () => {
+      const viaHttp = expectError(await overHttp(), status, code);
+      const [name, args] = tool();
+      expectToolError(await hours.call(name, args), viaHttp.code, viaHttp.details);
+    });
+  }
+});

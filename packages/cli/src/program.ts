@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { reportError } from './command-context.js';
+import { registerAvailability } from './commands/availability.js';
 import { registerBookings } from './commands/bookings.js';
 import { registerCalendars } from './commands/calendars.js';
 import { registerCompletion } from './commands/completion.js';
@@ -102,6 +103,7 @@ export function buildProgram(): Command {
   registerDirectory(program);
   registerWebhooks(program);
   registerTimeOff(program);
+  registerAvailability(program);
   registerTokens(program);
   registerPeople(program);
   registerPasswords(program);

@@ -564,6 +564,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/{user_id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get working hours
+         * @description The working hours of `user_id` (a user id, a username, or `me`), whom the caller may act for, with their version as `ETag`. A person with none written answers the hours used, around the clock, with `default: true` and version 0.
+         *
+         *     Needs the scope `availability:read`. MCP tool: `get_availability`.
+         */
+        get: operations["get_availability"];
+        /**
+         * Replace working hours
+         * @description Replaces the whole document; `If-Match` must name the version read. Each day’s intervals are sorted, and overlapping or touching ones merged, as availability reads them. Slots change at once; existing bookings stay.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `replace_availability`.
+         */
+        put: operations["replace_availability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/availability/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set one date’s hours
+         * @description Adds the override of `date`, or replaces the one there; `intervals: []` is a day off. Answers the whole document.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `add_availability_override`.
+         */
+        post: operations["add_availability_override"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/availability/overrides/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a date override
+         * @description The date gets its weekday’s hours again. `404 not_found` when it has no override. Answers the whole document.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `remove_availability_override`.
+         */
+        delete: operations["remove_availability_override"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -601,7 +673,13 @@ export interface paths {
          */
         get: operations["list_people"];
         put?: never;
-        post?: never;
+        /**
+         * Add a person
+         * @description Admins and owners add a person (an owner only by an owner). A taken username is `409 username_taken`. They get a first token through `POST /v1/tokens` with `user_id`.
+         *
+         *     Needs the scope `people:write`. MCP tool: `create_person`.
+         */
+        post: operations["create_person"];
         delete?: never;
         options?: never;
         head?: never;
@@ -623,7 +701,13 @@ export interface paths {
          */
         get: operations["list_event_types"];
         put?: never;
-        post?: never;
+        /**
+         * Create an event type
+         * @description Creates an event type for `owner` (a user_id or username the caller may act for; the caller when absent). Fields left out take the workspace file’s defaults. A slug the owner already uses answers `409 slug_taken`.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `create_event_type`.
+         */
+        post: operations["create_event_type"];
         delete?: never;
         options?: never;
         head?: never;
@@ -690,6 +774,168 @@ export interface paths {
          *     Needs the scope `availability:write`. MCP tool: `update_time_off`.
          */
         patch: operations["update_time_off"];
+        trace?: never;
+    };
+    "/v1/people/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a person
+         * @description One person the caller may act for, by user id, username or `me`, with their version as `ETag`. Anyone else answers 404 like an unknown person.
+         *
+         *     Any valid token; no scope is needed. MCP tool: `get_person`.
+         */
+        get: operations["get_person"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a person
+         * @description Name, email and time zone: the person or whoever acts for them. Role and manages: admins and owners; an owner is changed only by an owner. The last active owner keeps the role (`409 last_owner`); `username` and other fields are `422 field_immutable`.
+         *
+         *     Needs the scope `people:write`. MCP tool: `update_person`.
+         */
+        patch: operations["update_person"];
+        trace?: never;
+    };
+    "/v1/people/{user_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a person
+         * @description Admins and owners. Their tokens stop working, their event types take no bookings; bookings and series stay. Not the last active owner.
+         *
+         *     Needs the scope `people:write`. MCP tool: `deactivate_person`.
+         */
+        post: operations["deactivate_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a person
+         * @description Admins and owners. Undoes a deactivation: their tokens that were not revoked work again.
+         *
+         *     Needs the scope `people:write`. MCP tool: `reactivate_person`.
+         */
+        post: operations["reactivate_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your tokens
+         * @description The caller’s own access tokens, oldest first, revoked ones included. Never secrets.
+         *
+         *     Needs the scope `tokens:read`. MCP tool: `list_tokens`.
+         */
+        get: operations["list_tokens"];
+        put?: never;
+        /**
+         * Create a token
+         * @description A personal access token with scopes the calling token holds, made with a personal access token (not an OAuth grant). `secret` is shown in this answer only; a replay with the same Idempotency-Key answers `secret: null`. Admins and owners may name `user_id`.
+         *
+         *     Needs the scope `tokens:write`. MCP tool: `create_token`.
+         */
+        post: operations["create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a token
+         * @description One of the caller’s tokens. Another person’s answers 404 like an unknown one.
+         *
+         *     Needs the scope `tokens:read`. MCP tool: `get_token`.
+         */
+        get: operations["get_token"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a token
+         * @description Revokes one of the caller’s tokens at once; revoking a revoked one answers it unchanged.
+         *
+         *     Needs the scope `tokens:write`. MCP tool: `revoke_token`.
+         */
+        delete: operations["revoke_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event type
+         * @description One event type whole, archived ones too, with its version as `ETag`. One the caller may not act for answers 404.
+         *
+         *     Any valid token; no scope is needed. MCP tool: `get_event_type`.
+         */
+        get: operations["get_event_type"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an event type
+         * @description Archives: no longer listed nor bookable, its slug free for a new type; `GET` still answers it with `archived_at`. Its bookings and series stay. Deleting it again answers it unchanged.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `delete_event_type`.
+         */
+        delete: operations["delete_event_type"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an event type
+         * @description Send only what changes; `id`, `owner`, `version` and the times answer `422 field_immutable`. A new slug keeps the id. Duration, interval and rules change future slots, never existing bookings. Every success bumps the version.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `update_event_type`.
+         */
+        patch: operations["update_event_type"];
         trace?: never;
     };
     "/v1/openapi.json": {
@@ -1220,7 +1466,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1231,7 +1477,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1264,6 +1510,31 @@ export interface components {
             /** @description Whose failed syncs: a user_id or username you may act for; yourself when left out. */
             user?: string;
         };
+        ReplaceAvailabilityBody: {
+            /** @description IANA zone the hours are in; null or absent: the person's own zone. */
+            timezone?: string | null;
+            /** @description Hours by day (mon…sun), [from, to] pairs HH:MM, 24:00 as an end; a day absent or [] has none. E.g. {"mon":[["09:00","12:00"],["13:00","17:00"]]} */
+            weekly: {
+                [key: string]: [
+                    string,
+                    string
+                ][];
+            };
+            /** @description Dates with other hours, each once; intervals [] is a day off. */
+            overrides?: components["schemas"]["AddAvailabilityOverrideBody"][];
+        };
+        AddAvailabilityOverrideBody: {
+            /**
+             * Format: date
+             * @example 2026-03-09
+             */
+            date: string;
+            /** @description [from, to] pairs HH:MM (24:00 as an end); overlapping or touching ones are merged. */
+            intervals: [
+                string,
+                string
+            ][];
+        };
         UpdateTimeOffBody: {
             /**
              * Format: date-time
@@ -1291,6 +1562,224 @@ export interface components {
             end_date?: string;
             /** @description A note, at most 255 characters; null for none. */
             reason?: string | null;
+        };
+        CreatePersonBody: {
+            /**
+             * @description Up to 63 letters, digits, dot, dash or underscore; unique. Cannot change.
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: email
+             * @description Where their mail goes.
+             */
+            email: string;
+            /** @description Their name, as attendees see it. */
+            name: string;
+            /**
+             * @description An IANA time zone; UTC if omitted.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description user (the default), manager, admin, or owner (only an owner grants it).
+             * @enum {string}
+             */
+            role?: "user" | "manager" | "admin" | "owner";
+            /** @description Usernames or user ids of the people a manager manages. */
+            manages?: string[];
+        };
+        UpdatePersonBody: {
+            /** @description Their name, as attendees see it. */
+            name?: string;
+            /**
+             * Format: email
+             * @description Where their mail goes.
+             */
+            email?: string;
+            /**
+             * @description An IANA time zone.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description Admins and owners only; owner is granted and taken by an owner.
+             * @enum {string}
+             */
+            role?: "user" | "manager" | "admin" | "owner";
+            /** @description Replaces the list; admins and owners only. */
+            manages?: string[];
+        };
+        CreateTokenBody: {
+            /** @description A label for people, at most 100 characters. */
+            name: string;
+            /** @description Some of the scopes the calling token holds. */
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
+            /**
+             * Format: date-time
+             * @description When it stops working; never if omitted. Must be in the future.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            expires_at?: string;
+            /** @description Whose token (id or username): admins and owners only; the caller's own if omitted. */
+            user_id?: string;
+        };
+        CreateEventTypeBody: {
+            /**
+             * @description Unique per owner; lowercase letters, digits and dashes.
+             * @example intro-call
+             */
+            slug: string;
+            name: string;
+            /**
+             * @description Shown to people booking; null: none.
+             * @default null
+             */
+            description?: string | null;
+            /** @description 1 to 1440. */
+            duration_minutes: number;
+            /**
+             * @description off: not bookable (slots empty, bookings and series refused).
+             * @default on
+             * @enum {string}
+             */
+            status?: "on" | "off";
+            /** @default 0 */
+            minimum_notice_minutes?: number;
+            /** @default 60 */
+            future_limit_days?: number;
+            /**
+             * @description off: no new series.
+             * @default on
+             * @enum {string}
+             */
+            recurring?: "on" | "off";
+            /** @default true */
+            allow_reschedule?: boolean;
+            /** @default 0 */
+            buffer_before_minutes?: number;
+            /** @default 0 */
+            buffer_after_minutes?: number;
+            /** @description 1 to 1440; the duration when absent at creation. */
+            slot_interval_minutes?: number;
+            /**
+             * @description The booking form; answers go in a booking’s `responses` by question id.
+             * @default []
+             */
+            questions?: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required?: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            /** @default true */
+            attendee_mail?: boolean;
+            /**
+             * @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value.
+             * @default {
+             *       "type": "conference"
+             *     }
+             */
+            location?: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
+            /** @description The user_id or username of whose type it is; the caller when absent. */
+            owner?: string;
+        };
+        UpdateEventTypeBody: {
+            /**
+             * @description Unique per owner; lowercase letters, digits and dashes.
+             * @example intro-call
+             */
+            slug?: string;
+            name?: string;
+            /** @description Shown to people booking; null: none. */
+            description?: string | null;
+            /** @description 1 to 1440. */
+            duration_minutes?: number;
+            /**
+             * @description off: not bookable (slots empty, bookings and series refused).
+             * @enum {string}
+             */
+            status?: "on" | "off";
+            minimum_notice_minutes?: number;
+            future_limit_days?: number;
+            /**
+             * @description off: no new series.
+             * @enum {string}
+             */
+            recurring?: "on" | "off";
+            allow_reschedule?: boolean;
+            buffer_before_minutes?: number;
+            buffer_after_minutes?: number;
+            /** @description 1 to 1440; the duration when absent at creation. */
+            slot_interval_minutes?: number;
+            /** @description The booking form; answers go in a booking’s `responses` by question id. */
+            questions?: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required?: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            attendee_mail?: boolean;
+            /** @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value. */
+            location?: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
         };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
@@ -1461,7 +1950,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1488,7 +1977,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -1594,6 +2083,62 @@ export interface components {
             /** @description Failed syncs of the host left beyond this call’s bound; call again for them. 0 for a booking. */
             remaining: number;
         };
+        WorkingHours: {
+            user_id: string;
+            /** @description The IANA zone the hours are read in; null: the person's own zone, following it when it changes. */
+            timezone: string | null;
+            weekly: {
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                mon: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                tue: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                wed: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                thu: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                fri: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                sat: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                sun: [
+                    string,
+                    string
+                ][];
+            };
+            /** @description By date; intervals [] is a day off. */
+            overrides: {
+                date: string;
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                intervals: [
+                    string,
+                    string
+                ][];
+            }[];
+            /** @description True: none written; these are the hours used (around the clock). */
+            default: boolean;
+            /** @description If-Match of a replace; 0 until first written. Shown as ETag. */
+            version: number;
+            updated_at: string | null;
+        };
         Caller: {
             user_id: string;
             username: string;
@@ -1676,6 +2221,131 @@ export interface components {
             updated_at: string;
             /** @description Starts at 1; each PATCH adds one. Shown as `ETag`. */
             version: number;
+        };
+        /** @description A person of the organization. */
+        PersonDetail: {
+            user_id: string;
+            username: string;
+            name: string;
+            email: string;
+            timezone: string;
+            /** @enum {string} */
+            role: "user" | "manager" | "admin" | "owner";
+            /** @description User ids a manager acts for besides themself. */
+            manages: string[];
+            /** @description When they were deactivated; null while active. */
+            deactivated_at: string | null;
+            /** @description Starts at 1; each change adds one. Shown as ETag. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description An access token, without its secret. */
+        Token: {
+            id: string;
+            name: string;
+            user: {
+                user_id: string;
+                username: string;
+            };
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
+            /**
+             * @description pat, or oauth: an app acting for the user.
+             * @enum {string}
+             */
+            kind: "pat" | "oauth";
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+        };
+        /** @description A new token with its secret, which no other answer shows. */
+        TokenWithSecret: {
+            id: string;
+            name: string;
+            user: {
+                user_id: string;
+                username: string;
+            };
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
+            /**
+             * @description pat, or oauth: an app acting for the user.
+             * @enum {string}
+             */
+            kind: "pat" | "oauth";
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description The bearer secret, shown in this answer only; null when a retry with the same Idempotency-Key replays it. */
+            secret: string | null;
+        };
+        EventTypeDetails: {
+            id: string;
+            slug: string;
+            name: string;
+            description: string | null;
+            owner: {
+                user_id: string;
+                username: string;
+            };
+            duration_minutes: number;
+            slot_interval_minutes: number;
+            buffer_before_minutes: number;
+            buffer_after_minutes: number;
+            minimum_notice_minutes: number;
+            future_limit_days: number;
+            /** @enum {string} */
+            status: "on" | "off";
+            /** @enum {string} */
+            recurring: "on" | "off";
+            allow_reschedule: boolean;
+            attendee_mail: boolean;
+            location: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
+            questions: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When it was deleted (archived); null while it is live. */
+            archived_at: string | null;
         };
         Meta: {
             /**
@@ -2132,6 +2802,28 @@ export interface components {
             };
         };
         /**
+         * @description Unprocessable Content.
+         *
+         *     - `field_immutable`: The body names fields a booking or person PATCH cannot change; `details.fields` lists them.
+         */
+        FieldImmutable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "field_immutable";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Service Unavailable.
          *
          *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
@@ -2316,6 +3008,31 @@ export interface components {
             };
         };
         /**
+         * @description Forbidden.
+         *
+         *     - `insufficient_scope`: The token is valid but lacks the scope this endpoint needs; `details.required_scope` names it.
+         *     - `forbidden`: The caller’s role or credential does not allow this change; `details.reason` says why (`role`, `owner_only`, `oauth_credential`, `scopes_not_held`) and `details.fields` or `details.scopes` what.
+         */
+        InsufficientScopeOrForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                /** @description Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "forbidden";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Not Found.
          *
          *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
@@ -2334,6 +3051,75 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "not_found" | "time_off_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `person_not_found`: The user id or username is unknown, or the person is outside the caller’s set (they answer alike).
+         */
+        NotFoundOrPersonNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "person_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `token_not_found`: The token id is not a UUID, is unknown, or is another account’s (they answer alike).
+         */
+        NotFoundOrTokenNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "token_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+         */
+        NotFoundOrEventTypeNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "event_type_not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -3676,28 +4462,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            /**
-             * @description Unprocessable Content.
-             *
-             *     - `field_immutable`: The body names fields a booking PATCH cannot change; `details.fields` lists them.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "field_immutable";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            422: components["responses"]["FieldImmutable"];
             428: components["responses"]["MissingIfMatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -5205,6 +5970,354 @@ export interface operations {
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
+    get_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingHours"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    replace_availability: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceAvailabilityBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingHours"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    add_availability_override: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddAvailabilityOverrideBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingHours"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    remove_availability_override: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingHours"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
     whoami: {
         parameters: {
             query?: never;
@@ -5280,6 +6393,107 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
+    create_person: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePersonBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `username_taken`: Another person has this username; `details.username` echoes it.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "username_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
     list_event_types: {
         parameters: {
             query?: {
@@ -5318,6 +6532,107 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     list_time_off: {
@@ -5666,6 +6981,842 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_person: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFoundOrPersonNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    update_person: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePersonBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            404: components["responses"]["NotFoundOrPersonNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `last_owner`: The change would leave the organization without an active owner; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "last_owner" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            422: components["responses"]["FieldImmutable"];
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    deactivate_person: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            404: components["responses"]["NotFoundOrPersonNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `last_owner`: The change would leave the organization without an active owner; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "last_owner" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    reactivate_person: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            404: components["responses"]["NotFoundOrPersonNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    list_tokens: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; default 100. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Token"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_token: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TokenWithSecret"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            /**
+             * @description Not Found.
+             *
+             *     - `person_not_found`: The user id or username is unknown, or the person is outside the caller’s set (they answer alike).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "person_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Token"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrTokenNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    revoke_token: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Token"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrTokenNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_event_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    delete_event_type: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    update_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `field_immutable`: The body names fields a booking or person PATCH cannot change; `details.fields` lists them.
+             *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "field_immutable" | "invalid_change";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
             428: components["responses"]["MissingIfMatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

@@ -35,6 +35,8 @@ export {
   feedUrlShown,
   type IcsFeedReader,
 } from './availability/calendar-reader.js';
+export { addOverrideBodySchema, replaceWorkingHoursBodySchema } from './availability/working-hours-input.js';
+export { type WorkingHours, workingHoursSchema } from './availability/working-hours-view.js';
 export { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from './bookings/booking-input.js';
 export { type Booking, bookingSchema } from './bookings/booking-view.js';
 export { BOOKING_SORTS, listBookingsQuerySchema } from './bookings/list-bookings.js';
@@ -97,6 +99,7 @@ export {
 } from './event-types/event-type-input.js';
 export { type EventType, eventTypeSchema } from './event-types/event-type-view.js';
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
+export { MAX_INTERVALS_A_DAY, MAX_OVERRIDES, mergeDay, type Schedule, scheduleSchema, WEEKDAYS } from './event-types/schedule.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';

@@ -65,10 +65,20 @@ export function inputForClients(schema: JsonSchema): JsonSchema {
   return out;
 }
 
+/**
+ * Past this many values an output's enum is stated as its type. A model
+ * reads such a field's value, never chooses it from the list: the list
+ * belongs to the input that sets it (create_webhook's `events`, a token's
+ * `scopes`), and repeated in every output it cost each connection bytes per
+ * value per tool (the webhook tools listed 22 event names seven times).
+ */
+const LONGEST_OUTPUT_ENUM = 8;
+
 /** A field as an output schema states it: its type, or its enum or const values; nothing nested beyond scalar items. */
 function typeOnly(schema: JsonSchema): JsonSchema {
   const field = collapseNullable(schema);
   if (Array.isArray(field.anyOf)) return { anyOf: field.anyOf.map((branch) => typeOnly(branch as JsonSchema)) };
+  if (Array.isArray(field.enum) && field.enum.length > LONGEST_OUTPUT_ENUM) return { type: typeof field.enum[0] };
   if (Array.isArray(field.enum)) return { enum: field.enum };
   if (field.const !== undefined) return { const: field.const };
   const out: JsonSchema = { type: field.type };

@@ -313,6 +313,28 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description: 'No longer listed or bookable, slug free for reuse; its bookings and series stay.',
     annotations: destroy,
   },
+  get_availability: {
+    title: 'Get working hours',
+    description:
+      "A person's weekly hours, zone and date overrides, as slots use them (user_id: an id, username or me), with version (replace_availability's if_match).",
+    annotations: read,
+  },
+  replace_availability: {
+    title: 'Replace working hours',
+    description:
+      'Replace the whole document: weekly hours, timezone, overrides. Overlapping or touching intervals are merged. Slots change at once; bookings stay.',
+    annotations: write,
+  },
+  add_availability_override: {
+    title: 'Set one date’s hours',
+    description: "Set one date's hours (intervals [] = a day off), replacing any override of that date; other dates keep theirs.",
+    annotations: write,
+  },
+  remove_availability_override: {
+    title: 'Remove a date override',
+    description: "Remove one date's override; the date gets its weekday's hours again. No override there: not_found.",
+    annotations: destroy,
+  },
 };
 
 /** Docs of the directory tools (also resources, for clients that read them). */

@@ -50,9 +50,10 @@ const IDEMPOTENCY_KEY: JsonSchema = {
   type: 'string',
   description: 'Reuse it to retry safely; generated if omitted.',
 };
+// minimum 0: working hours never written are at version 0, and their first replace names it.
 const IF_MATCH: JsonSchema = {
   type: ['integer', 'string'],
-  minimum: 1,
+  minimum: 0,
   description: 'The version you read (3, "3" or *); version_conflict if it changed.',
 };
 const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid of the resource.' };

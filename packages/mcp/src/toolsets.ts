@@ -77,6 +77,10 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   create_event_type: 'event_types',
   update_event_type: 'event_types',
   delete_event_type: 'event_types',
+  get_availability: 'availability',
+  replace_availability: 'availability',
+  add_availability_override: 'availability',
+  remove_availability_override: 'availability',
 };
 
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];

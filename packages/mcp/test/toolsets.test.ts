@@ -10,14 +10,13 @@ import { openSuite, type Suite } from './support/tool-calls.js';
 // Tools come in toolsets a connection asks for (toolsets.ts): a model that
 // only books is not handed the webhook and calendar-account schemas.
 
+/** Every tool, the self-service toolsets' too. */
+const EVERY = operations.map((operation) => operation.name);
 /** The tools a connection that names no toolsets lists: the default four's. */
-const ALL = operations.map((operation) => operation.name).filter((name) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[name]));
+const ALL = EVERY.filter((name) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[name]));
 // Said apart from TOOLSET_OF, so that a tool put in the wrong toolset fails here.
 const SERIES = ALL.filter((name) => name.includes('series'));
-const BOOKING = ALL.filter((name) => !/series|webhook|calendar|time_off/.test(name));
-/** The self-service tools, outside the default toolsets. */
-const SELF_SERVICE = ALL.filter((name) => /time_off/.test(name));
-const DEFAULT_LISTED = ALL.filter((name) => !SELF_SERVICE.includes(name));
+const BOOKING = ALL.filter((name) => !/series|webhook|calendar/.test(name));
 
 /** What `parseToolsets` refuses, as a front end shows it. */
 function refusal(asked: string) {
@@ -82,11 +81,24 @@ describe('the tools a connection lists', () => {
   const namesOf = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
   it('lists every tool by default, and only booking and series when those are asked for', async () => {
-    expect(await namesOf(await connected())).toEqual(DEFAULT_LISTED);
-    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(ALL);
+    expect(await namesOf(await connected())).toEqual(ALL);
+    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(EVERY);
     const bookingAndSeries = await namesOf(await connected(['booking', 'series']));
     expect(bookingAndSeries).toEqual(ALL.filter((name) => [...BOOKING, ...SERIES].includes(name)));
     expect(bookingAndSeries).toHaveLength(11 + 9);
+  });
+
+  it('lists the working-hours tools only when availability is asked for', async () => {
+    expect(await namesOf(await connected(['booking', 'availability']))).toEqual([
+      ...ALL.filter((name) => BOOKING.includes(name) && !['whoami', 'list_people', 'list_event_types'].includes(name)),
+      'get_availability',
+      'replace_availability',
+      'add_availability_override',
+      'remove_availability_override',
+      'whoami',
+      'list_people',
+      'list_event_types',
+    ]);
   });
 
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
@@ -116,7 +128,7 @@ describe('the tools a connection lists', () => {
     const one = await listOver('?toolsets=webhooks&toolsets=calendars');
     expect(one.status).toBe(200);
     const names = ((await one.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
-    expect(names).toEqual(DEFAULT_LISTED.filter((name) => TOOLSET_OF[name] !== 'series'));
+    expect(names).toEqual(ALL.filter((name) => TOOLSET_OF[name] !== 'series'));
     const none = await listOver('?toolsets=');
     expect(((await none.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name)).toEqual(
       ALL.filter((name) => TOOLSET_OF[name] === 'booking'),

@@ -53,6 +53,8 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   busy_calendars: ['--busy'],
   book_into: ['--book-into'],
   user: ['--user'],
+  user_id: ['--user'],
+  intervals: ['--hours'],
   booking_uid: ['--booking'],
   scopes: ['--scope'],
   duration_minutes: ['--duration'],

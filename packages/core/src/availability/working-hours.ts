@@ -1,4 +1,4 @@
-import type { Schedule } from '../event-types/schedule.js';
+import { type Schedule, WEEKDAYS } from '../event-types/schedule.js';
 import { addDays, type CivilDate, civilDateOf, formatCivilDate, wallClockToInstant, weekdayOf } from '../wall-clock.js';
 import { type Interval, mergeIntervals } from './busy.js';
 
@@ -10,8 +10,8 @@ function instantOf(date: CivilDate, hhmm: string, zone: string): number {
 }
 
 /** A host without a schedule is free around the clock (docs/workspace.md): every local day from 00:00 to 24:00. */
-const AROUND_THE_CLOCK: Schedule = {
-  weekly: Object.fromEntries(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((day) => [day, [['00:00', '24:00']]])),
+export const AROUND_THE_CLOCK: Schedule = {
+  weekly: Object.fromEntries(WEEKDAYS.map((day) => [day, [['00:00', '24:00']]])),
   overrides: [],
 };
 

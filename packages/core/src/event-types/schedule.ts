@@ -1,25 +1,78 @@
 import { z } from 'zod';
-import { timeZone } from '../validation/fields.js';
+import { civilDate, timeZone } from '../validation/fields.js';
 
-// A host's working hours: availability reads them, the workspace file writes
-// them. Declared here, beside the HostRecord that carries them
-// (resolve-event-type.ts), the lowest layer that holds one.
+// A host's working hours: availability reads them, the workspace file and
+// the API write them (docs/api/availability.md). Declared here, beside the
+// HostRecord that carries them (resolve-event-type.ts), the lowest layer
+// that holds one, so both writers take the one rule.
 
-const civilDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
-const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be HH:MM (24:00 allowed as an end)');
+const WALL_CLOCK = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const wallClock = z.string().regex(WALL_CLOCK, 'must be HH:MM (24:00 allowed as an end)');
 
 const interval = z
   .tuple([wallClock, wallClock])
-  .refine(([from, to]) => from < to, 'an interval must end after it starts')
+  // Order is judged only between two well-formed times: "9:00" is refused as such, not also as ending first.
+  .refine(([from, to]) => !WALL_CLOCK.test(from) || !WALL_CLOCK.test(to) || from < to, 'an interval must end after it starts')
   .refine(([from]) => from !== '24:00', 'an interval cannot start at 24:00');
+
+/** Most intervals one day may list; a split day rarely has more than three. */
+export const MAX_INTERVALS_A_DAY = 12;
+/** Most date overrides a schedule may hold: a year of them and more (issue 32's benchmark host has 200). */
+export const MAX_OVERRIDES = 500;
+
+type Hours = [string, string][];
+
+/**
+ * A day's intervals sorted, with overlapping and touching ones merged:
+ * availability merges them when it reads working time (working-hours.ts), so
+ * the merged form means exactly what was written, and it is what is stored
+ * and shown. HH:MM text sorts as time does ("24:00" last).
+ */
+export function mergeDay(intervals: Hours): Hours {
+  const merged: Hours = [];
+  for (const [from, to] of [...intervals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const last = merged.at(-1);
+    if (last !== undefined && from <= last[1]) last[1] = to > last[1] ? to : last[1];
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
+// Each transform carries its own description: JSON Schema is derived from
+// the input side, and zod-openapi wants a transform described to render it.
+const day = z
+  .array(interval)
+  .max(MAX_INTERVALS_A_DAY)
+  .transform(mergeDay)
+  .meta({ description: '[from, to] pairs HH:MM (24:00 as an end); overlapping or touching ones are merged.' });
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
+/** The weekly hours by day (`mon`…`sun`); a day absent or `[]` has none. */
+export const weeklyHours = z.partialRecord(z.enum(WEEKDAYS), day);
+
+/** One date whose hours differ from its weekday's; `[]` is a day off. */
+export const dateOverride = z.object({ date: civilDate, intervals: day });
+
+/** A schedule's overrides: each date once, kept in date order. */
+export const dateOverrides = z
+  .array(dateOverride)
+  .max(MAX_OVERRIDES)
+  .superRefine((overrides, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, { date }] of overrides.entries()) {
+      if (seen.has(date)) ctx.addIssue({ code: 'custom', path: [i, 'date'], message: 'names a date already overridden' });
+      seen.add(date);
+    }
+  })
+  .transform((overrides) => [...overrides].sort((a, b) => (a.date < b.date ? -1 : 1)))
+  .meta({ description: 'Dates with other hours, each once; intervals [] is a day off.' });
+
 /** Weekly hours in the host's zone (or its own), and dates whose hours differ. */
 export const scheduleSchema = z.object({
   timezone: timeZone.optional(),
-  weekly: z.partialRecord(z.enum(WEEKDAYS), z.array(interval)).default({}),
-  overrides: z.array(z.object({ date: civilDate, intervals: z.array(interval) })).default([]),
+  weekly: weeklyHours.default({}),
+  overrides: dateOverrides.default([]),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;

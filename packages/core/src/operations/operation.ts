@@ -101,7 +101,7 @@ export type Requirement = 'required' | 'optional' | 'none';
 export interface OperationSchemas {
   /** Path parameters by name, e.g. `uid`. */
   readonly params: readonly string[];
-  /** Query parameters (GET) or body fields (POST, PATCH); none for a bodiless action, whose body may hold no field. */
+  /** Query parameters (GET) or body fields (POST, PUT, PATCH); none for a bodiless action, whose body may hold no field. */
   readonly input?: z.ZodObject | undefined;
   /** What a success carries in `data`: the object, or for a list, one item. */
   readonly output: z.ZodType;
@@ -117,7 +117,8 @@ export interface OperationSchemas {
 export interface Operation<Input = unknown, Name extends string = string> {
   /** The operation's name, which is also its MCP tool's and the CLI's (registry.ts lists them). */
   readonly name: Name;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** PUT replaces a whole resource (its body is every field, as a create's); PATCH sends only what changes. */
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** The scope a token needs; null for what any valid token may ask (who am I, my directory). */
   readonly scope: Scope | null;

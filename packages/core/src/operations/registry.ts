@@ -1,4 +1,10 @@
 import {
+  addAvailabilityOverrideOperation,
+  getAvailabilityOperation,
+  removeAvailabilityOverrideOperation,
+  replaceAvailabilityOperation,
+} from './availability-operations.js';
+import {
   cancelBookingOperation,
   createBookingOperation,
   getBookingOperation,
@@ -100,6 +106,10 @@ export const operations = [
   removeCalendarOperation,
   testCalendarOperation,
   resyncCalendarOperation,
+  getAvailabilityOperation,
+  replaceAvailabilityOperation,
+  addAvailabilityOverrideOperation,
+  removeAvailabilityOverrideOperation,
   whoamiOperation,
   listPeopleOperation,
   listEventTypesOperation,

@@ -27,16 +27,19 @@ export const EVENT_NAMES = [
   'series.ended',
   'series.host_changed',
   'series.updated',
-  // A host's time off (docs/api/time-off.md): the payload is the range, whose user_id is the host.
+  // The self-service resources (docs/api): an event type's payload is the
+  // event type (its owner decides who receives it); working hours and a
+  // range of time off carry the person's user_id; a person is the person.
+  'event_type.created',
+  'event_type.updated',
+  'event_type.deleted',
+  'availability.updated',
   'time_off.created',
   'time_off.updated',
   'time_off.deleted',
   'person.created',
   'person.updated',
   'person.deactivated',
-  'event_type.created',
-  'event_type.updated',
-  'event_type.deleted',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -407,6 +407,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('event_types').addColumn('archived_slug', 'text').execute();
     },
   },
+  '0009_schedule_version': {
+    async up(db: Kysely<any>) {
+      // A host's working hours are a resource of their own (docs/api/availability.md):
+      // read and replaced with If-Match against this version, which nothing
+      // else on the user's row moves. 0 is a schedule never written since;
+      // `schedule_updated_at` is when it last was (null: not since).
+      await db.schema
+        .alterTable('users')
+        .addColumn('schedule_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('users').addColumn('schedule_updated_at', 'text').execute();
+    },
+  },
   '0010_time_off': {
     async up(db: Kysely<any>) {
       // A host's time off (docs/api/time-off.md): ranges that are busy time

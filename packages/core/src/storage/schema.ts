@@ -64,6 +64,10 @@ export interface UsersTable {
   version: ColumnType<number, number | undefined, number>;
   /** When the person was deactivated (their tokens stop, they cannot be booked); null while active. */
   deactivated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The working hours' own version (If-Match of PUT /v1/people/:user_id/availability); 0 until first written. */
+  schedule_version: ColumnType<number, number | undefined, number>;
+  /** When the working hours were last written; null until then. */
+  schedule_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventTypesTable {

@@ -1,3 +1,4 @@
+import { loadWorkingHours } from '../availability/working-hours-store.js';
 import type { Calendar } from '../event-types/calendar.js';
 import type { Schedule } from '../event-types/schedule.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
@@ -45,6 +46,8 @@ export const usersKind: ResourceKind = {
         async write(trx, ctx) {
           const row = userRow(user, users, await storedCalendars(trx, ctx.deps.store.dialect, ref.id));
           await upsertChanged(trx, 'users', ref.id, row, ctx.now);
+          // The working hours go through the API's writer: versioned, so an If-Match sees the file's change.
+          await loadWorkingHours(trx, ctx.deps, ref.id, user.schedule ?? null);
         },
       };
     });

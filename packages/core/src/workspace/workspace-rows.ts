@@ -25,7 +25,8 @@ export function organizationRow(workspace: Workspace, storedLimitsJson: string |
  * the accounts added through the API among them (their passwords sealed)
  * are kept after the file's own, since the file does not hold them and
  * reloading it must not remove them (docs/calendars.md). One the file names
- * by the same id is the file's.
+ * by the same id is the file's. The working hours are not in it: they are
+ * written as the API writes them, versioned (loadWorkingHours).
  */
 export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>, storedCalendars: readonly Calendar[] = []) {
   const fileIds = new Set(user.calendars.map((c) => (c.kind === 'caldav' ? c.id : undefined)));
@@ -37,7 +38,6 @@ export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>
     timezone: user.timezone,
     role: user.role,
     manages_json: JSON.stringify(user.manages.map((m) => users.get(m)!.id)),
-    schedule_json: user.schedule ? JSON.stringify(user.schedule) : null,
     calendars_json: JSON.stringify([...user.calendars, ...added]),
   };
 }

@@ -17,6 +17,7 @@ import type {
   TokenWithSecret,
   Webhook,
   WebhookWithSecret,
+  WorkingHours,
 } from '@schedule/core';
 
 // One small organization, as the examples of docs/api show it: Alice hosts,
@@ -212,6 +213,27 @@ export const TOKEN: TokenSummary = {
 export const CREATED_TOKEN: TokenWithSecret = { ...TOKEN, secret: 'pat_q3Jx0bW1nq8s7VYh2cJ5mTt4uK9dLrE0' };
 
 export const CREATE_TOKEN_BODY = { name: 'laptop', scopes: ['bookings:read', 'slots:read'] };
+
+export const WORKING_HOURS: WorkingHours = {
+  user_id: ALICE.user_id,
+  timezone: 'Europe/Berlin',
+  weekly: {
+    mon: [['09:00', '17:00']],
+    tue: [
+      ['09:00', '12:00'],
+      ['13:00', '17:00'],
+    ],
+    wed: [['09:00', '17:00']],
+    thu: [['09:00', '17:00']],
+    fri: [['09:00', '13:00']],
+    sat: [],
+    sun: [],
+  },
+  overrides: [{ date: '2026-12-24', intervals: [] }],
+  default: false,
+  version: 3,
+  updated_at: '2026-11-25T01:30:00.000Z',
+};
 
 export const EVENT_TYPE: EventTypeSummary = {
   id: INTRO_ID,
@@ -412,3 +434,9 @@ export const TIME_OFF: TimeOff = {
 export const UPDATE_TIME_OFF_BODY = { end_date: '2026-12-14' };
 
 export const MOVED_TIME_OFF: TimeOff = { ...TIME_OFF, end_at: '2026-12-14T23:00:00.000Z', version: 2 };
+export const REPLACE_WORKING_HOURS_BODY = {
+  timezone: 'Europe/Berlin',
+  weekly: WORKING_HOURS.weekly,
+  overrides: WORKING_HOURS.overrides,
+};
+export const ADD_OVERRIDE_BODY = { date: '2026-12-31', intervals: [['09:00', '12:00']] };

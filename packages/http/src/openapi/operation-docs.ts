@@ -10,9 +10,10 @@ export const TAGS = {
     'Subscriptions of the caller’s own account to events, delivered as signed POSTs (docs/webhooks.md); their secrets and deliveries.',
   Calendars:
     'CalDAV accounts of the people the caller acts for: where busy times are read and bookings written (docs/calendars.md). Passwords are sealed and never shown.',
-  Availability: 'When the people the caller acts for can be booked: their time off (docs/api/time-off.md).',
   EventTypes:
     'What can be booked and how: duration, rules, location, booking form. Changing one changes future slots, never existing bookings.',
+  Availability:
+    'When a person can be booked: weekly working hours, their zone and date overrides (docs/api/availability.md), and time off (docs/api/time-off.md), as slots, checks and bookings read them.',
   Directory: 'Who the caller is, whom it may act for, and what it can book. Any valid token may read them.',
   People:
     'The people of the organization and the caller’s own access tokens (docs/api/people.md): admins and owners add, change and deactivate people; everyone edits their profile and tokens.',
@@ -407,6 +408,46 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     optionalBody: true,
     requestExample: example.RESYNC_CALENDAR_BODY,
     responseExample: example.CALENDAR_RESYNC,
+  },
+  get_availability: {
+    tag: 'Availability',
+    summary: 'Get working hours',
+    description: [
+      'The working hours of `user_id` (a user id, a username, or `me`), whom the caller may act for, with their version as `ETag`.',
+      'A person with none written answers the hours used, around the clock, with `default: true` and version 0.',
+    ].join(' '),
+    resource: 'WorkingHours',
+    etag: true,
+    responseExample: example.WORKING_HOURS,
+  },
+  replace_availability: {
+    tag: 'Availability',
+    summary: 'Replace working hours',
+    description: [
+      'Replaces the whole document; `If-Match` must name the version read. Each day’s intervals are sorted, and overlapping',
+      'or touching ones merged, as availability reads them. Slots change at once; existing bookings stay.',
+    ].join(' '),
+    resource: 'WorkingHours',
+    etag: true,
+    requestExample: example.REPLACE_WORKING_HOURS_BODY,
+    responseExample: example.WORKING_HOURS,
+  },
+  add_availability_override: {
+    tag: 'Availability',
+    summary: 'Set one date’s hours',
+    description: 'Adds the override of `date`, or replaces the one there; `intervals: []` is a day off. Answers the whole document.',
+    resource: 'WorkingHours',
+    etag: true,
+    requestExample: example.ADD_OVERRIDE_BODY,
+    responseExample: example.WORKING_HOURS,
+  },
+  remove_availability_override: {
+    tag: 'Availability',
+    summary: 'Remove a date override',
+    description: 'The date gets its weekday’s hours again. `404 not_found` when it has no override. Answers the whole document.',
+    resource: 'WorkingHours',
+    etag: true,
+    responseExample: example.WORKING_HOURS,
   },
   whoami: {
     tag: 'Directory',
