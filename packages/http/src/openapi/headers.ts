@@ -39,7 +39,8 @@ export const HEADER_COMPONENTS: Record<string, Header> = {
   ETag: {
     description: 'The resource’s `version` as an entity tag; send it back in If-Match.',
     required: true,
-    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+    // Working hours never written are at version 0 (docs/api/availability.md).
+    schema: { type: 'string', pattern: '^"(0|[1-9][0-9]*)"$' },
     example: '"1"',
   },
   Location: { description: 'The path of the new resource.', required: true, schema: { type: 'string' } },
