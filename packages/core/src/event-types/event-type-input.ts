@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
-import { didYouMean } from '../validation/closest-name.js';
-import { bodyObject, parseBody } from '../validation/parse-body.js';
+import { bodyObject, parseBody, parsePatch } from '../validation/parse-body.js';
 import { eventTypeDeclaration, eventTypeFields } from './event-type-fields.js';
 
 /** The body of `POST /v1/event-types`: the fields, defaults as the workspace file's, and whose type it is. */
@@ -17,7 +16,6 @@ export const updateEventTypeBodySchema = z.object(
   },
 );
 export type UpdateEventTypeBody = z.output<typeof updateEventTypeBodySchema>;
-const PATCHABLE = Object.keys(eventTypeFields);
 
 /**
  * What the view shows but a PATCH cannot change: the id and the times are
@@ -42,17 +40,5 @@ export function parseUpdateEventTypeBody(body: unknown): UpdateEventTypeBody {
   if (immutable.length > 0) {
     throw new ScheduleError('field_immutable', `These fields cannot be patched: ${immutable.join(', ')}.`, { fields: immutable });
   }
-  const unknown = keys.filter((key) => !PATCHABLE.includes(key));
-  if (unknown.length > 0) {
-    throw new ScheduleError(
-      'validation_error',
-      `Unknown fields: ${unknown.join(', ')}. Send any of ${PATCHABLE.join(', ')}.${didYouMean(unknown, PATCHABLE)}`,
-      { fields: unknown },
-    );
-  }
-  const patch = parseBody(updateEventTypeBodySchema, body);
-  if (Object.keys(patch).length === 0) {
-    throw new ScheduleError('validation_error', `Send at least one of ${PATCHABLE.join(', ')}.`, { fields: [] });
-  }
-  return patch;
+  return parsePatch(updateEventTypeBodySchema, body);
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { ScheduleError } from '../errors.js';
 import { cursorParam, instantParam, limitParam } from '../pagination/query-params.js';
-import { didYouMean } from '../validation/closest-name.js';
 import { civilDate, instant, WITH_OFFSET } from '../validation/fields.js';
-import { bodyObject, parseBody } from '../validation/parse-body.js';
+import { parseBody, parsePatch } from '../validation/parse-body.js';
 
 /** docs/api/time-off.md: a reason is a note for people, at most this long. */
 export const MAX_REASON_LENGTH = 255;
@@ -34,7 +32,6 @@ export type CreateTimeOffBody = z.output<typeof createTimeOffBodySchema>;
 /** The body of `PATCH /v1/people/:user_id/time-off/:id`: send only what changes. */
 export const updateTimeOffBodySchema = createTimeOffBodySchema;
 export type UpdateTimeOffBody = CreateTimeOffBody;
-const PATCHABLE = Object.keys(updateTimeOffBodySchema.shape);
 
 /** The query of `GET /v1/people/:user_id/time-off`. */
 export const listTimeOffQuerySchema = z.object({
@@ -51,18 +48,5 @@ export function parseCreateTimeOffBody(body: unknown): CreateTimeOffBody {
 
 /** Checks a PATCH body (execute has refused unknown fields already); an empty one changes nothing and is refused. */
 export function parseUpdateTimeOffBody(body: unknown): UpdateTimeOffBody {
-  // A key it does not take is refused by name, before any value is judged, as an event type's PATCH does.
-  const unknown = Object.keys(bodyObject(body)).filter((key) => !PATCHABLE.includes(key));
-  if (unknown.length > 0) {
-    throw new ScheduleError(
-      'validation_error',
-      `Unknown fields: ${unknown.join(', ')}. Send any of ${PATCHABLE.join(', ')}.${didYouMean(unknown, PATCHABLE)}`,
-      { fields: unknown },
-    );
-  }
-  const patch = parseBody(updateTimeOffBodySchema, body);
-  if (Object.keys(patch).length === 0) {
-    throw new ScheduleError('validation_error', `Send at least one of ${PATCHABLE.join(', ')}.`, { fields: [] });
-  }
-  return patch;
+  return parsePatch(updateTimeOffBodySchema, body);
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ScheduleError } from '../errors.js';
+import { didYouMean } from './closest-name.js';
 import { inPlainWords } from './issue-words.js';
 
 function pathOf(path: readonly PropertyKey[]): string {
@@ -40,4 +41,27 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
     });
   }
   throw new ScheduleError('validation_error', issueClauses(result.error.issues), { fields });
+}
+
+/**
+ * Validates a PATCH body: a key the patch does not take is `400
+ * validation_error` naming it and the field most likely meant, before any
+ * value is judged; then each value as `parseBody` does; a patch that
+ * changes nothing is refused too, naming what may be sent.
+ */
+export function parsePatch<S extends z.ZodObject>(schema: S, body: unknown): z.output<S> {
+  const patchable = Object.keys(schema.shape);
+  const unknown = Object.keys(bodyObject(body)).filter((key) => !patchable.includes(key));
+  if (unknown.length > 0) {
+    throw new ScheduleError(
+      'validation_error',
+      `Unknown fields: ${unknown.join(', ')}. Send any of ${patchable.join(', ')}.${didYouMean(unknown, patchable)}`,
+      { fields: unknown },
+    );
+  }
+  const patch = parseBody(schema, body);
+  if (Object.keys(patch).length === 0) {
+    throw new ScheduleError('validation_error', `Send at least one of ${patchable.join(', ')}.`, { fields: [] });
+  }
+  return patch;
 }
