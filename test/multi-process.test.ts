@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, expectData, expectError } from './support/http.js';
 import { type TestSchema, testSchema } from './support/postgres.js';
 import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
-import { buildWorkspace, SECRETS } from './support/workspace.js';
+import { buildWorkspace, EVENT_TYPES, SECRETS, USER_IDS } from './support/workspace.js';
 
 // Two `schedule serve` processes on one database (a PostgreSQL schema, and a
 // SQLite file): idempotency and If-Match must hold across processes (docs/api/requests.md "Idempotency", "Versioning").
@@ -190,5 +190,43 @@ describe('two processes on one PostgreSQL schema, with an idempotency lease shor
         else expectSecondAnswer(other, fresh[0]!);
       }
     }
+  });
+
+  it('a change of configuration made through one process is what the other offers on its next request', async () => {
+    const eventType = EVENT_TYPES.other;
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const weekday = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date(`${day}T00:00:00Z`).getUTCDay()]!;
+    const slotsOn = async (server: ServerProcess) => {
+      const res = await api(server.url, `/v1/slots?event_type_id=${eventType.id}&start=${day}T00:00:00Z&end=${day}T23:59:00Z`, {
+        token: SECRETS.owner,
+      });
+      return (expectData(res).slots as { start: string; end: string }[]).map((s) => `${s.start.slice(11, 16)}-${s.end.slice(11, 16)}`);
+    };
+    const write = (server: ServerProcess, method: string, path: string, json: unknown, ifMatch?: string) =>
+      api(server.url, path, {
+        method,
+        token: SECRETS.owner,
+        json,
+        headers: { 'idempotency-key': randomUUID(), ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+      });
+
+    // The event type's duration, changed through one, read through the other.
+    const read = await api(one.url, `/v1/event-types/${eventType.id}`, { token: SECRETS.owner });
+    expectData(await write(one, 'PATCH', `/v1/event-types/${eventType.id}`, { duration_minutes: 45 }, read.headers.get('etag')!));
+    expect((await slotsOn(two))[0]).toBe('00:00-00:45');
+
+    // Working hours, replaced through the other, read through the first.
+    const hours = await api(two.url, `/v1/people/${USER_IDS.other}/availability`, { token: SECRETS.owner });
+    const replaced = { timezone: 'UTC', weekly: { [weekday]: [['10:00', '12:00']] }, overrides: [] };
+    expectData(await write(two, 'PUT', `/v1/people/${USER_IDS.other}/availability`, replaced, hours.headers.get('etag')!));
+    // The interval stays the 30 minutes it was stored with; the slots are 45 minutes long.
+    expect(await slotsOn(one)).toEqual(['10:00-10:45', '10:30-11:15', '11:00-11:45']);
+
+    // Time off, added through the first, read through the other.
+    expectData(
+      await write(one, 'POST', `/v1/people/${USER_IDS.other}/time-off`, { start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z` }),
+      201,
+    );
+    expect(await slotsOn(two)).toEqual(['10:30-11:15', '11:00-11:45']);
   });
 });
