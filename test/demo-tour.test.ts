@@ -169,6 +169,13 @@ describe('the README tour, on the demo, a year from now', () => {
     expect(json(step(/\/end/)).data.canceled).toBeGreaterThan(0);
   });
 
+  it('takes a whole day off through the API (201), and the intro call then lists no slot that day', () => {
+    const off = json(step(/tour-6/)).data;
+    expect(off).toMatchObject({ reason: 'Offsite', version: 1 });
+    expect(Date.parse(off.end_at) - Date.parse(off.start_at)).toBeGreaterThanOrEqual(23 * 3_600_000);
+    expect(json(step(/^curl -s -H "\$T" "\$API\/v1\/slots\?/, 1)).data.slots).toEqual([]);
+  });
+
   it("Carol's read-only token lists only her own bookings", () => {
     const carol = json(step(/pat_demo_carol/)).data;
     expect(carol.length).toBeGreaterThan(0);

@@ -17,6 +17,14 @@ export function namedUser(ref: string) {
   return (eb: ExpressionBuilder<Database, 'users'>) => eb.or([eb('username', '=', ref), eb('id', '=', ref.toLowerCase())]);
 }
 
+/**
+ * The where-clause of the person an API path names (`/v1/people/:user_id`
+ * and below): `me` for the caller, else a username or an id, as `namedUser`.
+ */
+export function pathUser(principal: { readonly account: { readonly id: string } }, ref: string) {
+  return namedUser(ref === 'me' ? principal.account.id : ref);
+}
+
 /** The user a username or id names; `not_found` when none does. */
 export async function findUser(db: Executor, user: string): Promise<UserName> {
   const row = await db.selectFrom('users').select(['id', 'username']).where(namedUser(user)).executeTakeFirst();

@@ -1,10 +1,11 @@
+import { pathUser } from '../auth/find-user.js';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import type { Clock } from '../clock.js';
 import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { Schedule } from '../event-types/schedule.js';
-import { type IdGenerator, isUuid } from '../ids.js';
+import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
@@ -38,13 +39,7 @@ export function hoursVersionConflict(current: number): ScheduleError {
  * who exists beyond that.
  */
 export async function findPersonHours(db: Executor, principal: Principal, userRef: string): Promise<StoredHours> {
-  const byId = userRef === 'me' || isUuid(userRef);
-  const key = userRef === 'me' ? principal.account.id : isUuid(userRef) ? userRef.toLowerCase() : userRef;
-  const row = await db
-    .selectFrom('users')
-    .select(HOURS_COLUMNS)
-    .where(byId ? 'id' : 'username', '=', key)
-    .executeTakeFirst();
+  const row = await db.selectFrom('users').select(HOURS_COLUMNS).where(pathUser(principal, userRef)).executeTakeFirst();
   if (!row || !mayActFor(principal.actsFor, row.id)) throw personNotAllowed();
   return row;
 }

@@ -1,4 +1,4 @@
-import { namedUser } from '../auth/find-user.js';
+import { namedUser, pathUser } from '../auth/find-user.js';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
@@ -17,7 +17,7 @@ export function personNotFound(ref: string): ScheduleError {
  * existence outside the set never leaks.
  */
 export async function findVisiblePerson(db: Executor, principal: Principal, ref: string): Promise<PersonRow> {
-  const row = await findPersonRow(db, ref === 'me' ? principal.account.id : ref);
+  const row = await db.selectFrom('users').selectAll().where(pathUser(principal, ref)).executeTakeFirst();
   if (!row || !mayActFor(principal.actsFor, row.id)) throw personNotFound(ref);
   return row;
 }

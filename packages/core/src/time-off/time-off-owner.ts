@@ -1,7 +1,7 @@
+import { pathUser } from '../auth/find-user.js';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
-import { isUuid } from '../ids.js';
 import type { Executor } from '../storage/store.js';
 
 /** The user whose time off a call manages, with the zone whole days are read in. */
@@ -23,13 +23,11 @@ export function ownerNotAllowed(): ScheduleError {
  * a calendar's `user` does, so nothing tells who exists.
  */
 export async function timeOffOwner(db: Executor, principal: Principal, userId: string): Promise<TimeOffOwner> {
-  const query = db.selectFrom('users').select(['id', 'timezone', 'schedule_json']);
-  const row = await (userId === 'me'
-    ? query.where('id', '=', principal.account.id)
-    : isUuid(userId)
-      ? query.where('id', '=', userId.toLowerCase())
-      : query.where('username', '=', userId)
-  ).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'timezone', 'schedule_json'])
+    .where(pathUser(principal, userId))
+    .executeTakeFirst();
   if (!row || !mayActFor(principal.actsFor, row.id)) throw ownerNotAllowed();
   const scheduleZone = row.schedule_json === null ? undefined : (JSON.parse(row.schedule_json) as { timezone?: string }).timezone;
   return { id: row.id, zone: scheduleZone ?? row.timezone };
