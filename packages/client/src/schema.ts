@@ -564,78 +564,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/people/{user_id}/availability": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get working hours
-         * @description The working hours of `user_id` (a user id, a username, or `me`), whom the caller may act for, with their version as `ETag`. A person with none written answers the hours used, around the clock, with `default: true` and version 0.
-         *
-         *     Needs the scope `availability:read`. MCP tool: `get_availability`.
-         */
-        get: operations["get_availability"];
-        /**
-         * Replace working hours
-         * @description Replaces the whole document; `If-Match` must name the version read. Each day’s intervals are sorted, and overlapping or touching ones merged, as availability reads them. Slots change at once; existing bookings stay.
-         *
-         *     Needs the scope `availability:write`. MCP tool: `replace_availability`.
-         */
-        put: operations["replace_availability"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/people/{user_id}/availability/overrides": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Set one date’s hours
-         * @description Adds the override of `date`, or replaces the one there; `intervals: []` is a day off. Answers the whole document.
-         *
-         *     Needs the scope `availability:write`. MCP tool: `add_availability_override`.
-         */
-        post: operations["add_availability_override"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/people/{user_id}/availability/overrides/{date}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a date override
-         * @description The date gets its weekday’s hours again. `404 not_found` when it has no override. Answers the whole document.
-         *
-         *     Needs the scope `availability:write`. MCP tool: `remove_availability_override`.
-         */
-        delete: operations["remove_availability_override"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -709,6 +637,112 @@ export interface paths {
          */
         post: operations["create_event_type"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event type
+         * @description One event type whole, archived ones too, with its version as `ETag`. One the caller may not act for answers 404.
+         *
+         *     Any valid token; no scope is needed. MCP tool: `get_event_type`.
+         */
+        get: operations["get_event_type"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an event type
+         * @description Archives: no longer listed nor bookable, its slug free for a new type; `GET` still answers it with `archived_at`. Its bookings and series stay. Deleting it again answers it unchanged.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `delete_event_type`.
+         */
+        delete: operations["delete_event_type"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an event type
+         * @description Send only what changes; `id`, `owner`, `version` and the times answer `422 field_immutable`. A new slug keeps the id. Duration, interval and rules change future slots, never existing bookings. Every success bumps the version.
+         *
+         *     Needs the scope `event_types:write`. MCP tool: `update_event_type`.
+         */
+        patch: operations["update_event_type"];
+        trace?: never;
+    };
+    "/v1/people/{user_id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get working hours
+         * @description The working hours of `user_id` (a user id, a username, or `me`), whom the caller may act for, with their version as `ETag`. A person with none written answers the hours used, around the clock, with `default: true` and version 0.
+         *
+         *     Needs the scope `availability:read`. MCP tool: `get_availability`.
+         */
+        get: operations["get_availability"];
+        /**
+         * Replace working hours
+         * @description Replaces the whole document; `If-Match` must name the version read. Each day’s intervals are sorted, and overlapping or touching ones merged, as availability reads them. Slots change at once; existing bookings stay.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `replace_availability`.
+         */
+        put: operations["replace_availability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/availability/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set one date’s hours
+         * @description Adds the override of `date`, or replaces the one there; `intervals: []` is a day off. Answers the whole document.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `add_availability_override`.
+         */
+        post: operations["add_availability_override"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{user_id}/availability/overrides/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a date override
+         * @description The date gets its weekday’s hours again. `404 not_found` when it has no override. Answers the whole document.
+         *
+         *     Needs the scope `availability:write`. MCP tool: `remove_availability_override`.
+         */
+        delete: operations["remove_availability_override"];
         options?: never;
         head?: never;
         patch?: never;
@@ -902,40 +936,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/v1/event-types/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an event type
-         * @description One event type whole, archived ones too, with its version as `ETag`. One the caller may not act for answers 404.
-         *
-         *     Any valid token; no scope is needed. MCP tool: `get_event_type`.
-         */
-        get: operations["get_event_type"];
-        put?: never;
-        post?: never;
-        /**
-         * Archive an event type
-         * @description Archives: no longer listed nor bookable, its slug free for a new type; `GET` still answers it with `archived_at`. Its bookings and series stay. Deleting it again answers it unchanged.
-         *
-         *     Needs the scope `event_types:write`. MCP tool: `delete_event_type`.
-         */
-        delete: operations["delete_event_type"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an event type
-         * @description Send only what changes; `id`, `owner`, `version` and the times answer `422 field_immutable`. A new slug keeps the id. Duration, interval and rules change future slots, never existing bookings. Every success bumps the version.
-         *
-         *     Needs the scope `event_types:write`. MCP tool: `update_event_type`.
-         */
-        patch: operations["update_event_type"];
         trace?: never;
     };
     "/v1/openapi.json": {
@@ -1510,120 +1510,6 @@ export interface components {
             /** @description Whose failed syncs: a user_id or username you may act for; yourself when left out. */
             user?: string;
         };
-        ReplaceAvailabilityBody: {
-            /** @description IANA zone the hours are in; null or absent: the person's own zone. */
-            timezone?: string | null;
-            /** @description Hours by day (mon…sun), [from, to] pairs HH:MM, 24:00 as an end; a day absent or [] has none. E.g. {"mon":[["09:00","12:00"],["13:00","17:00"]]} */
-            weekly: {
-                [key: string]: [
-                    string,
-                    string
-                ][];
-            };
-            /** @description Dates with other hours, each once; intervals [] is a day off. */
-            overrides?: components["schemas"]["AddAvailabilityOverrideBody"][];
-        };
-        AddAvailabilityOverrideBody: {
-            /**
-             * Format: date
-             * @example 2026-03-09
-             */
-            date: string;
-            /** @description [from, to] pairs HH:MM (24:00 as an end); overlapping or touching ones are merged. */
-            intervals: [
-                string,
-                string
-            ][];
-        };
-        UpdateTimeOffBody: {
-            /**
-             * Format: date-time
-             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
-             * @example 2026-12-09T11:00:00+01:00
-             */
-            start?: string;
-            /**
-             * Format: date-time
-             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
-             * @example 2026-12-09T11:00:00+01:00
-             */
-            end?: string;
-            /**
-             * Format: date
-             * @description Instead of start: off from this day's start, in the user's zone.
-             * @example 2026-03-09
-             */
-            start_date?: string;
-            /**
-             * Format: date
-             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
-             * @example 2026-03-09
-             */
-            end_date?: string;
-            /** @description A note, at most 255 characters; null for none. */
-            reason?: string | null;
-        };
-        CreatePersonBody: {
-            /**
-             * @description Up to 63 letters, digits, dot, dash or underscore; unique. Cannot change.
-             * @example alice
-             */
-            username: string;
-            /**
-             * Format: email
-             * @description Where their mail goes.
-             */
-            email: string;
-            /** @description Their name, as attendees see it. */
-            name: string;
-            /**
-             * @description An IANA time zone; UTC if omitted.
-             * @example Europe/Berlin
-             */
-            timezone?: string;
-            /**
-             * @description user (the default), manager, admin, or owner (only an owner grants it).
-             * @enum {string}
-             */
-            role?: "user" | "manager" | "admin" | "owner";
-            /** @description Usernames or user ids of the people a manager manages. */
-            manages?: string[];
-        };
-        UpdatePersonBody: {
-            /** @description Their name, as attendees see it. */
-            name?: string;
-            /**
-             * Format: email
-             * @description Where their mail goes.
-             */
-            email?: string;
-            /**
-             * @description An IANA time zone.
-             * @example Europe/Berlin
-             */
-            timezone?: string;
-            /**
-             * @description Admins and owners only; owner is granted and taken by an owner.
-             * @enum {string}
-             */
-            role?: "user" | "manager" | "admin" | "owner";
-            /** @description Replaces the list; admins and owners only. */
-            manages?: string[];
-        };
-        CreateTokenBody: {
-            /** @description A label for people, at most 100 characters. */
-            name: string;
-            /** @description Some of the scopes the calling token holds. */
-            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
-            /**
-             * Format: date-time
-             * @description When it stops working; never if omitted. Must be in the future.
-             * @example 2026-12-09T11:00:00+01:00
-             */
-            expires_at?: string;
-            /** @description Whose token (id or username): admins and owners only; the caller's own if omitted. */
-            user_id?: string;
-        };
         CreateEventTypeBody: {
             /**
              * @description Unique per owner; lowercase letters, digits and dashes.
@@ -1780,6 +1666,120 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+        };
+        ReplaceAvailabilityBody: {
+            /** @description IANA zone the hours are in; null or absent: the person's own zone. */
+            timezone?: string | null;
+            /** @description Hours by day (mon…sun), [from, to] pairs HH:MM, 24:00 as an end; a day absent or [] has none. E.g. {"mon":[["09:00","12:00"],["13:00","17:00"]]} */
+            weekly: {
+                [key: string]: [
+                    string,
+                    string
+                ][];
+            };
+            /** @description Dates with other hours, each once; intervals [] is a day off. */
+            overrides?: components["schemas"]["AddAvailabilityOverrideBody"][];
+        };
+        AddAvailabilityOverrideBody: {
+            /**
+             * Format: date
+             * @example 2026-03-09
+             */
+            date: string;
+            /** @description [from, to] pairs HH:MM (24:00 as an end); overlapping or touching ones are merged. */
+            intervals: [
+                string,
+                string
+            ][];
+        };
+        UpdateTimeOffBody: {
+            /**
+             * Format: date-time
+             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            start?: string;
+            /**
+             * Format: date-time
+             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            end?: string;
+            /**
+             * Format: date
+             * @description Instead of start: off from this day's start, in the user's zone.
+             * @example 2026-03-09
+             */
+            start_date?: string;
+            /**
+             * Format: date
+             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
+             * @example 2026-03-09
+             */
+            end_date?: string;
+            /** @description A note, at most 255 characters; null for none. */
+            reason?: string | null;
+        };
+        CreatePersonBody: {
+            /**
+             * @description Up to 63 letters, digits, dot, dash or underscore; unique. Cannot change.
+             * @example alice
+             */
+            username: string;
+            /**
+             * Format: email
+             * @description Where their mail goes.
+             */
+            email: string;
+            /** @description Their name, as attendees see it. */
+            name: string;
+            /**
+             * @description An IANA time zone; UTC if omitted.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description user (the default), manager, admin, or owner (only an owner grants it).
+             * @enum {string}
+             */
+            role?: "user" | "manager" | "admin" | "owner";
+            /** @description Usernames or user ids of the people a manager manages. */
+            manages?: string[];
+        };
+        UpdatePersonBody: {
+            /** @description Their name, as attendees see it. */
+            name?: string;
+            /**
+             * Format: email
+             * @description Where their mail goes.
+             */
+            email?: string;
+            /**
+             * @description An IANA time zone.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description Admins and owners only; owner is granted and taken by an owner.
+             * @enum {string}
+             */
+            role?: "user" | "manager" | "admin" | "owner";
+            /** @description Replaces the list; admins and owners only. */
+            manages?: string[];
+        };
+        CreateTokenBody: {
+            /** @description A label for people, at most 100 characters. */
+            name: string;
+            /** @description Some of the scopes the calling token holds. */
+            scopes: ("series:read" | "series:write" | "bookings:read" | "bookings:create" | "bookings:cancel" | "bookings:reschedule" | "bookings:update" | "slots:read" | "webhooks:read" | "webhooks:write" | "calendars:read" | "calendars:write" | "event_types:write" | "availability:read" | "availability:write" | "people:write" | "tokens:read" | "tokens:write")[];
+            /**
+             * Format: date-time
+             * @description When it stops working; never if omitted. Must be in the future.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            expires_at?: string;
+            /** @description Whose token (id or username): admins and owners only; the caller's own if omitted. */
+            user_id?: string;
         };
         CreateSeriesResult: {
             series: components["schemas"]["Series"];
@@ -2083,62 +2083,6 @@ export interface components {
             /** @description Failed syncs of the host left beyond this call’s bound; call again for them. 0 for a booking. */
             remaining: number;
         };
-        WorkingHours: {
-            user_id: string;
-            /** @description The IANA zone the hours are read in; null: the person's own zone, following it when it changes. */
-            timezone: string | null;
-            weekly: {
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                mon: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                tue: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                wed: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                thu: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                fri: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                sat: [
-                    string,
-                    string
-                ][];
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                sun: [
-                    string,
-                    string
-                ][];
-            };
-            /** @description By date; intervals [] is a day off. */
-            overrides: {
-                date: string;
-                /** @description [from, to] pairs HH:MM, sorted and merged. */
-                intervals: [
-                    string,
-                    string
-                ][];
-            }[];
-            /** @description True: none written; these are the hours used (around the clock). */
-            default: boolean;
-            /** @description If-Match of a replace; 0 until first written. Shown as ETag. */
-            version: number;
-            updated_at: string | null;
-        };
         Caller: {
             user_id: string;
             username: string;
@@ -2197,6 +2141,127 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
+        };
+        EventTypeDetails: {
+            id: string;
+            slug: string;
+            name: string;
+            description: string | null;
+            owner: {
+                user_id: string;
+                username: string;
+            };
+            duration_minutes: number;
+            slot_interval_minutes: number;
+            buffer_before_minutes: number;
+            buffer_after_minutes: number;
+            minimum_notice_minutes: number;
+            future_limit_days: number;
+            /** @enum {string} */
+            status: "on" | "off";
+            /** @enum {string} */
+            recurring: "on" | "off";
+            allow_reschedule: boolean;
+            attendee_mail: boolean;
+            location: {
+                /** @constant */
+                type: "conference";
+            } | {
+                /** @constant */
+                type: "link";
+                /** Format: uri */
+                url: string;
+            } | {
+                /** @constant */
+                type: "phone";
+                value: string;
+            } | {
+                /** @constant */
+                type: "in_person";
+                value: string;
+            };
+            questions: {
+                /** @description The key of its answer in `responses`. */
+                id: string;
+                /** @description The question as an attendee reads it. */
+                label: string;
+                /**
+                 * @description What kind of answer it takes.
+                 * @default text
+                 * @enum {string}
+                 */
+                type: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
+                /**
+                 * @description A booking without an answer is refused.
+                 * @default false
+                 */
+                required: boolean;
+                /** @description The choices of a select or multi_select question. */
+                options?: string[];
+            }[];
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When it was deleted (archived); null while it is live. */
+            archived_at: string | null;
+        };
+        WorkingHours: {
+            user_id: string;
+            /** @description The IANA zone the hours are read in; null: the person's own zone, following it when it changes. */
+            timezone: string | null;
+            weekly: {
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                mon: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                tue: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                wed: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                thu: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                fri: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                sat: [
+                    string,
+                    string
+                ][];
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                sun: [
+                    string,
+                    string
+                ][];
+            };
+            /** @description By date; intervals [] is a day off. */
+            overrides: {
+                date: string;
+                /** @description [from, to] pairs HH:MM, sorted and merged. */
+                intervals: [
+                    string,
+                    string
+                ][];
+            }[];
+            /** @description True: none written; these are the hours used (around the clock). */
+            default: boolean;
+            /** @description If-Match of a replace; 0 until first written. Shown as ETag. */
+            version: number;
+            updated_at: string | null;
         };
         /** @description Time off: busy time for every event type of the user. */
         TimeOff: {
@@ -2281,71 +2346,6 @@ export interface components {
             revoked_at: string | null;
             /** @description The bearer secret, shown in this answer only; null when a retry with the same Idempotency-Key replays it. */
             secret: string | null;
-        };
-        EventTypeDetails: {
-            id: string;
-            slug: string;
-            name: string;
-            description: string | null;
-            owner: {
-                user_id: string;
-                username: string;
-            };
-            duration_minutes: number;
-            slot_interval_minutes: number;
-            buffer_before_minutes: number;
-            buffer_after_minutes: number;
-            minimum_notice_minutes: number;
-            future_limit_days: number;
-            /** @enum {string} */
-            status: "on" | "off";
-            /** @enum {string} */
-            recurring: "on" | "off";
-            allow_reschedule: boolean;
-            attendee_mail: boolean;
-            location: {
-                /** @constant */
-                type: "conference";
-            } | {
-                /** @constant */
-                type: "link";
-                /** Format: uri */
-                url: string;
-            } | {
-                /** @constant */
-                type: "phone";
-                value: string;
-            } | {
-                /** @constant */
-                type: "in_person";
-                value: string;
-            };
-            questions: {
-                /** @description The key of its answer in `responses`. */
-                id: string;
-                /** @description The question as an attendee reads it. */
-                label: string;
-                /**
-                 * @description What kind of answer it takes.
-                 * @default text
-                 * @enum {string}
-                 */
-                type: "text" | "long_text" | "number" | "boolean" | "select" | "multi_select";
-                /**
-                 * @description A booking without an answer is refused.
-                 * @default false
-                 */
-                required: boolean;
-                /** @description The choices of a select or multi_select question. */
-                options?: string[];
-            }[];
-            version: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description When it was deleted (archived); null while it is live. */
-            archived_at: string | null;
         };
         Meta: {
             /**
@@ -2986,28 +2986,6 @@ export interface components {
             };
         };
         /**
-         * @description Not Found.
-         *
-         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
-         */
-        NotFound: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
-                } & components["schemas"]["Error"];
-            };
-        };
-        /**
          * @description Forbidden.
          *
          *     - `insufficient_scope`: The token is valid but lacks the scope this endpoint needs; `details.required_scope` names it.
@@ -3028,6 +3006,51 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "insufficient_scope" | "forbidden";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+         */
+        NotFoundOrEventTypeNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found" | "event_type_not_found";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+         */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -3097,29 +3120,6 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "not_found" | "token_not_found";
-                    };
-                } & components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description Not Found.
-         *
-         *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
-         *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
-         */
-        NotFoundOrEventTypeNotFound: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "not_found" | "event_type_not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -5970,6 +5970,565 @@ export interface operations {
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Caller"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    list_people: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; default 100. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Person"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_person: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePersonBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `username_taken`: Another person has this username; `details.username` echoes it.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "username_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    list_event_types: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100; default 100. */
+                limit?: number;
+                /** @description The last page's next_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventType"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    create_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    get_event_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidQueryParamOrBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    delete_event_type: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    update_event_type: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
+                "If-Match": components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEventTypeBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventTypeDetails"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrEventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `field_immutable`: The body names fields a booking or person PATCH cannot change; `details.fields` lists them.
+             *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "field_immutable" | "invalid_change";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            428: components["responses"]["MissingIfMatch"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
     get_availability: {
         parameters: {
             query?: never;
@@ -6305,323 +6864,6 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "version_conflict" | "idempotency_key_conflict" | "idempotency_in_progress";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
-        };
-    };
-    whoami: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Caller"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            400: components["responses"]["InvalidQueryParamOrBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            408: components["responses"]["RequestTimeout"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    list_people: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100; default 100. */
-                limit?: number;
-                /** @description The last page's next_cursor. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Person"][];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            400: components["responses"]["InvalidQueryParamOrBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            408: components["responses"]["RequestTimeout"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    create_person: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePersonBody"];
-            };
-        };
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
-                    Location: components["headers"]["Location"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PersonDetail"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            /**
-             * @description Bad Request.
-             *
-             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
-             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
-             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
-             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrForbidden"];
-            408: components["responses"]["RequestTimeout"];
-            /**
-             * @description Conflict.
-             *
-             *     - `username_taken`: Another person has this username; `details.username` echoes it.
-             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
-             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "username_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
-        };
-    };
-    list_event_types: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100; default 100. */
-                limit?: number;
-                /** @description The last page's next_cursor. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventType"][];
-                        meta: components["schemas"]["PageMeta"];
-                    };
-                };
-            };
-            400: components["responses"]["InvalidQueryParamOrBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            408: components["responses"]["RequestTimeout"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    create_event_type: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateEventTypeBody"];
-            };
-        };
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
-                    Location: components["headers"]["Location"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventTypeDetails"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            /**
-             * @description Bad Request.
-             *
-             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
-             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
-             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
-             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
-            408: components["responses"]["RequestTimeout"];
-            /**
-             * @description Conflict.
-             *
-             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
-             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
-             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -7576,248 +7818,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
-        };
-    };
-    get_event_type: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventTypeDetails"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            400: components["responses"]["InvalidQueryParamOrBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFoundOrEventTypeNotFound"];
-            408: components["responses"]["RequestTimeout"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    delete_event_type: {
-        parameters: {
-            query?: never;
-            header?: {
-                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
-            };
-            path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventTypeDetails"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            /**
-             * @description Bad Request.
-             *
-             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
-             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
-             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "validation_error" | "invalid_query_param" | "bad_request";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFoundOrEventTypeNotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            417: components["responses"]["ExpectationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
-        };
-    };
-    update_event_type: {
-        parameters: {
-            query?: never;
-            header: {
-                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
-                /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
-                "If-Match": components["parameters"]["IfMatch"];
-            };
-            path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateEventTypeBody"];
-            };
-        };
-        responses: {
-            /** @description Done. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    ETag: components["headers"]["ETag"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["EventTypeDetails"];
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            /**
-             * @description Bad Request.
-             *
-             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
-             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
-             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
-                    "X-RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "validation_error" | "invalid_query_param" | "bad_request";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["NotFoundOrEventTypeNotFound"];
-            408: components["responses"]["RequestTimeout"];
-            /**
-             * @description Conflict.
-             *
-             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
-             *     - `slug_taken`: The owner already has a live event type with this slug; nothing changed.
-             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
-             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "version_conflict" | "slug_taken" | "idempotency_key_conflict" | "idempotency_in_progress";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            417: components["responses"]["ExpectationFailed"];
-            /**
-             * @description Unprocessable Content.
-             *
-             *     - `field_immutable`: The body names fields a booking or person PATCH cannot change; `details.fields` lists them.
-             *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "field_immutable" | "invalid_change";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
-            428: components["responses"]["MissingIfMatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

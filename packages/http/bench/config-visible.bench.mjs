@@ -6,7 +6,7 @@
 // to the first such answer is the round's delay. The floor, in the same run,
 // is one plain GET /v1/slots on process two: with no cache between the
 // database and availability, the delay should be that one request.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,9 +63,7 @@ try {
   const one = await startServe(startProcess, [bin, 'serve', '--workspace', workspacePath, '--db', schema.url, '--port', '0']);
   const two = await startServe(startProcess, [bin, 'serve', '--workspace', workspacePath, '--db', schema.url, '--port', '0']);
   try {
-    let version = Number(
-      (await fetch(`${one.url}/v1/event-types/${eventTypeId}`, { headers })).headers.get('etag')?.replaceAll('"', ''),
-    );
+    let version = Number((await fetch(`${one.url}/v1/event-types/${eventTypeId}`, { headers })).headers.get('etag')?.replaceAll('"', ''));
     for (let round = 0; round < ROUNDS; round++) {
       const started = performance.now();
       await shownDuration(two.url);

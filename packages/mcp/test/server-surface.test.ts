@@ -77,8 +77,20 @@ const READ_ONLY = new Set([
   'get_person',
   'list_tokens',
   'get_token',
+  'list_time_off',
+  'get_time_off',
+  'get_availability',
 ]);
-const DESTRUCTIVE = new Set(['cancel_booking', 'end_series', 'delete_webhook', 'remove_calendar', 'revoke_token', 'delete_event_type']);
+const DESTRUCTIVE = new Set([
+  'cancel_booking',
+  'end_series',
+  'delete_webhook',
+  'remove_calendar',
+  'revoke_token',
+  'delete_event_type',
+  'delete_time_off',
+  'remove_availability_override',
+]);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
@@ -94,6 +106,7 @@ const NOT_IDEMPOTENT = new Set([
   'create_person',
   'create_token',
   'create_event_type',
+  'create_time_off',
 ]);
 /** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
 const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
@@ -139,6 +152,12 @@ const TAKES_KEY = new Set([
   'create_event_type',
   'update_event_type',
   'delete_event_type',
+  'create_time_off',
+  'update_time_off',
+  'delete_time_off',
+  'replace_availability',
+  'add_availability_override',
+  'remove_availability_override',
 ]);
 
 interface ListedTool {

@@ -88,16 +88,18 @@ describe('the tools a connection lists', () => {
     expect(bookingAndSeries).toHaveLength(11 + 9);
   });
 
-  it('lists the working-hours tools only when availability is asked for', async () => {
+  it('lists the working-hours and time-off tools only when availability is asked for', async () => {
     expect(await namesOf(await connected(['booking', 'availability']))).toEqual([
-      ...ALL.filter((name) => BOOKING.includes(name) && !['whoami', 'list_people', 'list_event_types'].includes(name)),
+      ...BOOKING,
       'get_availability',
       'replace_availability',
       'add_availability_override',
       'remove_availability_override',
-      'whoami',
-      'list_people',
-      'list_event_types',
+      'list_time_off',
+      'get_time_off',
+      'create_time_off',
+      'update_time_off',
+      'delete_time_off',
     ]);
   });
 

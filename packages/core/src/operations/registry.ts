@@ -70,7 +70,8 @@ import {
 /**
  * Every operation of the API, in the order docs/api lists them (webhooks as
  * docs/webhooks.md does, calendar accounts as docs/calendars.md), then the
- * directory (not in docs/api). `Operation<any>`: each takes its own input,
+ * directory, then the self-service resources as docs/api's pages on them
+ * do: event types, working hours, time off, people and tokens. `Operation<any>`: each takes its own input,
  * which no one type covers; `as const` keeps each name a literal.
  */
 export const operations = [
@@ -106,13 +107,17 @@ export const operations = [
   removeCalendarOperation,
   testCalendarOperation,
   resyncCalendarOperation,
+  whoamiOperation,
+  listPeopleOperation,
+  listEventTypesOperation,
+  getEventTypeOperation,
+  createEventTypeOperation,
+  updateEventTypeOperation,
+  deleteEventTypeOperation,
   getAvailabilityOperation,
   replaceAvailabilityOperation,
   addAvailabilityOverrideOperation,
   removeAvailabilityOverrideOperation,
-  whoamiOperation,
-  listPeopleOperation,
-  listEventTypesOperation,
   listTimeOffOperation,
   getTimeOffOperation,
   createTimeOffOperation,
@@ -127,10 +132,6 @@ export const operations = [
   getTokenOperation,
   createTokenOperation,
   revokeTokenOperation,
-  getEventTypeOperation,
-  createEventTypeOperation,
-  updateEventTypeOperation,
-  deleteEventTypeOperation,
 ] as const satisfies readonly Operation<any>[];
 
 /** The name of an operation, as HTTP logs it, MCP calls it a tool and the CLI calls it. */
