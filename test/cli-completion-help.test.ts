@@ -24,6 +24,7 @@ const TOP_LEVEL = [
   'whoami',
   'event-types',
   'webhooks',
+  'time-off',
   'availability',
   'tokens',
   'people',
