@@ -118,10 +118,10 @@ describe('schedule time-off', { timeout: 60_000 }, () => {
     }
   });
 
-  it('refuses someone the caller may not act for with exit 4 host_not_allowed', async () => {
+  it('refuses someone the caller may not act for with exit 4 host_not_allowed, naming the flag typed', async () => {
     const runs = await modes.both(['time-off', 'add', '--user', 'ann', '--date', '2026-12-11'], { token: TOKENS.ben });
     for (const name of MODE_NAMES) {
-      expect(runs[name]).toEqual(failure(4, 'host_not_allowed', 'user_id is not someone this caller may act for.'));
+      expect(runs[name]).toEqual(failure(4, 'host_not_allowed', '--user is not someone this caller may act for.'));
     }
   });
 
