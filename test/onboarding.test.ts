@@ -42,7 +42,10 @@ const WINDOW = { start: at(MON, '00:00'), end: at(plusDays(MON, 3), '00:00') };
 /** The slot starts of a list, by day. */
 function byDay(slots: readonly { start: string }[]): Record<string, string[]> {
   const days: Record<string, string[]> = {};
-  for (const { start } of slots) (days[start.slice(0, 10)] ??= []).push(start.slice(11, 16));
+  for (const { start } of slots) {
+    const day = start.slice(0, 10);
+    days[day] = [...(days[day] ?? []), start.slice(11, 16)];
+  }
   return days;
 }
 

@@ -1692,6 +1692,34 @@ export interface components {
                 string
             ][];
         };
+        CreateTimeOffBody: {
+            /**
+             * Format: date-time
+             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            start?: string;
+            /**
+             * Format: date-time
+             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            end?: string;
+            /**
+             * Format: date
+             * @description Instead of start: off from this day's start, in the user's zone.
+             * @example 2026-03-09
+             */
+            start_date?: string;
+            /**
+             * Format: date
+             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
+             * @example 2026-03-09
+             */
+            end_date?: string;
+            /** @description A note, at most 255 characters; null for none. */
+            reason?: string | null;
+        };
         UpdateTimeOffBody: {
             /**
              * Format: date-time
@@ -2364,34 +2392,6 @@ export interface components {
             next_cursor: string | null;
             /** @description Whether more items follow. */
             has_more: boolean;
-        };
-        CreateTimeOffBody: {
-            /**
-             * Format: date-time
-             * @description The first instant off. ISO 8601 with Z or an offset; zone-less is refused.
-             * @example 2026-12-09T11:00:00+01:00
-             */
-            start?: string;
-            /**
-             * Format: date-time
-             * @description The first instant back (exclusive). ISO 8601 with Z or an offset; zone-less is refused.
-             * @example 2026-12-09T11:00:00+01:00
-             */
-            end?: string;
-            /**
-             * Format: date
-             * @description Instead of start: off from this day's start, in the user's zone.
-             * @example 2026-03-09
-             */
-            start_date?: string;
-            /**
-             * Format: date
-             * @description Instead of end: off through this whole day, in the user's zone. Default with start_date: the same day.
-             * @example 2026-03-09
-             */
-            end_date?: string;
-            /** @description A note, at most 255 characters; null for none. */
-            reason?: string | null;
         };
     };
     responses: {
@@ -3153,12 +3153,18 @@ export interface components {
         /** @description The version you read: the `ETag` as sent (`"3"`), the bare number (`3`), or `*` for whatever is current. */
         IfMatch: string;
         OptionalIfMatch: string;
-        /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-        WebhookId: string;
+        /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+        Id: string;
         /** @description The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it. */
         DeliveryId: string;
         /** @description The calendar account’s id, `cal_…`. One that is unknown or whose user is outside the caller’s set answers 404 alike. */
         CalendarId: string;
+        /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+        UserId: string;
+        /** @description The date of a working-hours override, `YYYY-MM-DD`. */
+        OverrideDate: string;
+        /** @description The id of one of the caller’s own tokens. Another person’s, or an unknown one, answers 404 alike. */
+        TokenId: string;
     };
     requestBodies: never;
     headers: {
@@ -4926,8 +4932,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4969,8 +4975,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5043,8 +5049,8 @@ export interface operations {
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5147,8 +5153,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5250,8 +5256,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5293,8 +5299,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
                 /** @description The delivery’s id, as the deliveries list shows it and the `webhook-id` header carried it. */
                 delivery_id: components["parameters"]["DeliveryId"];
             };
@@ -5416,8 +5422,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6292,8 +6298,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6334,8 +6340,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6409,8 +6415,8 @@ export interface operations {
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6534,8 +6540,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6579,8 +6585,8 @@ export interface operations {
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6683,8 +6689,8 @@ export interface operations {
                 "If-Match"?: components["parameters"]["OptionalIfMatch"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6786,8 +6792,10 @@ export interface operations {
                 "If-Match"?: components["parameters"]["OptionalIfMatch"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
+                /** @description The date of a working-hours override, `YYYY-MM-DD`. */
+                date: components["parameters"]["OverrideDate"];
             };
             cookie?: never;
         };
@@ -6891,8 +6899,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6934,14 +6942,14 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateTimeOffBody"];
+                "application/json": components["schemas"]["CreateTimeOffBody"];
             };
         };
         responses: {
@@ -7011,10 +7019,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -7056,10 +7064,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -7132,10 +7140,10 @@ export interface operations {
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
-                /** @description The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike. */
-                id: components["parameters"]["WebhookId"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -7235,8 +7243,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -7279,8 +7287,8 @@ export interface operations {
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -7384,8 +7392,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -7483,8 +7491,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles"). */
+                user_id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -7717,8 +7725,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description The id of one of the caller’s own tokens. Another person’s, or an unknown one, answers 404 alike. */
+                token_id: components["parameters"]["TokenId"];
             };
             cookie?: never;
         };
@@ -7759,8 +7767,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path: {
-                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
-                uid: components["parameters"]["Uid"];
+                /** @description The id of one of the caller’s own tokens. Another person’s, or an unknown one, answers 404 alike. */
+                token_id: components["parameters"]["TokenId"];
             };
             cookie?: never;
         };

@@ -80,18 +80,23 @@ interface Side {
   readonly owner: Principal;
 }
 
+interface StorePair {
+  readonly name: 'sqlite' | 'postgres';
+  open(): Promise<{ readonly stores: readonly [Store, Store]; cleanup(): Promise<void> }>;
+}
+
 /** Two stores on one database: a SQLite file opened twice, or one PostgreSQL schema opened twice. */
-function pairs() {
-  return selectedStores([
+function pairs(): StorePair[] {
+  return selectedStores<StorePair>([
     {
-      name: 'sqlite' as const,
+      name: 'sqlite',
       async open() {
         const dir = mkdtempSync(join(tmpdir(), 'schedule-truth-config-'));
         const file = join(dir, 'shared.db');
         const one = await openStore(file);
         const two = await openStore(file);
         return {
-          stores: [one, two] as const,
+          stores: [one, two],
           cleanup: async () => {
             await Promise.all([one.close(), two.close()]);
             rmSync(dir, { recursive: true });
@@ -100,14 +105,14 @@ function pairs() {
       },
     },
     {
-      name: 'postgres' as const,
+      name: 'postgres',
       async open() {
         const schema = await createTestSchema();
         const url = `${TEST_DATABASE_URL}?schema=${schema}`;
         const one = await openStore(url);
         const two = await openStore(url);
         return {
-          stores: [one, two] as const,
+          stores: [one, two],
           cleanup: async () => {
             await Promise.all([one.close(), two.close()]);
             await dropPostgresSchema(TEST_DATABASE_URL, schema);

@@ -95,6 +95,21 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       expect(await s.store.db.selectFrom('time_off').selectAll().execute()).toEqual([]);
     });
 
+    it.each([
+      [{ end: '2026-12-10T15:00:00Z' }, 'Send start (an instant) or start_date (a whole day).'],
+      [{ start: '2026-12-10T15:00:00Z' }, 'Send end (an instant) or end_date (a whole day) with start.'],
+      [{ start: '2026-12-10T15:00:00Z', start_date: '2026-12-10' }, 'Send start or start_date, not both.'],
+      [{ start_date: '2026-12-10', end: '2026-12-12T00:00:00Z', end_date: '2026-12-11' }, 'Send end or end_date, not both.'],
+      [{ start_date: '2026-12-10', end_date: '2026-12-09' }, 'end_date: the range must end after it starts.'],
+      [
+        { start: '2026-12-10T00:00:00Z', end: '2027-12-11T00:00:00.001Z' },
+        'end: a range lasts at most 366 days; send a longer absence as several ranges.',
+      ],
+    ])('says what to send instead: %j', async (body, message) => {
+      const refused = await scheduleErrorOf(call('ann', 'create_time_off', { params: { user_id: 'me' }, body }));
+      expect(refused.message).toBe(message);
+    });
+
     it('takes exactly 366 days, and a reason of 255 characters', async () => {
       const data = await create({ start: '2026-12-10T00:00:00Z', end: '2027-12-11T00:00:00Z', reason: 'x'.repeat(255) });
       expect(data.end_at).toBe('2027-12-11T00:00:00.000Z');

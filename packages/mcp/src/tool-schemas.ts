@@ -57,9 +57,21 @@ const IF_MATCH: JsonSchema = {
   description: 'The version you read (3, "3" or *); version_conflict if it changed.',
 };
 const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid of the resource.' };
-/** Path parameters by name; any other (`uid`) is a resource's uid. */
+/** What an `id` path parameter names, by the resource in the tool's name. */
+const ID_OF: readonly (readonly [RegExp, string])[] = [
+  [/event_type/, "The event type's id."],
+  [/time_off/, "The time-off range's id."],
+  [/webhook/, "The webhook's id."],
+];
+
+/** The `id` argument of an operation's tool, said for what it names: a model must not pass one resource's id for another's. */
+function idParam(operation: Operation): JsonSchema {
+  const description = ID_OF.find(([resource]) => resource.test(operation.name))?.[1] ?? "The resource's id.";
+  return { type: 'string', format: 'uuid', description };
+}
+
+/** Path parameters by name; `id` is said per tool (idParam); any other (`uid`) is a resource's uid. */
 const PATH_PARAMS: Record<string, JsonSchema> = {
-  id: { type: 'string', format: 'uuid', description: "The webhook's id." },
   delivery_id: { type: 'string', description: 'The delivery id, from list_webhook_deliveries.' },
   user_id: { type: 'string', description: 'A user id, a username, or me.' },
   token_id: { type: 'string', format: 'uuid', description: "The token's id." },
@@ -71,7 +83,10 @@ export function inputJsonOf(operation: Operation): JsonSchema {
   const fields = (input.properties ?? {}) as Record<string, JsonSchema>;
   const headers: Record<string, JsonSchema> = { idempotency_key: IDEMPOTENCY_KEY, if_match: IF_MATCH };
   const properties = Object.fromEntries(
-    argumentNames(operation).map((name) => [name, fields[name] ?? headers[name] ?? PATH_PARAMS[name] ?? UID]),
+    argumentNames(operation).map((name) => [
+      name,
+      fields[name] ?? headers[name] ?? (name === 'id' ? idParam(operation) : PATH_PARAMS[name]) ?? UID,
+    ]),
   );
   const required = [...operation.schemas.params, ...((input.required ?? []) as string[])];
   if (operation.ifMatch === 'required') required.push('if_match');

@@ -56,8 +56,6 @@ const WEBHOOK_ID_TOOLS = [
   'test_webhook',
 ];
 const DIRECTORY_TOOLS = ['whoami', 'list_people', 'list_event_types'];
-/** The event_types toolset (docs/api/event-types.md), outside the default; each takes the type's id as `id`. */
-const EVENT_TYPE_TOOLS = ['get_event_type', 'create_event_type', 'update_event_type', 'delete_event_type'];
 const READ_ONLY = new Set([
   'list_bookings',
   'get_booking',
@@ -246,6 +244,23 @@ describe('the server surface', () => {
         required: ['update_booking', 'update_series', 'update_webhook'].includes(name),
       });
     }
+  });
+
+  it('says on every tool whose id it takes: a webhook, an event type or a time-off range', () => {
+    const described = tools
+      .filter((t) => t.inputSchema.properties?.id !== undefined)
+      .map((t) => [t.name, (t.inputSchema.properties!.id as { description: string }).description]);
+    for (const [name, description] of described) {
+      expect({ name, description }).toEqual({
+        name,
+        description: name!.includes('event_type')
+          ? "The event type's id."
+          : name!.includes('time_off')
+            ? "The time-off range's id."
+            : "The webhook's id.",
+      });
+    }
+    expect(described.length).toBeGreaterThanOrEqual(7 + 3 + 3);
   });
 
   it('offers idempotency_key exactly on tools whose endpoint takes an Idempotency-Key, never as required', () => {

@@ -29,8 +29,11 @@ const rangeFields = {
 export const createTimeOffBodySchema = z.object({ ...rangeFields, reason: reason.optional() });
 export type CreateTimeOffBody = z.output<typeof createTimeOffBodySchema>;
 
-/** The body of `PATCH /v1/people/:user_id/time-off/:id`: send only what changes. */
-export const updateTimeOffBodySchema = createTimeOffBodySchema;
+/**
+ * The body of `PATCH /v1/people/:user_id/time-off/:id`: the same fields,
+ * send only what changes. Its own schema, so that OpenAPI names each body.
+ */
+export const updateTimeOffBodySchema = z.object({ ...rangeFields, reason: reason.optional() });
 export type UpdateTimeOffBody = CreateTimeOffBody;
 
 /** The query of `GET /v1/people/:user_id/time-off`. */

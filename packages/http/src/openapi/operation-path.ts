@@ -47,10 +47,31 @@ const uid = z.string().meta({
   examples: ['cd2ad973-6c01-42f0-94c4-d76cb4fe6343'],
 });
 
-const webhookId = z.string().meta({
-  param: { id: 'WebhookId' },
-  description: 'The webhook’s id. One that is not a UUID, is unknown or is another account’s answers 404 alike.',
+// `id` names a webhook, an event type or a range of time off, as the path around it says.
+const resourceId = z.string().meta({
+  param: { id: 'Id' },
+  description:
+    'The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike.',
   examples: ['5b1e9c1a-7d2f-4c3b-9a8e-2f4d6b8c0e11'],
+});
+
+const userId = z.string().meta({
+  param: { id: 'UserId' },
+  description:
+    'Whose: a user id, a username, or `me` for the caller. Someone the caller may not act for answers like someone unknown (docs/api/overview.md "Roles").',
+  examples: ['me'],
+});
+
+const overrideDate = z.string().meta({
+  param: { id: 'OverrideDate' },
+  description: 'The date of a working-hours override, `YYYY-MM-DD`.',
+  examples: ['2026-12-24'],
+});
+
+const tokenId = z.string().meta({
+  param: { id: 'TokenId' },
+  description: 'The id of one of the caller’s own tokens. Another person’s, or an unknown one, answers 404 alike.',
+  examples: ['5c8e2f1a-9b3d-4c7e-8a1f-2d3e4f5a6b7c'],
 });
 
 const deliveryId = z.string().meta({
@@ -66,7 +87,15 @@ const calendarId = z.string().meta({
 });
 
 /** Each path parameter's schema by its name: one component each, shared by every path that takes it. */
-const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = { uid, id: webhookId, delivery_id: deliveryId, calendar_id: calendarId };
+const PATH_PARAMS: Readonly<Record<string, z.ZodType>> = {
+  uid,
+  id: resourceId,
+  delivery_id: deliveryId,
+  calendar_id: calendarId,
+  user_id: userId,
+  date: overrideDate,
+  token_id: tokenId,
+};
 
 /** The schema of a path parameter; one no operation of the registry takes (a test's own) reads like a uid. */
 function pathParamOf(name: string): z.ZodType {
