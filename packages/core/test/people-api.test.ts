@@ -203,6 +203,16 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       expect((await patch('olga', 'me', { role: 'admin' })).outcome.data).toMatchObject({ role: 'admin' });
     });
 
+    it('says in each refusal who may do it instead', async () => {
+      const messageOf = async (attempt: Promise<unknown>) => (await scheduleErrorOf(attempt)).message;
+      expect(await messageOf(call('ursula', 'create_person', { body: NEW }))).toBe('Only admins and owners may add people.');
+      expect(await messageOf(patch('ada', 'olga', { name: 'O' }))).toBe('Only an owner may change an owner.');
+      expect(await messageOf(patch('ada', 'ursula', { role: 'owner' }))).toBe('Only an owner may make someone an owner.');
+      expect(await messageOf(patch('olga', 'me', { role: 'admin' }))).toBe(
+        'This is the last active owner; make someone else an owner first.',
+      );
+    });
+
     it('counts a deactivated owner as no owner', async () => {
       await patch('olga', 'ada', { role: 'owner' });
       await call('olga', 'deactivate_person', { params: { user_id: 'ada' } });

@@ -243,6 +243,17 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       );
     });
 
+    it('names a field it does not take and the one meant, and refuses a patch that changes nothing, saying what it takes', async () => {
+      const made = await create({ start_date: '2026-12-10' });
+      const params = { user_id: 'me', id: made.id };
+      const messageOf = async (body: unknown) =>
+        (await scheduleErrorOf(call('ann', 'update_time_off', { params, ifMatch: '*', body }))).message;
+      expect(await messageOf({ reasn: 'x' })).toBe(
+        'Unknown fields: reasn. Send any of start, end, start_date, end_date, reason. Did you mean reason (not reasn)?',
+      );
+      expect(await messageOf({})).toBe('Send at least one of start, end, start_date, end_date, reason.');
+    });
+
     it('checks the range that results: a start moved past the stored end names start', async () => {
       const made = await create({ start: '2026-12-10T10:00:00Z', end: '2026-12-10T12:00:00Z' });
       const params = { user_id: 'me', id: made.id };
