@@ -134,7 +134,11 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal', () => {
     await tty.waitFor('Book which event type?');
     tty.type('\r');
     await tty.waitFor('Selected:');
-    tty.type('\u001b[B'); // one slot down: the second free time of the first day
+    // Next week, whose first day is whole whatever the time now (late in the day, this week's first
+    // day may have one free time left, and one slot down would not move), then one slot down: its second free time.
+    tty.type('n');
+    await tty.waitFor('Selected:');
+    tty.type('\u001b[B');
     await tty.waitFor('Selected:');
     const picked = /Selected: (.+)\n/.exec(tty.screen().slice(tty.screen().lastIndexOf('Selected:') - 10))![1]!;
     tty.type('\r');
