@@ -6,7 +6,7 @@ import { HEADER_COMPONENTS } from './headers.js';
 import { UNROUTED_ERRORS } from './http-errors.js';
 import { META_PATHS } from './meta-paths.js';
 import { OAUTH_PATHS } from './oauth-paths.js';
-import { TAGS } from './operation-docs.js';
+import { TAGS } from './operation-doc.js';
 import { docOf, itemMeta, operationObject, pageMeta, pascalCase, templateOf } from './operation-path.js';
 import { type Responses, shareRepeatedResponses } from './shared-responses.js';
 

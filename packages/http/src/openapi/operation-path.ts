@@ -4,7 +4,8 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { errorResponses } from './error-responses.js';
 import { successHeaders } from './headers.js';
 import { httpErrorsOf } from './http-errors.js';
-import { OPERATION_DOCS, type OperationDoc } from './operation-docs.js';
+import type { OperationDoc } from './operation-doc.js';
+import { OPERATION_DOCS } from './operation-docs.js';
 
 /** `/v1/bookings/:uid` as OpenAPI writes a path template: `/v1/bookings/{uid}`. */
 export function templateOf(path: string): string {

@@ -1,0 +1,76 @@
+import * as example from '../examples.js';
+import { type OperationDocs, RANGE } from '../operation-doc.js';
+
+/** Bookings: one meeting each, series occurrences too. */
+export const BOOKING_DOCS = {
+  list_bookings: {
+    tag: 'Bookings',
+    summary: 'List bookings',
+    description: [
+      'The bookings whose host the caller may act for, one page at a time. Items have `responses: null`.',
+      'For a catch-up sweep, page with `updated_since` and `sort=updated_at_asc` (requests.md "The catch-up sweep").',
+      RANGE,
+    ].join(' '),
+    resource: 'Booking',
+    responseExample: { ...example.BOOKING, responses: null },
+  },
+  get_booking: {
+    tag: 'Bookings',
+    summary: 'Get a booking',
+    description: 'One booking with its form answers, and its version as `ETag`. Uids are matched regardless of case.',
+    resource: 'Booking',
+    etag: true,
+    responseExample: example.BOOKING,
+  },
+  create_booking: {
+    tag: 'Bookings',
+    summary: 'Book a meeting',
+    description: [
+      'Books the event type’s owner at `start`, which must be a start `GET /v1/slots` would list, for the event type’s duration.',
+      'Answers to the booking form go in `responses` and are checked against its questions. Keep the Idempotency-Key: a retry with it',
+      'books once. A body field it does not take is refused, `400 validation_error` naming it.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    created: true,
+    requestExample: example.CREATE_BOOKING_BODY,
+    responseExample: example.BOOKING,
+  },
+  cancel_booking: {
+    tag: 'Bookings',
+    summary: 'Cancel a booking',
+    description: [
+      'Cancels a booking that has not started; the body may be omitted. A booking already canceled is answered as it is,',
+      'its version not bumped and the new reason not stored.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    optionalBody: true,
+    requestExample: example.CANCEL_BOOKING_BODY,
+    responseExample: example.CANCELED_BOOKING,
+  },
+  reschedule_booking: {
+    tag: 'Bookings',
+    summary: 'Reschedule a booking',
+    description: [
+      'Moves a confirmed booking in place: same uid, new start and end, same duration, version bumped.',
+      'Its own current time does not count against the new one. Moving a series occurrence marks it as moved by the invitee.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    requestExample: example.RESCHEDULE_BOOKING_BODY,
+    responseExample: { ...example.BOOKING, version: 2, start_at: '2026-12-09T13:00:00.000Z', end_at: '2026-12-09T13:30:00.000Z' },
+  },
+  update_booking: {
+    tag: 'Bookings',
+    summary: 'Change a booking’s notes',
+    description: [
+      'Changes `metadata` (merged one level deep), `responses` (replaced whole) or `attendee_name`; never the time or status.',
+      'Any other key is `422 field_immutable`. Every success bumps the version, even when nothing stored changed.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    requestExample: example.UPDATE_BOOKING_BODY,
+    responseExample: { ...example.BOOKING, version: 2, metadata: { utm_source: 'newsletter', crm_id: '42' } },
+  },
+} satisfies OperationDocs;
