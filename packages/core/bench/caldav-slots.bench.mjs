@@ -5,14 +5,15 @@
 // (REPORT and parsing only), then cached calls, against the same busy
 // intervals held by a static calendar: the floor, measured in the same run.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as core from '../dist/index.js';
+import { benchDeps, interleaved, timedSlots, writeReport } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const USER = 'bench';
 const PASSWORD = 'bench caldav password';
@@ -156,30 +157,16 @@ const workspace = {
 
 const store = await core.openStore(':memory:');
 await core.loadWorkspace({ store, clock, ids: core.randomIds }, core.parseWorkspace(JSON.stringify(workspace)));
-const deps = {
+const deps = benchDeps(
   store,
   clock,
-  ids: core.randomIds,
-  idempotencyLeaseMs: 60_000,
-  calendars: core.createCalendarReader(async () => [], readerOf()),
-  conferenceLinks: core.conferenceLinksAt('https://meet.test'),
-};
+  core.createCalendarReader(async () => [], readerOf()),
+);
 const principals = {
   [CALDAV_TYPE]: await core.authenticate({ store, clock }, secret),
   [STATIC_TYPE]: await core.authenticate({ store, clock }, `${secret}_floor`),
 };
-const operation = core.operations.find((o) => o.name === 'list_slots');
-const callFor = (eventTypeId) => ({
-  params: {},
-  query: { event_type_id: eventTypeId, start: new Date(windowStart).toISOString(), end: new Date(windowEnd).toISOString() },
-  body: undefined,
-});
-const timed = async (eventTypeId) => {
-  const t = performance.now();
-  const executed = await core.execute(deps, operation, principals[eventTypeId], callFor(eventTypeId), 'bench');
-  if (executed.outcome.status !== 200) throw new Error(`slots answered ${executed.outcome.status}`);
-  return { ms: performance.now() - t, slots: executed.outcome.data.slots };
-};
+const timed = (eventTypeId) => timedSlots(deps, principals[eventTypeId], eventTypeId, windowStart, windowEnd);
 
 // The server's own share of a read: the same REPORT the reader sends (its window), timed alone.
 const reportStart = performance.now();
@@ -198,22 +185,15 @@ const floorFirst = await timed(STATIC_TYPE);
 if (JSON.stringify(first.slots) !== JSON.stringify(floorFirst.slots))
   throw new Error('the CalDAV host and the static host have different slots');
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50Ms: Math.round(at(0.5) * 1000) / 1000, p99Ms: Math.round(at(0.99) * 1000) / 1000, n: sorted.length };
-}
-// Interleaved, so both see the same machine.
-for (let i = 0; i < 30; i++) {
-  await timed(CALDAV_TYPE);
-  await timed(STATIC_TYPE);
-}
-const cachedSamples = [];
-const staticSamples = [];
-for (let i = 0; i < ROUNDS; i++) {
-  cachedSamples.push((await timed(CALDAV_TYPE)).ms);
-  staticSamples.push((await timed(STATIC_TYPE)).ms);
-}
+const {
+  measured: cached,
+  floor,
+  ratio,
+} = await interleaved(
+  ROUNDS,
+  () => timed(CALDAV_TYPE),
+  () => timed(STATIC_TYPE),
+);
 await store.close();
 await new Promise((done) => {
   radicale.once('exit', done);
@@ -221,8 +201,6 @@ await new Promise((done) => {
 });
 rmSync(dir, { recursive: true, force: true });
 
-const cached = percentiles(cachedSamples);
-const floor = percentiles(staticSamples);
 const report = {
   benchmark:
     'list_slots over 31 days, conflict calendar on CalDAV (Radicale, 500 events, 100 weekly) vs the same busy times in a static calendar',
@@ -234,12 +212,10 @@ const report = {
   server_report_bytes: reportBytes,
   cached,
   static: floor,
-  ratio_cached_to_static_p50: Math.round((cached.p50Ms / floor.p50Ms) * 100) / 100,
+  ratio_cached_to_static_p50: ratio,
   target_ratio: 1.5,
 };
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/caldav-slots.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('caldav-slots', report);
 process.stdout.write(
   `caldav slots (31 days, 500 events): first ${report.first_call_ms} ms, expired cache ${report.after_cache_expired_ms} ms; cached p50 ${cached.p50Ms} ms p99 ${cached.p99Ms} ms; static p50 ${floor.p50Ms} ms p99 ${floor.p99Ms} ms; ratio ${report.ratio_cached_to_static_p50} (target <= 1.5)\n`,
 );

@@ -1,18 +1,13 @@
-// Benchmark of issue 4: expanding a 42-occurrence weekly pattern (mon+wed+fri,
-// every week, 09:30 Europe/Berlin, across the 2026-03-29 change to CEST) with
-// our expandPattern, beside the `rrule` package doing the same expansion in
-// the same run. Both must give the same 42 instants before anything is timed.
-// Build first: `npx turbo run build`.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import rrulePackage from 'rrule';
 import { expandPattern } from '../dist/series/expand-pattern.js';
+import { writeReport } from './support.mjs';
 
 // rrule ships CommonJS as its Node entry, so its names come off the default export.
 const { RRule, datetime } = rrulePackage;
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 const COUNT = 42;
@@ -125,9 +120,7 @@ report.ratio_ours_over_rrule = Math.round((report.ours.ops_per_sec / report.rrul
 report.ratio_ours_over_rrule_with_conversion = Math.round((report.ours.ops_per_sec / report.rrule_with_conversion.ops_per_sec) * 100) / 100;
 if (sink === 0) throw new Error('nothing was expanded');
 
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/expand.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('expand', report);
 process.stdout.write(
   `expand (42 weekly, Europe/Berlin, DST): ours ${report.ours.ops_per_sec} ops/s (${report.ours.us_per_op} µs), rrule ${report.rrule.ops_per_sec} ops/s (${report.rrule.us_per_op} µs), ${report.rrule_with_conversion.ops_per_sec} ops/s with conversion; ours/rrule ${report.ratio_ours_over_rrule}x\n`,
 );

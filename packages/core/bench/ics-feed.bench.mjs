@@ -1,29 +1,14 @@
-// Benchmark of issue 20: reading a 5,000-event iCalendar feed (500 of them
-// weekly series, TZID Europe/Berlin) with our reader, beside ical.js doing
-// the least the same work needs, in the same run:
-// - parse: parseFeed (line repairs, component by component, events checked)
-//   vs ICAL.parse of the whole text plus decoding each DTSTART;
-// - expand: busyWithin over a year vs ical.js's own iterator walking every
-//   series to the same end, its times turned to instants by ical.js.
-// And issue 29: a feed of ten events repeating every second, read through
-// icsFeedReader from a server on loopback:
-// - one read's cost, the first (fetch, parse, expand) and the ones after;
-// - sixteen reads of it at once, each for another day, and beside them
-//   unrelated requests to a bare node:http server in the same process, one
-//   after another while the reads last: the slowest of them, beside the
-//   slowest of as many such requests alone (the floor), in the same run.
-// Build first: `npx turbo run build`.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ICAL from 'ical.js';
 import { Agent, request } from 'undici';
 import { busyWithin } from '../dist/availability/adapters/ics/busy-within.js';
 import { parseFeed } from '../dist/availability/adapters/ics/parse-feed.js';
 import { icsFeedReader, systemClock } from '../dist/index.js';
+import { writeReport } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const EVENTS = 5000;
 const YEAR = { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2027, 0, 1) };
@@ -176,6 +161,4 @@ report.ratio_parse_ours_over_ical_js = Math.round((report.parse_ms.ours / report
 report.ratio_expand_ours_over_ical_js = Math.round((report.expand_year_ms.ours / report.expand_year_ms.ical_js) * 100) / 100;
 report.every_second_feed = await denseFeedRuns();
 
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/ics-feed.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('ics-feed', report);

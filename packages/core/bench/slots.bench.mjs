@@ -2,11 +2,12 @@
 // and 500 calendar busy intervals. p50 and p99 of the core call (execute of
 // list_slots, database read included), then over HTTP through `schedule serve`.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as core from '../dist/index.js';
+import { benchDeps, percentiles, writeReport } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = resolve(here, '../../cli/dist/bin.js');
@@ -66,24 +67,11 @@ const workspacePath = join(dir, 'workspace.json');
 writeFileSync(workspacePath, JSON.stringify(workspace));
 const dbPath = join(dir, 'slots.db');
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50Ms: Math.round(at(0.5) * 1000) / 1000, p99Ms: Math.round(at(0.99) * 1000) / 1000, n: sorted.length };
-}
-
 // In process: the core call as every front end makes it.
 const store = await core.openStore(dbPath);
 const clock = core.systemClock;
 await core.loadWorkspace({ store, clock, ids: core.randomIds }, core.parseWorkspace(JSON.stringify(workspace)));
-const deps = {
-  store,
-  clock,
-  ids: core.randomIds,
-  idempotencyLeaseMs: 60_000,
-  calendars: core.createCalendarReader(async () => []),
-  conferenceLinks: core.conferenceLinksAt('https://meet.test'),
-};
+const deps = benchDeps(store, clock);
 const principal = await core.authenticate({ store, clock }, secret);
 const operation = core.operations.find((o) => o.name === 'list_slots');
 const call = {
@@ -140,9 +128,7 @@ const report = {
   http: percentiles(httpSamples),
   target_core_p50_ms: 5,
 };
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/slots.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('slots', report);
 process.stdout.write(
   `slots (31 days, 2000 bookings, 500 busy): core p50 ${report.core.p50Ms} ms p99 ${report.core.p99Ms} ms; HTTP p50 ${report.http.p50Ms} ms p99 ${report.http.p99Ms} ms (target core p50 <= 5 ms)\n`,
 );

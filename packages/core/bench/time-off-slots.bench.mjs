@@ -3,13 +3,12 @@
 // list for a plain host (weekly hours only), measured in the same run,
 // interleaved. Both hosts work 07:00-19:00 UTC every day; the core call
 // (execute of list_slots, database reads included) is timed on SQLite.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as core from '../dist/index.js';
+import { benchDeps, interleaved, timedSlots, writeReport } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const TARGET_RATIO = 1.5;
 const secret = 'pat_bench_time_off_0123456789';
@@ -82,14 +81,7 @@ const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
 const store = await core.openStore(join(dir, 'time-off.db'));
 const clock = core.systemClock;
 await core.loadWorkspace({ store, clock, ids: core.randomIds }, core.parseWorkspace(JSON.stringify(workspace)));
-const deps = {
-  store,
-  clock,
-  ids: core.randomIds,
-  idempotencyLeaseMs: 60_000,
-  calendars: core.createCalendarReader(async () => []),
-  conferenceLinks: core.conferenceLinksAt('https://meet.test'),
-};
+const deps = benchDeps(store, clock);
 const principals = {
   [PLAIN_TYPE]: await core.authenticate({ store, clock }, `${secret}_plain`),
   [BUSY_TYPE]: await core.authenticate({ store, clock }, `${secret}_busy`),
@@ -103,19 +95,7 @@ for (const [i, body] of timeOff.entries()) {
   if (executed.outcome.status !== 201) throw new Error(`create_time_off answered ${executed.outcome.status}`);
 }
 
-const listSlots = core.operations.find((o) => o.name === 'list_slots');
-const callFor = (eventTypeId) => ({
-  params: {},
-  query: { event_type_id: eventTypeId, start: new Date(windowStart).toISOString(), end: new Date(windowEnd).toISOString() },
-  body: undefined,
-});
-const timed = async (eventTypeId) => {
-  const t = performance.now();
-  const executed = await core.execute(deps, listSlots, principals[eventTypeId], callFor(eventTypeId), 'bench');
-  const ms = performance.now() - t;
-  if (executed.outcome.status !== 200) throw new Error(`slots answered ${executed.outcome.status}`);
-  return { ms, slots: executed.outcome.data.slots };
-};
+const timed = (eventTypeId) => timedSlots(deps, principals[eventTypeId], eventTypeId, windowStart, windowEnd);
 
 const plainFirst = await timed(PLAIN_TYPE);
 const busyFirst = await timed(BUSY_TYPE);
@@ -127,28 +107,18 @@ if (busyFirst.slots.length >= plainFirst.slots.length || insideTimeOff.length > 
   throw new Error('the host with overrides and time off lists slots the plain host would');
 }
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50Ms: Math.round(at(0.5) * 1000) / 1000, p99Ms: Math.round(at(0.99) * 1000) / 1000, n: sorted.length };
-}
-// Interleaved, so both see the same machine.
-for (let i = 0; i < 30; i++) {
-  await timed(PLAIN_TYPE);
-  await timed(BUSY_TYPE);
-}
-const plainSamples = [];
-const busySamples = [];
-for (let i = 0; i < ROUNDS; i++) {
-  plainSamples.push((await timed(PLAIN_TYPE)).ms);
-  busySamples.push((await timed(BUSY_TYPE)).ms);
-}
+const {
+  measured: busy,
+  floor: plain,
+  ratio,
+} = await interleaved(
+  ROUNDS,
+  () => timed(BUSY_TYPE),
+  () => timed(PLAIN_TYPE),
+);
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 
-const plain = percentiles(plainSamples);
-const busy = percentiles(busySamples);
-const ratio = Math.round((busy.p50Ms / plain.p50Ms) * 100) / 100;
 const report = {
   benchmark: 'list_slots over 31 days: a host with 200 date overrides and 100 time-off ranges vs a plain host (weekly hours only)',
   slots_listed: { plain: plainFirst.slots.length, overrides_and_time_off: busyFirst.slots.length },
@@ -157,9 +127,7 @@ const report = {
   ratio_p50: ratio,
   target_ratio: TARGET_RATIO,
 };
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/time-off-slots.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('time-off-slots', report);
 process.stdout.write(
   `time-off slots (31 days, 200 overrides, 100 time-off ranges): p50 ${busy.p50Ms} ms p99 ${busy.p99Ms} ms; plain host p50 ${plain.p50Ms} ms p99 ${plain.p99Ms} ms; ratio ${ratio} (target <= ${TARGET_RATIO})\n`,
 );

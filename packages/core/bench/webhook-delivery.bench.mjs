@@ -14,17 +14,18 @@
 // Build first: `npx turbo run build`.
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import * as core from '../dist/index.js';
+import { writeReport } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 200);
 const POLL_MS = 50; // WEBHOOK_POLL_MS's default
@@ -404,6 +405,4 @@ const report = {
     results: hangingResults,
   },
 };
-mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
-writeFileSync(resolve(here, '../../../bench-results/webhook-delivery.json'), `${JSON.stringify(report, null, 2)}\n`);
-process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+writeReport('webhook-delivery', report);

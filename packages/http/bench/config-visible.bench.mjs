@@ -6,12 +6,12 @@
 // to the first such answer is the round's delay. The floor, in the same run,
 // is one plain GET /v1/slots on process two: with no cache between the
 // database and availability, the delay should be that one request.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSchema, closeQueries, postgresReachable, startServe } from './postgres-support.mjs';
-import { startProcess } from './support.mjs';
+import { startProcess, writeBenchWorkspace } from './support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = process.env.BENCH_SCHEDULE_BIN ?? resolve(here, '../../cli/dist/bin.js');
@@ -26,18 +26,11 @@ if (!(await postgresReachable())) {
 
 const secret = 'pat_bench_config_0123456789';
 const eventTypeId = '7c0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
-const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
-const workspacePath = join(dir, 'workspace.json');
-writeFileSync(
-  workspacePath,
-  JSON.stringify({
-    organization: { name: 'Bench' },
-    limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
-    users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'UTC', role: 'owner' }],
-    event_types: [{ id: eventTypeId, owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30, future_limit_days: 30 }],
-    tokens: [{ name: 'bench', user: 'host', secret, scopes: ['slots:read', 'event_types:write'] }],
-  }),
-);
+const { dir, workspacePath } = writeBenchWorkspace({
+  users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'UTC', role: 'owner' }],
+  event_types: [{ id: eventTypeId, owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30, future_limit_days: 30 }],
+  tokens: [{ name: 'bench', user: 'host', secret, scopes: ['slots:read', 'event_types:write'] }],
+});
 
 const headers = { authorization: `Bearer ${secret}` };
 /** Tomorrow's UTC day: inside the future limit and past any notice. */

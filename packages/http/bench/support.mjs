@@ -41,6 +41,25 @@ export async function load(url, { headers = {}, seconds = 10, connections = 32 }
 }
 
 /**
+ * Writes a workspace file holding `sections` in a new temporary folder, with
+ * rate limits no bench reaches (a bench measures the server, not its
+ * limiter). Returns the folder (to remove afterwards) and the file's path.
+ */
+export function writeBenchWorkspace(sections) {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
+  const workspacePath = join(dir, 'workspace.json');
+  writeFileSync(
+    workspacePath,
+    JSON.stringify({
+      organization: { name: 'Bench' },
+      limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
+      ...sections,
+    }),
+  );
+  return { dir, workspacePath };
+}
+
+/**
  * A workspace with one host, one event type, a read token and one booking:
  * what the GET benches read. Returns its folder (to remove afterwards), its
  * path, the token and the booking's uid.
@@ -49,27 +68,20 @@ export function writeOneBookingWorkspace() {
   const secret = 'pat_bench_secret_0123456789';
   const uid = '5a1e7c3b-2d4f-4a6b-8c9d-0e1f2a3b4c5d';
 
-  const dir = mkdtempSync(join(tmpdir(), 'schedule-bench-'));
-  const workspacePath = join(dir, 'workspace.json');
-  writeFileSync(
-    workspacePath,
-    JSON.stringify({
-      organization: { name: 'Bench' },
-      limits: { pat_per_minute: 100_000_000, oauth_per_minute: 100_000_000, anonymous_per_minute: 100_000_000 },
-      users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'Europe/Berlin', role: 'owner' }],
-      event_types: [{ owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30 }],
-      tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:read'] }],
-      bookings: [
-        {
-          uid,
-          event_type: 'call',
-          start: '2030-01-07T09:00:00Z',
-          attendee: { email: 'guest@example.com', name: 'Guest', timezone: 'UTC' },
-          responses: { topic: 'Benchmarks' },
-          metadata: { utm_source: 'bench' },
-        },
-      ],
-    }),
-  );
+  const { dir, workspacePath } = writeBenchWorkspace({
+    users: [{ username: 'host', email: 'host@bench.test', name: 'Bench Host', timezone: 'Europe/Berlin', role: 'owner' }],
+    event_types: [{ owner: 'host', slug: 'call', name: 'Call', duration_minutes: 30 }],
+    tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:read'] }],
+    bookings: [
+      {
+        uid,
+        event_type: 'call',
+        start: '2030-01-07T09:00:00Z',
+        attendee: { email: 'guest@example.com', name: 'Guest', timezone: 'UTC' },
+        responses: { topic: 'Benchmarks' },
+        metadata: { utm_source: 'bench' },
+      },
+    ],
+  });
   return { dir, workspacePath, secret, uid };
 }
