@@ -7,6 +7,7 @@ import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { ListOutcome, RawCall } from '../src/operations/operation.js';
 import type { operationsByName } from '../src/operations/registry.js';
 import type { TokenWithSecret } from '../src/operations/token-operations.js';
+import { MAX_LIVE_TOKENS } from '../src/people/issue-token.js';
 import type { PersonDetail } from '../src/people/person-view.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
@@ -136,6 +137,63 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
         forbidden('owner_only'),
       );
       expect((await create('ursula', { name: 'x', scopes: ['slots:read'], user_id: 'me' })).status).toBe(201);
+    });
+  });
+
+  describe('POST /v1/tokens: at most maxLiveTokens live tokens per person', () => {
+    // A cap of 3 stands for the 100 of production; Ursula holds 2 from the workspace file.
+    beforeEach(() => {
+      deps = { ...deps, maxLiveTokens: 3 };
+    });
+    const full = error('token_limit_reached', { max: 3 });
+
+    it('refuses the one past the cap with 409 token_limit_reached, and nothing is made', async () => {
+      expect((await create('ursula', { name: 'third', scopes: ['slots:read'] })).status).toBe(201);
+      const refused = await scheduleErrorOf(create('ursula', { name: 'fourth', scopes: ['slots:read'] }));
+      expect(refused).toEqual({ ...full, message: 'This person already has 3 live tokens; revoke one before making another.' });
+      expect((await call('ursula', 'list_tokens')).outcome.data).toHaveLength(3);
+    });
+
+    it('counts neither revoked nor expired tokens: revoking one makes room', async () => {
+      const third = (await create('ursula', { name: 'third', scopes: ['slots:read'] })).data as TokenWithSecret;
+      await call('ursula', 'revoke_token', { params: { token_id: third.id } });
+      const brief = { name: 'brief', scopes: ['slots:read'], expires_at: '2026-06-01T09:30:00Z' };
+      expect((await create('ursula', brief)).status).toBe(201);
+      expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(full);
+      // At its expiry the token no longer works, so it no longer counts.
+      clock.set('2026-06-01T09:30:00.000Z');
+      expect((await create('ursula', { name: 'after', scopes: ['slots:read'] })).status).toBe(201);
+    });
+
+    it("counts the owner's personal tokens, not the caller's nor an app's grants", async () => {
+      // Olga holds one personal token and one OAuth grant: one more fits.
+      expect((await create('olga', { name: 'a', scopes: ['slots:read'] })).status).toBe(201);
+      expect((await create('olga', { name: 'b', scopes: ['slots:read'] })).status).toBe(201);
+      expect(await scheduleErrorOf(create('olga', { name: 'c', scopes: ['slots:read'] }))).toMatchObject(full);
+      // Olga, full herself, still makes one for Ursula; the next is Ursula's fourth.
+      expect((await create('olga', { name: 'for-u', scopes: ['slots:read'], user_id: 'ursula' })).status).toBe(201);
+      expect(await scheduleErrorOf(create('olga', { name: 'for-u2', scopes: ['slots:read'], user_id: 'ursula' }))).toMatchObject(full);
+    });
+
+    it('is 100 when not set', async () => {
+      deps = testDeps(store, clock);
+      expect(MAX_LIVE_TOKENS).toBe(100);
+      // Ursula's 2 and 98 more, written in one insert.
+      const bulk = Array.from({ length: 98 }, (_, i) => ({
+        id: `e0000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        name: `bulk-${i}`,
+        user_id: PP.ursula,
+        secret_hash: `hash-${i}`,
+        scopes_json: '["slots:read"]',
+        oauth_client_id: null,
+        created_at: T0,
+        expires_at: null,
+        revoked_at: null,
+      }));
+      await store.db.insertInto('tokens').values(bulk).execute();
+      expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(
+        error('token_limit_reached', { max: 100 }),
+      );
     });
   });
 

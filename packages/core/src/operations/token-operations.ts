@@ -60,7 +60,7 @@ export const createTokenOperation = defineOperation({
   scope: 'tokens:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
-  errors: ['validation_error', 'forbidden', 'person_not_found'],
+  errors: ['validation_error', 'forbidden', 'person_not_found', 'token_limit_reached'],
   schemas: { params: [], input: createTokenBodySchema, output: tokenWithSecretSchema, list: false },
   parse: (call) => parseCreateTokenBody(call.body),
   async run(ctx, body) {
