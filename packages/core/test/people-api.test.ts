@@ -1,53 +1,31 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.js';
-import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
-import type { ExecuteDeps } from '../src/operations/execute.js';
-import type { RawCall } from '../src/operations/operation.js';
-import type { operationsByName } from '../src/operations/registry.js';
 import type { PersonDetail } from '../src/people/person-view.js';
-import type { Store } from '../src/storage/store.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
-import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { loadPeopleWorkspace, PP, PP_TOKENS, type PpCaller, peopleWorkspace, URSULA_EVENT_TYPE } from './support/people-calls.js';
+import { PP, PP_T0, PP_TOKENS, type PpCaller, peopleSuite, peopleWorkspace, URSULA_EVENT_TYPE } from './support/people-calls.js';
 import { storeFixtures } from './support/stores.js';
-import { callWebhooks } from './support/webhook-calls.js';
 
 // docs/api/people.md: the people endpoints through `execute`, as every front
 // end calls them, on SQLite and PostgreSQL.
 
-const T0 = '2026-06-01T09:00:00.000Z';
+const T0 = PP_T0;
 const error = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
 const forbidden = (reason: string, more: Record<string, unknown> = {}) => error('forbidden', { reason, ...more });
 const NEW = { username: 'bea', email: 'bea@people.test', name: 'Bea Host', timezone: 'Europe/Paris' };
 
 describe.each(storeFixtures())('people on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let deps: ExecuteDeps;
-  let who: Record<PpCaller, Principal>;
-
-  beforeEach(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    who = await loadPeopleWorkspace({ store, clock });
-  });
-  afterAll(() => fixture.cleanup());
-
-  type Name = keyof typeof operationsByName;
-  const call = (caller: PpCaller, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) =>
-    callWebhooks(deps, who[caller], name, rest);
+  const pp = peopleSuite(fixture);
+  const { call } = pp;
   const person = async (caller: PpCaller, ref: string) =>
     (await call(caller, 'get_person', { params: { user_id: ref } })).outcome.data as PersonDetail;
   const patch = (caller: PpCaller, ref: string, body: Record<string, unknown>, ifMatch = '1') =>
     call(caller, 'update_person', { params: { user_id: ref }, body, ifMatch });
   const personEvents = async () =>
     (
-      await store.db
+      await pp.store.db
         .selectFrom('outbox')
         .select(['event_type', 'subject_uid', 'payload_json'])
         .orderBy('created_at')
@@ -109,7 +87,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       for (const caller of ['ursula', 'mia'] as const) {
         expect(await scheduleErrorOf(call(caller, 'create_person', { body: NEW }))).toMatchObject(forbidden('role'));
       }
-      expect(await store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toEqual([]);
+      expect(await pp.store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toEqual([]);
     });
 
     it('lets only an owner make an owner', async () => {
@@ -132,7 +110,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       const again = await call('ada', 'create_person', { body: NEW, key: 'add-bea' });
       expect(again.replayed).toBe(true);
       expect(again.outcome).toEqual(first.outcome);
-      expect(await store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toHaveLength(1);
+      expect(await pp.store.db.selectFrom('users').select('id').where('username', '=', 'bea').execute()).toHaveLength(1);
     });
 
     it('judges fields as the workspace file does: the zone, the username, manages by name or id', async () => {
@@ -152,7 +130,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
 
   describe('PATCH /v1/people/:user_id', () => {
     it('lets a person edit their own name and zone: version 2, ETag, person.updated', async () => {
-      clock.set('2026-06-01T10:00:00.000Z');
+      pp.clock.set('2026-06-01T10:00:00.000Z');
       const { outcome } = await patch('ursula', 'me', { name: 'Ursula U.', timezone: 'Asia/Tokyo' });
       expect(outcome).toMatchObject({ status: 200, version: 2 });
       expect(outcome.data).toMatchObject({ name: 'Ursula U.', timezone: 'Asia/Tokyo', version: 2, updated_at: '2026-06-01T10:00:00.000Z' });
@@ -223,8 +201,8 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
   describe('deactivate and reactivate', () => {
     it("stops every token of the person at once, even in a process that caches lookups, and their event types' bookings", async () => {
       const cache = createTokenCache();
-      const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cache });
-      deps = { ...deps, tokenCache: cache };
+      const authenticate = createAuthenticator(pp, { cacheTtlMs: 60_000, cache });
+      pp.deps = { ...pp.deps, tokenCache: cache };
       expect((await authenticate(PP_TOKENS.ursula))?.account.id).toBe(PP.ursula);
 
       const { outcome } = await call('ada', 'deactivate_person', { params: { user_id: 'ursula' } });
@@ -243,7 +221,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       const check = await call('olga', 'check_slot', { query: { event_type_id: URSULA_EVENT_TYPE, start: '2026-06-02T10:00:00Z' } });
       expect(check.outcome.data).toMatchObject({ available: false, reason: 'event_type_inactive' });
 
-      clock.set('2026-06-01T09:01:00.000Z');
+      pp.clock.set('2026-06-01T09:01:00.000Z');
       const back = await call('ada', 'reactivate_person', { params: { user_id: 'ursula' } });
       expect(back.outcome.data).toMatchObject({ deactivated_at: null, version: 3 });
       expect((await authenticate(PP_TOKENS.ursula))?.account.id).toBe(PP.ursula);
@@ -298,7 +276,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
 
   it('a workspace load that changes a person moves their version on; an unchanged one does not', async () => {
     const load = (workspace: Record<string, unknown>) =>
-      loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(workspace)));
+      loadWorkspace({ ...pp, ids: randomIds }, parseWorkspace(JSON.stringify(workspace)));
     await load(peopleWorkspace());
     expect((await person('olga', 'oscar')).version).toBe(1);
     const changed = peopleWorkspace();

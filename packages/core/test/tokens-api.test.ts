@@ -1,48 +1,27 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.js';
 import type { TokenSummary } from '../src/auth/manage-tokens.js';
-import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
-import type { ExecuteDeps } from '../src/operations/execute.js';
-import type { ListOutcome, RawCall } from '../src/operations/operation.js';
-import type { operationsByName } from '../src/operations/registry.js';
+import type { ListOutcome } from '../src/operations/operation.js';
 import type { TokenWithSecret } from '../src/operations/token-operations.js';
 import { MAX_LIVE_TOKENS } from '../src/people/issue-token.js';
 import type { PersonDetail } from '../src/people/person-view.js';
-import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
-import { loadPeopleWorkspace, PP, type PpCaller } from './support/people-calls.js';
+import { PP, PP_T0, type PpCaller, peopleSuite } from './support/people-calls.js';
 import { storeFixtures } from './support/stores.js';
-import { callWebhooks } from './support/webhook-calls.js';
 
 // docs/api/people.md "Tokens": a caller's own access tokens through
 // `execute`, on SQLite and PostgreSQL.
 
-const T0 = '2026-06-01T09:00:00.000Z';
+const T0 = PP_T0;
 const error = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
 const forbidden = (reason: string, more: Record<string, unknown> = {}) => error('forbidden', { reason, ...more });
 const UNKNOWN = 'd0000000-0000-4000-8000-0000000000ff';
 
 describe.each(storeFixtures())('tokens on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let deps: ExecuteDeps;
-  let who: Record<PpCaller, Principal>;
-
-  beforeEach(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    who = await loadPeopleWorkspace({ store, clock });
-  });
-  afterAll(() => fixture.cleanup());
-
-  type Name = keyof typeof operationsByName;
-  const callAs = (principal: Principal, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) =>
-    callWebhooks(deps, principal, name, rest);
-  const call = (caller: PpCaller, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) => callAs(who[caller], name, rest);
+  const pp = peopleSuite(fixture);
+  const { call, callAs } = pp;
   const create = async (caller: PpCaller, body: Record<string, unknown>, key?: string) =>
     (await call(caller, 'create_token', { body, ...(key ? { key } : {}) })).outcome;
 
@@ -63,7 +42,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
         secret: data.secret,
       });
       expect(data.secret).toMatch(/^pat_[A-Za-z0-9_-]{32}$/);
-      const principal = await principalOf({ store, clock }, data.secret!);
+      const principal = await principalOf(pp, data.secret!);
       expect(principal.account.id).toBe(PP.ursula);
       expect([...principal.scopes].sort()).toEqual(['bookings:read', 'slots:read']);
       const { secret: _, ...summary } = data;
@@ -76,7 +55,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect(again.replayed).toBe(true);
       expect(again.outcome).toMatchObject({ status: 201, location: `/v1/tokens/${first.id}` });
       expect(again.outcome.data).toEqual({ ...first, secret: null });
-      const stored = await store.db.selectFrom('idempotency_keys').select('response_json').execute();
+      const stored = await pp.store.db.selectFrom('idempotency_keys').select('response_json').execute();
       expect(stored.map((r) => r.response_json).join('')).not.toContain(first.secret);
       expect((await call('ursula', 'list_tokens')).outcome.data).toHaveLength(3);
     });
@@ -98,8 +77,8 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       const data = (await create('ursula', { name: 'x', scopes: ['slots:read'], expires_at: '2026-06-01T12:00:00+02:00' }))
         .data as TokenWithSecret;
       expect(data.expires_at).toBe('2026-06-01T10:00:00.000Z');
-      clock.set('2026-06-01T10:00:00.000Z');
-      expect(await createAuthenticator({ store, clock })(data.secret!)).toBeUndefined();
+      pp.clock.set('2026-06-01T10:00:00.000Z');
+      expect(await createAuthenticator(pp)(data.secret!)).toBeUndefined();
     });
 
     it('needs tokens:write and an Idempotency-Key', async () => {
@@ -117,7 +96,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       const token = (await create('ada', { name: 'first', scopes: ['slots:read', 'tokens:write'], user_id: 'bea' }))
         .data as TokenWithSecret;
       expect(token.user).toEqual({ user_id: bea.user_id, username: 'bea' });
-      const asBea = await principalOf({ store, clock }, token.secret!);
+      const asBea = await principalOf(pp, token.secret!);
       expect(asBea.account.id).toBe(bea.user_id);
       // The token is Bea's own: she sees and revokes it, the admin does not list it.
       expect((await callAs(asBea, 'create_token', { body: { name: 'own', scopes: ['slots:read'] } })).outcome.status).toBe(201);
@@ -143,7 +122,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
   describe('POST /v1/tokens: at most maxLiveTokens live tokens per person', () => {
     // A cap of 3 stands for the 100 of production; Ursula holds 2 from the workspace file.
     beforeEach(() => {
-      deps = { ...deps, maxLiveTokens: 3 };
+      pp.deps = { ...pp.deps, maxLiveTokens: 3 };
     });
     const full = error('token_limit_reached', { max: 3 });
 
@@ -161,7 +140,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect((await create('ursula', brief)).status).toBe(201);
       expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(full);
       // At its expiry the token no longer works, so it no longer counts.
-      clock.set('2026-06-01T09:30:00.000Z');
+      pp.clock.set('2026-06-01T09:30:00.000Z');
       expect((await create('ursula', { name: 'after', scopes: ['slots:read'] })).status).toBe(201);
     });
 
@@ -176,7 +155,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
     });
 
     it('is 100 when not set', async () => {
-      deps = testDeps(store, clock);
+      pp.deps = testDeps(pp.store, pp.clock);
       expect(MAX_LIVE_TOKENS).toBe(100);
       // Ursula's 2 and 98 more, written in one insert.
       const bulk = Array.from({ length: 98 }, (_, i) => ({
@@ -190,7 +169,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
         expires_at: null,
         revoked_at: null,
       }));
-      await store.db.insertInto('tokens').values(bulk).execute();
+      await pp.store.db.insertInto('tokens').values(bulk).execute();
       expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(
         error('token_limit_reached', { max: 100 }),
       );
@@ -199,7 +178,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
 
   describe('GET /v1/tokens', () => {
     it("lists the caller's own tokens, oldest first, paged, never a secret", async () => {
-      clock.set('2026-06-01T09:01:00.000Z');
+      pp.clock.set('2026-06-01T09:01:00.000Z');
       await create('ursula', { name: 'b', scopes: ['slots:read'] });
       const first = (await call('ursula', 'list_tokens', { query: { limit: '2' } })).outcome as ListOutcome;
       // The workspace's two were made at T0, so they come first, in id order.
@@ -224,17 +203,17 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
   describe('DELETE /v1/tokens/:id', () => {
     it('revokes at once: the next call with it is refused, even where lookups are cached', async () => {
       const cache = createTokenCache();
-      const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cache });
-      deps = { ...deps, tokenCache: cache };
+      const authenticate = createAuthenticator(pp, { cacheTtlMs: 60_000, cache });
+      pp.deps = { ...pp.deps, tokenCache: cache };
       const made = (await create('ursula', { name: 'x', scopes: ['slots:read'] })).data as TokenWithSecret;
       expect((await authenticate(made.secret!))?.account.id).toBe(PP.ursula);
       // Well within the cache's minute, so only the revocation can make the lookup stale.
-      clock.set('2026-06-01T09:00:05.000Z');
+      pp.clock.set('2026-06-01T09:00:05.000Z');
       const { outcome } = await call('ursula', 'revoke_token', { params: { token_id: made.id } });
       expect(outcome).toMatchObject({ status: 200, data: { id: made.id, revoked_at: '2026-06-01T09:00:05.000Z' } });
       expect(await authenticate(made.secret!)).toBeUndefined();
       // Revoking again answers it unchanged.
-      clock.set('2026-06-01T09:06:00.000Z');
+      pp.clock.set('2026-06-01T09:06:00.000Z');
       expect((await call('ursula', 'revoke_token', { params: { token_id: made.id } })).outcome.data).toMatchObject({
         revoked_at: '2026-06-01T09:00:05.000Z',
       });
@@ -245,7 +224,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect(await scheduleErrorOf(call('olga', 'revoke_token', { params: { token_id: made.id } }))).toMatchObject(
         error('token_not_found'),
       );
-      expect(await createAuthenticator({ store, clock })(made.secret!)).toBeDefined();
+      expect(await createAuthenticator(pp)(made.secret!)).toBeDefined();
     });
   });
 });
