@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.js';
+import { readUserCalendars } from '../src/calendar-accounts/user-calendars.js';
 import { randomIds } from '../src/ids.js';
 import type { PersonDetail } from '../src/people/person-view.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
@@ -98,6 +99,13 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       expect(made.role).toBe('owner');
     });
 
+    it('puts a person added without a zone in UTC, with no calendars yet', async () => {
+      const { timezone: _, ...noZone } = NEW;
+      const made = (await call('ada', 'create_person', { body: noZone })).outcome.data as PersonDetail;
+      expect(made.timezone).toBe('UTC');
+      expect((await readUserCalendars(pp.store.db, made.user_id)).calendars).toEqual([]);
+    });
+
     it('answers 409 username_taken for a username in use', async () => {
       expect(await scheduleErrorOf(call('ada', 'create_person', { body: { ...NEW, username: 'oscar' } }))).toMatchObject(
         error('username_taken', { username: 'oscar' }),
@@ -189,6 +197,79 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       expect(await messageOf(patch('olga', 'me', { role: 'admin' }))).toBe(
         'This is the last active owner; make someone else an owner first.',
       );
+    });
+
+    it('says what each other refusal is about, in full', async () => {
+      const refusal = async (attempt: Promise<unknown>) => {
+        const { code, message, details } = await scheduleErrorOf(attempt);
+        return { code, message, details };
+      };
+      expect(await refusal(patch('ursula', 'me', { role: 'admin' }))).toEqual({
+        code: 'forbidden',
+        message: 'Only admins and owners may change roles and managers.',
+        details: { reason: 'role', fields: ['role'] },
+      });
+      expect(await refusal(call('ursula', 'deactivate_person', { params: { user_id: 'me' } }))).toEqual({
+        code: 'forbidden',
+        message: 'Only admins and owners may deactivate people.',
+        details: { reason: 'role' },
+      });
+      expect(await refusal(call('ursula', 'reactivate_person', { params: { user_id: 'me' } }))).toEqual({
+        code: 'forbidden',
+        message: 'Only admins and owners may reactivate people.',
+        details: { reason: 'role' },
+      });
+      expect(await refusal(call('ada', 'create_person', { body: { ...NEW, username: 'oscar' } }))).toEqual({
+        code: 'username_taken',
+        message: 'The username "oscar" is taken.',
+        details: { username: 'oscar' },
+      });
+      expect(await refusal(call('ada', 'get_person', { params: { user_id: 'nobody' } }))).toEqual({
+        code: 'person_not_found',
+        message: 'No person "nobody".',
+        details: { user_id: 'nobody' },
+      });
+      expect(await refusal(patch('ursula', 'me', { name: 'U' }, '7'))).toEqual({
+        code: 'version_conflict',
+        message: 'The person is at version 1.',
+        details: { current_version: 1 },
+      });
+      expect(await refusal(patch('olga', 'mia', { manages: ['ghost'] }))).toEqual({
+        code: 'validation_error',
+        message: 'manages: no person "ghost".',
+        details: { fields: ['manages'] },
+      });
+      expect(await refusal(patch('olga', 'ursula', { username: 'ulla', nme: 'U' }))).toEqual({
+        code: 'field_immutable',
+        message:
+          'These fields cannot be patched: username, nme. Send any of name, email, timezone, role, manages. Did you mean name (not nme)?',
+        details: { fields: ['username', 'nme'] },
+      });
+      expect(await refusal(patch('olga', 'ursula', {}))).toEqual({
+        code: 'validation_error',
+        message: 'Send at least one of name, email, timezone, role, manages.',
+        details: { fields: [] },
+      });
+    });
+
+    it('changes only what the patch names: an email alone keeps the name, the zone and the role', async () => {
+      const { outcome } = await patch('ursula', 'me', { email: 'u2@people.test' });
+      expect(outcome.data).toMatchObject({ email: 'u2@people.test', name: 'Ursula User', timezone: 'UTC', role: 'user', version: 2 });
+    });
+
+    it("clears a manager's list with an empty manages", async () => {
+      expect((await patch('olga', 'mia', { manages: [] })).outcome.data).toMatchObject({ manages: [] });
+    });
+
+    it('lets the last owner edit their own profile, and name their own role again', async () => {
+      expect((await patch('olga', 'me', { name: 'Olga O.' })).outcome.data).toMatchObject({ name: 'Olga O.', role: 'owner' });
+      expect((await patch('olga', 'me', { role: 'owner' }, '2')).outcome.data).toMatchObject({ role: 'owner', version: 3 });
+    });
+
+    it('judges only an owner by the owners left: with none active, an admin still changes roles', async () => {
+      // No API call leaves an organization so; the database may (an owner deactivated by hand).
+      await pp.store.db.updateTable('users').set({ deactivated_at: T0 }).where('id', '=', PP.olga).execute();
+      expect((await patch('ada', 'mia', { role: 'user' })).outcome.data).toMatchObject({ role: 'user' });
     });
 
     it('counts a deactivated owner as no owner', async () => {

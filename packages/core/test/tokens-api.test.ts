@@ -3,6 +3,7 @@ import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.
 import type { TokenSummary } from '../src/auth/manage-tokens.js';
 import type { ListOutcome } from '../src/operations/operation.js';
 import type { TokenWithSecret } from '../src/operations/token-operations.js';
+import { encodeCursor, queryBinding } from '../src/pagination/cursor.js';
 import { MAX_LIVE_TOKENS } from '../src/people/issue-token.js';
 import type { PersonDetail } from '../src/people/person-view.js';
 import { testDeps } from './support/deps.js';
@@ -88,6 +89,38 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect(
         await scheduleErrorOf(call('ursula', 'create_token', { body: { name: 'x', scopes: ['slots:read'] }, key: null })),
       ).toMatchObject(error('missing_idempotency_key'));
+    });
+
+    it('says what each refusal is about, in full', async () => {
+      const refusal = async (attempt: Promise<unknown>) => {
+        const { code, message, details } = await scheduleErrorOf(attempt);
+        return { code, message, details };
+      };
+      expect(await refusal(create('olgaApp', { name: 'x', scopes: ['slots:read'] }))).toEqual({
+        code: 'forbidden',
+        message: 'Tokens are made with a personal access token, not an app’s OAuth grant.',
+        details: { reason: 'oauth_credential' },
+      });
+      expect(await refusal(create('adaNarrow', { name: 'x', scopes: ['bookings:read', 'series:write'] }))).toEqual({
+        code: 'forbidden',
+        message: 'The calling token does not hold bookings:read, series:write; a new token can have only scopes it holds.',
+        details: { reason: 'scopes_not_held', scopes: ['bookings:read', 'series:write'] },
+      });
+      expect(await refusal(create('ursula', { name: 'x', scopes: ['slots:read'], expires_at: T0 }))).toEqual({
+        code: 'validation_error',
+        message: 'expires_at: must be in the future.',
+        details: { fields: ['expires_at'] },
+      });
+      expect(await refusal(create('mia', { name: 'x', scopes: ['slots:read'], user_id: 'ursula' }))).toEqual({
+        code: 'forbidden',
+        message: 'Only admins and owners may make tokens for other people.',
+        details: { reason: 'role', fields: ['user_id'] },
+      });
+      expect(await refusal(call('ursula', 'get_token', { params: { token_id: UNKNOWN } }))).toEqual({
+        code: 'token_not_found',
+        message: 'No token with this id.',
+        details: { id: UNKNOWN },
+      });
     });
 
     it('onboards with API calls only: an admin adds a person and gives them a first token', async () => {
@@ -188,6 +221,13 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect((rest.data as TokenSummary[]).map((t) => t.name)).toEqual(['b']);
       expect(JSON.stringify([first.data, rest.data])).not.toContain('secret');
       expect(((await call('oscar', 'list_tokens')).outcome.data as TokenSummary[]).map((t) => t.name)).toEqual(['oscar']);
+    });
+
+    it('refuses a cursor of another list, such as an unfiltered series list (400 invalid_query_param)', async () => {
+      const fromSeries = encodeCursor(queryBinding({}), { value: T0, uid: UNKNOWN });
+      expect(await scheduleErrorOf(call('ursula', 'list_tokens', { query: { cursor: fromSeries } }))).toMatchObject(
+        error('invalid_query_param', { param: 'cursor' }),
+      );
     });
 
     it("answers another person's token 404 like an unknown one", async () => {
