@@ -200,56 +200,43 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
     });
 
     it('says what each other refusal is about, in full', async () => {
-      const refusal = async (attempt: Promise<unknown>) => {
-        const { code, message, details } = await scheduleErrorOf(attempt);
-        return { code, message, details };
-      };
-      expect(await refusal(patch('ursula', 'me', { role: 'admin' }))).toEqual({
-        code: 'forbidden',
-        message: 'Only admins and owners may change roles and managers.',
-        details: { reason: 'role', fields: ['role'] },
-      });
-      expect(await refusal(call('ursula', 'deactivate_person', { params: { user_id: 'me' } }))).toEqual({
-        code: 'forbidden',
-        message: 'Only admins and owners may deactivate people.',
-        details: { reason: 'role' },
-      });
-      expect(await refusal(call('ursula', 'reactivate_person', { params: { user_id: 'me' } }))).toEqual({
-        code: 'forbidden',
-        message: 'Only admins and owners may reactivate people.',
-        details: { reason: 'role' },
-      });
-      expect(await refusal(call('ada', 'create_person', { body: { ...NEW, username: 'oscar' } }))).toEqual({
-        code: 'username_taken',
-        message: 'The username "oscar" is taken.',
-        details: { username: 'oscar' },
-      });
-      expect(await refusal(call('ada', 'get_person', { params: { user_id: 'nobody' } }))).toEqual({
-        code: 'person_not_found',
-        message: 'No person "nobody".',
-        details: { user_id: 'nobody' },
-      });
-      expect(await refusal(patch('ursula', 'me', { name: 'U' }, '7'))).toEqual({
-        code: 'version_conflict',
-        message: 'The person is at version 1.',
-        details: { current_version: 1 },
-      });
-      expect(await refusal(patch('olga', 'mia', { manages: ['ghost'] }))).toEqual({
-        code: 'validation_error',
-        message: 'manages: no person "ghost".',
-        details: { fields: ['manages'] },
-      });
-      expect(await refusal(patch('olga', 'ursula', { username: 'ulla', nme: 'U' }))).toEqual({
-        code: 'field_immutable',
-        message:
+      const deactivate = (ref: string) => call('ursula', 'deactivate_person', { params: { user_id: ref } });
+      const reactivate = (ref: string) => call('ursula', 'reactivate_person', { params: { user_id: ref } });
+      // Each attempt, then its code, message and details, in turn.
+      const refusals: [() => Promise<unknown>, string, string, Record<string, unknown>][] = [
+        [
+          () => patch('ursula', 'me', { role: 'admin' }),
+          'forbidden',
+          'Only admins and owners may change roles and managers.',
+          { reason: 'role', fields: ['role'] },
+        ],
+        [() => deactivate('me'), 'forbidden', 'Only admins and owners may deactivate people.', { reason: 'role' }],
+        [() => reactivate('me'), 'forbidden', 'Only admins and owners may reactivate people.', { reason: 'role' }],
+        [
+          () => call('ada', 'create_person', { body: { ...NEW, username: 'oscar' } }),
+          'username_taken',
+          'The username "oscar" is taken.',
+          { username: 'oscar' },
+        ],
+        [() => person('ada', 'nobody'), 'person_not_found', 'No person "nobody".', { user_id: 'nobody' }],
+        [() => patch('ursula', 'me', { name: 'U' }, '7'), 'version_conflict', 'The person is at version 1.', { current_version: 1 }],
+        [() => patch('olga', 'mia', { manages: ['ghost'] }), 'validation_error', 'manages: no person "ghost".', { fields: ['manages'] }],
+        [
+          () => patch('olga', 'ursula', { username: 'ulla', nme: 'U' }),
+          'field_immutable',
           'These fields cannot be patched: username, nme. Send any of name, email, timezone, role, manages. Did you mean name (not nme)?',
-        details: { fields: ['username', 'nme'] },
-      });
-      expect(await refusal(patch('olga', 'ursula', {}))).toEqual({
-        code: 'validation_error',
-        message: 'Send at least one of name, email, timezone, role, manages.',
-        details: { fields: [] },
-      });
+          { fields: ['username', 'nme'] },
+        ],
+        [
+          () => patch('olga', 'ursula', {}),
+          'validation_error',
+          'Send at least one of name, email, timezone, role, manages.',
+          { fields: [] },
+        ],
+      ];
+      for (const [attempt, code, message, details] of refusals) {
+        expect(await scheduleErrorOf(attempt)).toEqual({ code, message, details, retryAfterSeconds: undefined });
+      }
     });
 
     it('changes only what the patch names: an email alone keeps the name, the zone and the role', async () => {
