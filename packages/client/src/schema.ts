@@ -899,7 +899,7 @@ export interface paths {
         put?: never;
         /**
          * Create a token
-         * @description A personal access token with scopes the calling token holds, made with a personal access token (not an OAuth grant). `secret` is shown in this answer only; a replay with the same Idempotency-Key answers `secret: null`. Admins and owners may name `user_id`.
+         * @description A personal access token with scopes the calling token holds, made with a personal access token (not an OAuth grant). `secret` is shown in this answer only; a replay with the same Idempotency-Key answers `secret: null`. Admins and owners may name `user_id`. A person holds at most 100 live (unrevoked, unexpired) personal access tokens; the one past that is `409 token_limit_reached`.
          *
          *     Needs the scope `tokens:write`. MCP tool: `create_token`.
          */
@@ -7710,7 +7710,32 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            /**
+             * @description Conflict.
+             *
+             *     - `token_limit_reached`: The person already has as many live personal access tokens as allowed (`details.max`); revoke one first.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "token_limit_reached" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'calendar_from_workspace',
   'username_taken',
   'last_owner',
+  'token_limit_reached',
   'idempotency_key_conflict',
   'idempotency_in_progress',
   'payload_too_large',

@@ -132,6 +132,15 @@ for (const fixture of storeFixtures()) {
       expect(principal?.scopes).toEqual(new Set());
     });
 
+    it('refuses an access token of a deactivated account, as its PATs are (docs/api/people.md)', async () => {
+      const { clock, deps, store } = await open();
+      await upsertRecord(deps, 'AccessToken', ACCESS, { jti: ACCESS, accountId: ALICE, grantId: 'g1', scope: 'slots:read' }, 900);
+      const authenticate = createAuthenticator({ store, clock });
+      expect(await authenticate(ACCESS)).toBeDefined();
+      await store.db.updateTable('users').set({ deactivated_at: '2026-02-01T12:00:00.000Z' }).where('id', '=', ALICE).execute();
+      expect(await authenticate(ACCESS)).toBeUndefined();
+    });
+
     it('deletes a self-registered client no host has a grant for once it is 30 days old; a granted one and the operator’s stay', async () => {
       const { store, clock, deps } = await open();
       // What the library stores for a registration (RFC 7591): the issue time in epoch seconds, and its registration access token.

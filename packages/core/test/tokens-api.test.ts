@@ -1,47 +1,28 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAuthenticator, createTokenCache } from '../src/auth/authenticate.js';
 import type { TokenSummary } from '../src/auth/manage-tokens.js';
-import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
-import type { ExecuteDeps } from '../src/operations/execute.js';
-import type { ListOutcome, RawCall } from '../src/operations/operation.js';
-import type { operationsByName } from '../src/operations/registry.js';
+import type { ListOutcome } from '../src/operations/operation.js';
 import type { TokenWithSecret } from '../src/operations/token-operations.js';
+import { encodeCursor, queryBinding } from '../src/pagination/cursor.js';
+import { MAX_LIVE_TOKENS } from '../src/people/issue-token.js';
 import type { PersonDetail } from '../src/people/person-view.js';
-import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
-import { loadPeopleWorkspace, PP, type PpCaller } from './support/people-calls.js';
+import { PP, PP_T0, type PpCaller, peopleSuite } from './support/people-calls.js';
 import { storeFixtures } from './support/stores.js';
-import { callWebhooks } from './support/webhook-calls.js';
 
 // docs/api/people.md "Tokens": a caller's own access tokens through
 // `execute`, on SQLite and PostgreSQL.
 
-const T0 = '2026-06-01T09:00:00.000Z';
+const T0 = PP_T0;
 const error = (code: string, details: Record<string, unknown> = {}) => ({ code, details, retryAfterSeconds: undefined });
 const forbidden = (reason: string, more: Record<string, unknown> = {}) => error('forbidden', { reason, ...more });
 const UNKNOWN = 'd0000000-0000-4000-8000-0000000000ff';
 
 describe.each(storeFixtures())('tokens on $name', (fixture) => {
-  let store: Store;
-  let clock: ManualClock;
-  let deps: ExecuteDeps;
-  let who: Record<PpCaller, Principal>;
-
-  beforeEach(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    who = await loadPeopleWorkspace({ store, clock });
-  });
-  afterAll(() => fixture.cleanup());
-
-  type Name = keyof typeof operationsByName;
-  const callAs = (principal: Principal, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) =>
-    callWebhooks(deps, principal, name, rest);
-  const call = (caller: PpCaller, name: Name, rest: Partial<RawCall> & { key?: string | null } = {}) => callAs(who[caller], name, rest);
+  const pp = peopleSuite(fixture);
+  const { call, callAs } = pp;
   const create = async (caller: PpCaller, body: Record<string, unknown>, key?: string) =>
     (await call(caller, 'create_token', { body, ...(key ? { key } : {}) })).outcome;
 
@@ -62,7 +43,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
         secret: data.secret,
       });
       expect(data.secret).toMatch(/^pat_[A-Za-z0-9_-]{32}$/);
-      const principal = await principalOf({ store, clock }, data.secret!);
+      const principal = await principalOf(pp, data.secret!);
       expect(principal.account.id).toBe(PP.ursula);
       expect([...principal.scopes].sort()).toEqual(['bookings:read', 'slots:read']);
       const { secret: _, ...summary } = data;
@@ -75,7 +56,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect(again.replayed).toBe(true);
       expect(again.outcome).toMatchObject({ status: 201, location: `/v1/tokens/${first.id}` });
       expect(again.outcome.data).toEqual({ ...first, secret: null });
-      const stored = await store.db.selectFrom('idempotency_keys').select('response_json').execute();
+      const stored = await pp.store.db.selectFrom('idempotency_keys').select('response_json').execute();
       expect(stored.map((r) => r.response_json).join('')).not.toContain(first.secret);
       expect((await call('ursula', 'list_tokens')).outcome.data).toHaveLength(3);
     });
@@ -97,8 +78,8 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       const data = (await create('ursula', { name: 'x', scopes: ['slots:read'], expires_at: '2026-06-01T12:00:00+02:00' }))
         .data as TokenWithSecret;
       expect(data.expires_at).toBe('2026-06-01T10:00:00.000Z');
-      clock.set('2026-06-01T10:00:00.000Z');
-      expect(await createAuthenticator({ store, clock })(data.secret!)).toBeUndefined();
+      pp.clock.set('2026-06-01T10:00:00.000Z');
+      expect(await createAuthenticator(pp)(data.secret!)).toBeUndefined();
     });
 
     it('needs tokens:write and an Idempotency-Key', async () => {
@@ -110,13 +91,45 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       ).toMatchObject(error('missing_idempotency_key'));
     });
 
+    it('says what each refusal is about, in full', async () => {
+      const refusal = async (attempt: Promise<unknown>) => {
+        const { code, message, details } = await scheduleErrorOf(attempt);
+        return { code, message, details };
+      };
+      expect(await refusal(create('olgaApp', { name: 'x', scopes: ['slots:read'] }))).toEqual({
+        code: 'forbidden',
+        message: 'Tokens are made with a personal access token, not an app’s OAuth grant.',
+        details: { reason: 'oauth_credential' },
+      });
+      expect(await refusal(create('adaNarrow', { name: 'x', scopes: ['bookings:read', 'series:write'] }))).toEqual({
+        code: 'forbidden',
+        message: 'The calling token does not hold bookings:read, series:write; a new token can have only scopes it holds.',
+        details: { reason: 'scopes_not_held', scopes: ['bookings:read', 'series:write'] },
+      });
+      expect(await refusal(create('ursula', { name: 'x', scopes: ['slots:read'], expires_at: T0 }))).toEqual({
+        code: 'validation_error',
+        message: 'expires_at: must be in the future.',
+        details: { fields: ['expires_at'] },
+      });
+      expect(await refusal(create('mia', { name: 'x', scopes: ['slots:read'], user_id: 'ursula' }))).toEqual({
+        code: 'forbidden',
+        message: 'Only admins and owners may make tokens for other people.',
+        details: { reason: 'role', fields: ['user_id'] },
+      });
+      expect(await refusal(call('ursula', 'get_token', { params: { token_id: UNKNOWN } }))).toEqual({
+        code: 'token_not_found',
+        message: 'No token with this id.',
+        details: { id: UNKNOWN },
+      });
+    });
+
     it('onboards with API calls only: an admin adds a person and gives them a first token', async () => {
       const bea = (await call('ada', 'create_person', { body: { username: 'bea', email: 'bea@people.test', name: 'Bea' } })).outcome
         .data as PersonDetail;
       const token = (await create('ada', { name: 'first', scopes: ['slots:read', 'tokens:write'], user_id: 'bea' }))
         .data as TokenWithSecret;
       expect(token.user).toEqual({ user_id: bea.user_id, username: 'bea' });
-      const asBea = await principalOf({ store, clock }, token.secret!);
+      const asBea = await principalOf(pp, token.secret!);
       expect(asBea.account.id).toBe(bea.user_id);
       // The token is Bea's own: she sees and revokes it, the admin does not list it.
       expect((await callAs(asBea, 'create_token', { body: { name: 'own', scopes: ['slots:read'] } })).outcome.status).toBe(201);
@@ -139,9 +152,66 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
     });
   });
 
+  describe('POST /v1/tokens: at most maxLiveTokens live tokens per person', () => {
+    // A cap of 3 stands for the 100 of production; Ursula holds 2 from the workspace file.
+    beforeEach(() => {
+      pp.deps = { ...pp.deps, maxLiveTokens: 3 };
+    });
+    const full = error('token_limit_reached', { max: 3 });
+
+    it('refuses the one past the cap with 409 token_limit_reached, and nothing is made', async () => {
+      expect((await create('ursula', { name: 'third', scopes: ['slots:read'] })).status).toBe(201);
+      const refused = await scheduleErrorOf(create('ursula', { name: 'fourth', scopes: ['slots:read'] }));
+      expect(refused).toEqual({ ...full, message: 'This person already has 3 live tokens; revoke one before making another.' });
+      expect((await call('ursula', 'list_tokens')).outcome.data).toHaveLength(3);
+    });
+
+    it('counts neither revoked nor expired tokens: revoking one makes room', async () => {
+      const third = (await create('ursula', { name: 'third', scopes: ['slots:read'] })).data as TokenWithSecret;
+      await call('ursula', 'revoke_token', { params: { token_id: third.id } });
+      const brief = { name: 'brief', scopes: ['slots:read'], expires_at: '2026-06-01T09:30:00Z' };
+      expect((await create('ursula', brief)).status).toBe(201);
+      expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(full);
+      // At its expiry the token no longer works, so it no longer counts.
+      pp.clock.set('2026-06-01T09:30:00.000Z');
+      expect((await create('ursula', { name: 'after', scopes: ['slots:read'] })).status).toBe(201);
+    });
+
+    it("counts the owner's personal tokens, not the caller's nor an app's grants", async () => {
+      // Olga holds one personal token and one OAuth grant: one more fits.
+      expect((await create('olga', { name: 'a', scopes: ['slots:read'] })).status).toBe(201);
+      expect((await create('olga', { name: 'b', scopes: ['slots:read'] })).status).toBe(201);
+      expect(await scheduleErrorOf(create('olga', { name: 'c', scopes: ['slots:read'] }))).toMatchObject(full);
+      // Olga, full herself, still makes one for Ursula; the next is Ursula's fourth.
+      expect((await create('olga', { name: 'for-u', scopes: ['slots:read'], user_id: 'ursula' })).status).toBe(201);
+      expect(await scheduleErrorOf(create('olga', { name: 'for-u2', scopes: ['slots:read'], user_id: 'ursula' }))).toMatchObject(full);
+    });
+
+    it('is 100 when not set', async () => {
+      pp.deps = testDeps(pp.store, pp.clock);
+      expect(MAX_LIVE_TOKENS).toBe(100);
+      // Ursula's 2 and 98 more, written in one insert.
+      const bulk = Array.from({ length: 98 }, (_, i) => ({
+        id: `e0000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        name: `bulk-${i}`,
+        user_id: PP.ursula,
+        secret_hash: `hash-${i}`,
+        scopes_json: '["slots:read"]',
+        oauth_client_id: null,
+        created_at: T0,
+        expires_at: null,
+        revoked_at: null,
+      }));
+      await pp.store.db.insertInto('tokens').values(bulk).execute();
+      expect(await scheduleErrorOf(create('ursula', { name: 'x', scopes: ['slots:read'] }))).toMatchObject(
+        error('token_limit_reached', { max: 100 }),
+      );
+    });
+  });
+
   describe('GET /v1/tokens', () => {
     it("lists the caller's own tokens, oldest first, paged, never a secret", async () => {
-      clock.set('2026-06-01T09:01:00.000Z');
+      pp.clock.set('2026-06-01T09:01:00.000Z');
       await create('ursula', { name: 'b', scopes: ['slots:read'] });
       const first = (await call('ursula', 'list_tokens', { query: { limit: '2' } })).outcome as ListOutcome;
       // The workspace's two were made at T0, so they come first, in id order.
@@ -151,6 +221,13 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect((rest.data as TokenSummary[]).map((t) => t.name)).toEqual(['b']);
       expect(JSON.stringify([first.data, rest.data])).not.toContain('secret');
       expect(((await call('oscar', 'list_tokens')).outcome.data as TokenSummary[]).map((t) => t.name)).toEqual(['oscar']);
+    });
+
+    it('refuses a cursor of another list, such as an unfiltered series list (400 invalid_query_param)', async () => {
+      const fromSeries = encodeCursor(queryBinding({}), { value: T0, uid: UNKNOWN });
+      expect(await scheduleErrorOf(call('ursula', 'list_tokens', { query: { cursor: fromSeries } }))).toMatchObject(
+        error('invalid_query_param', { param: 'cursor' }),
+      );
     });
 
     it("answers another person's token 404 like an unknown one", async () => {
@@ -166,17 +243,17 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
   describe('DELETE /v1/tokens/:id', () => {
     it('revokes at once: the next call with it is refused, even where lookups are cached', async () => {
       const cache = createTokenCache();
-      const authenticate = createAuthenticator({ store, clock }, { cacheTtlMs: 60_000, cache });
-      deps = { ...deps, tokenCache: cache };
+      const authenticate = createAuthenticator(pp, { cacheTtlMs: 60_000, cache });
+      pp.deps = { ...pp.deps, tokenCache: cache };
       const made = (await create('ursula', { name: 'x', scopes: ['slots:read'] })).data as TokenWithSecret;
       expect((await authenticate(made.secret!))?.account.id).toBe(PP.ursula);
       // Well within the cache's minute, so only the revocation can make the lookup stale.
-      clock.set('2026-06-01T09:00:05.000Z');
+      pp.clock.set('2026-06-01T09:00:05.000Z');
       const { outcome } = await call('ursula', 'revoke_token', { params: { token_id: made.id } });
       expect(outcome).toMatchObject({ status: 200, data: { id: made.id, revoked_at: '2026-06-01T09:00:05.000Z' } });
       expect(await authenticate(made.secret!)).toBeUndefined();
       // Revoking again answers it unchanged.
-      clock.set('2026-06-01T09:06:00.000Z');
+      pp.clock.set('2026-06-01T09:06:00.000Z');
       expect((await call('ursula', 'revoke_token', { params: { token_id: made.id } })).outcome.data).toMatchObject({
         revoked_at: '2026-06-01T09:00:05.000Z',
       });
@@ -187,7 +264,7 @@ describe.each(storeFixtures())('tokens on $name', (fixture) => {
       expect(await scheduleErrorOf(call('olga', 'revoke_token', { params: { token_id: made.id } }))).toMatchObject(
         error('token_not_found'),
       );
-      expect(await createAuthenticator({ store, clock })(made.secret!)).toBeDefined();
+      expect(await createAuthenticator(pp)(made.secret!)).toBeDefined();
     });
   });
 });

@@ -41,6 +41,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   calendar_from_workspace: 409,
   username_taken: 409,
   last_owner: 409,
+  token_limit_reached: 409,
   idempotency_key_conflict: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,

@@ -75,6 +75,7 @@ const BY_CODE: Record<CliCode, number> = {
   calendar_from_workspace: EXIT_CODES.conflict,
   username_taken: EXIT_CODES.conflict,
   last_owner: EXIT_CODES.conflict,
+  token_limit_reached: EXIT_CODES.conflict,
   idempotency_key_conflict: EXIT_CODES.conflict,
   /** `schedule tokens create` with a name a token has: names pick tokens for revoke, so they stay unique. */
   token_name_taken: EXIT_CODES.conflict,

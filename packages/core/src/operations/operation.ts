@@ -29,6 +29,8 @@ export interface CoreDeps extends SeriesDeps {
    * from the next call; other processes see it within their cache's TTL.
    */
   readonly tokenCache?: TokenCache | undefined;
+  /** Live personal access tokens per person, people/issue-token.ts; absent means MAX_LIVE_TOKENS (100); tests set a small one. */
+  readonly maxLiveTokens?: number | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { namedUser, pathUser } from '../auth/find-user.js';
+import { pathUser } from '../auth/find-user.js';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { ScheduleError } from '../errors.js';
@@ -20,9 +20,4 @@ export async function findVisiblePerson(db: Executor, principal: Principal, ref:
   const row = await db.selectFrom('users').selectAll().where(pathUser(principal, ref)).executeTakeFirst();
   if (!row || !mayActFor(principal.actsFor, row.id)) throw personNotFound(ref);
   return row;
-}
-
-/** A person by user id (any case) or exact username; undefined when none. */
-export async function findPersonRow(db: Executor, ref: string): Promise<PersonRow | undefined> {
-  return db.selectFrom('users').selectAll().where(namedUser(ref)).executeTakeFirst();
 }

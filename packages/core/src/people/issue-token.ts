@@ -3,11 +3,27 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
-import type { Executor } from '../storage/store.js';
+import type { Dialect, Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { findVisiblePerson } from './find-person.js';
 import { forbidden, requireAdmin, requireOwnerFor } from './person-rules.js';
 import type { CreateTokenBody } from './token-input.js';
+
+/**
+ * Live personal access tokens a person may hold (docs/api/choices.md "At most
+ * 100 live tokens per person"): far more than any one person's devices and
+ * scripts need, low enough that a script minting a token per run is stopped
+ * early, and its list still fits one page of `GET /v1/tokens`.
+ */
+export const MAX_LIVE_TOKENS = 100;
+
+/** What making a token needs; `maxLiveTokens` is MAX_LIVE_TOKENS unless set (tests set a small one). */
+export interface IssueTokenDeps {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly store: { readonly dialect: Dialect };
+  readonly maxLiveTokens?: number | undefined;
+}
 
 /**
  * A personal access token made through the API (docs/api/people.md "Tokens"):
@@ -18,7 +34,7 @@ import type { CreateTokenBody } from './token-input.js';
  */
 export async function issueToken(
   trx: Executor,
-  deps: { clock: Clock; ids: IdGenerator },
+  deps: IssueTokenDeps,
   principal: Principal,
   body: CreateTokenBody,
 ): Promise<{ token: TokenSummary; secret: string }> {
@@ -47,6 +63,34 @@ export async function issueToken(
     }
     user = { id: person.id, username: person.username };
   }
+  await refuseOverCap(trx, deps, user.id);
   const expiresAt = body.expires_at === undefined ? undefined : toTimestamp(parseInstant(body.expires_at)!.epochMs);
   return insertToken(trx, deps, user, { name: body.name, scopes: body.scopes, expiresAt });
+}
+
+/**
+ * Refuses a token past the cap of live ones: unrevoked and unexpired
+ * personal access tokens; an app's OAuth grants are not counted, being made
+ * and bounded by the authorization server. The person's row is locked on
+ * PostgreSQL so two creates at once cannot both take the last place; SQLite
+ * runs one write at a time.
+ */
+async function refuseOverCap(trx: Executor, deps: IssueTokenDeps, userId: string): Promise<void> {
+  const max = deps.maxLiveTokens ?? MAX_LIVE_TOKENS;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a lock: only two creates racing on PostgreSQL tell it apart; SQLite writes one at a time.
+  if (deps.store.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const now = toTimestamp(deps.clock.now());
+  const { live } = await trx
+    .selectFrom('tokens')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('live'))
+    .where('user_id', '=', userId)
+    .where('oauth_client_id', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  if (Number(live) >= max) {
+    throw new ScheduleError('token_limit_reached', `This person already has ${max} live tokens; revoke one before making another.`, {
+      max,
+    });
+  }
 }

@@ -1,11 +1,18 @@
+import { afterAll, beforeEach } from 'vitest';
 import type { Principal } from '../../src/auth/principal.js';
 import { SCOPES } from '../../src/auth/scopes.js';
-import type { Clock } from '../../src/clock.js';
+import { type Clock, type ManualClock, manualClock } from '../../src/clock.js';
 import { randomIds } from '../../src/ids.js';
+import type { ExecuteDeps, Executed } from '../../src/operations/execute.js';
+import type { RawCall } from '../../src/operations/operation.js';
+import type { operationsByName } from '../../src/operations/registry.js';
 import type { Store } from '../../src/storage/store.js';
 import { loadWorkspace } from '../../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../../src/workspace/parse-workspace.js';
+import { testDeps } from './deps.js';
 import { principalOf } from './organization.js';
+import type { StoreFixture } from './stores.js';
+import { callWebhooks } from './webhook-calls.js';
 
 // The people and token endpoints' organization: an owner, an admin, a
 // manager of one user, and a user nobody manages; every token holds every
@@ -70,4 +77,42 @@ export async function loadPeopleWorkspace(deps: { store: Store; clock: Clock }):
   const who = {} as Record<PpCaller, Principal>;
   for (const name of Object.keys(PP_TOKENS) as PpCaller[]) who[name] = await principalOf(deps, PP_TOKENS[name]);
   return who;
+}
+
+/** When every people and tokens test starts. */
+export const PP_T0 = '2026-06-01T09:00:00.000Z';
+
+type CallRest = Partial<RawCall> & { key?: string | null };
+type OperationName = keyof typeof operationsByName;
+
+/** One store's people suite, fresh for each test; a test may replace `deps` (a cache, a cap) for its own calls. */
+export interface PeopleSuite {
+  store: Store;
+  clock: ManualClock;
+  deps: ExecuteDeps;
+  who: Record<PpCaller, Principal>;
+  /** Calls an operation through `execute` as one of the organization's callers. */
+  call(caller: PpCaller, name: OperationName, rest?: CallRest): Promise<Executed>;
+  /** The same as any principal, such as one of a token a test made. */
+  callAs(principal: Principal, name: OperationName, rest?: CallRest): Promise<Executed>;
+}
+
+/**
+ * Registers, inside a `describe` over store fixtures, a fresh store per
+ * test with the organization loaded at PP_T0, and answers the suite; its
+ * fields are set before each test.
+ */
+export function peopleSuite(fixture: StoreFixture): PeopleSuite {
+  const suite = {
+    callAs: (principal, name, rest = {}) => callWebhooks(suite.deps, principal, name, rest),
+    call: (caller, name, rest = {}) => suite.callAs(suite.who[caller], name, rest),
+  } as PeopleSuite;
+  beforeEach(async () => {
+    suite.store = await fixture.open();
+    suite.clock = manualClock(PP_T0);
+    suite.deps = testDeps(suite.store, suite.clock);
+    suite.who = await loadPeopleWorkspace(suite);
+  });
+  afterAll(() => fixture.cleanup());
+  return suite;
 }

@@ -45,6 +45,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   calendar_from_workspace: 'The account comes from the workspace file, which would bring it back on its next load; remove it there.',
   username_taken: 'Another person has this username; `details.username` echoes it.',
   last_owner: 'The change would leave the organization without an active owner; nothing changed.',
+  token_limit_reached: 'The person already has as many live personal access tokens as allowed (`details.max`); revoke one first.',
   idempotency_key_conflict: 'This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.',
   idempotency_in_progress: 'A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.',
   payload_too_large: 'The body is over 1 MiB.',

@@ -72,6 +72,7 @@ export const PEOPLE_DOCS = {
     description: [
       'A personal access token with scopes the calling token holds, made with a personal access token (not an OAuth grant).',
       '`secret` is shown in this answer only; a replay with the same Idempotency-Key answers `secret: null`. Admins and owners may name `user_id`.',
+      'A person holds at most 100 live (unrevoked, unexpired) personal access tokens; the one past that is `409 token_limit_reached`.',
     ].join(' '),
     resource: 'TokenWithSecret',
     created: true,
