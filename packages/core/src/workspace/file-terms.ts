@@ -6,6 +6,7 @@ import type { ResourceKind } from './resource-kind.js';
 /** A field's value as the file writes it: user ids as usernames (an id no user has stays as it is). */
 export function inFileTerms(kind: ResourceKind, field: string, value: unknown, names: ReadonlyMap<string, string>): unknown {
   if (!kind.userRefs.includes(field)) return value;
+  // Stryker disable next-line ConditionalExpression: a Map of strings has no other key, so `?? id` gives such a value back alike
   const name = (id: unknown) => (typeof id === 'string' ? (names.get(id) ?? id) : id);
   return Array.isArray(value) ? value.map(name) : name(value);
 }

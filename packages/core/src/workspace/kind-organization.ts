@@ -30,7 +30,6 @@ export const organizationKind: ResourceKind = {
       ...(sections.has('attendee_mail') && { attendee_mail: workspace.attendee_mail }),
       ...(sections.has('limits') && workspace.limits && limitFields(workspace.limits)),
     };
-    if (Object.keys(fields).length === 0) return [];
     return [
       {
         at: KEY,
@@ -61,8 +60,8 @@ export const organizationKind: ResourceKind = {
     };
     return [entry];
   },
+  // `read` gives the one entry, the defaults when the row is missing.
   exportAs([fields]) {
-    if (!fields) return {};
-    return { organization: { name: fields.name }, attendee_mail: fields.attendee_mail, limits: limitsOf(fields) };
+    return { organization: { name: fields!.name }, attendee_mail: fields!.attendee_mail, limits: limitsOf(fields!) };
   },
 };

@@ -2,7 +2,7 @@ import { loadWorkingHours } from '../availability/working-hours-store.js';
 import type { Calendar } from '../event-types/calendar.js';
 import type { Schedule } from '../event-types/schedule.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
-import { userRow } from './workspace-rows.js';
+import { addedThroughApi, userRow } from './workspace-rows.js';
 import { storedCalendars, upsertChanged } from './workspace-writes.js';
 
 interface UserFields {
@@ -19,9 +19,6 @@ interface UserFields {
 
 /** One field list for the file's users and the stored ones, so both are compared field by field. */
 const userEntry = (f: UserFields): Entry => ({ key: f.id, label: f.username, fields: { ...f } });
-
-/** A calendar account added through the API (its password sealed): the file neither holds nor removes it. */
-const addedThroughApi = (calendar: Calendar) => calendar.kind === 'caldav' && calendar.password_sealed !== undefined;
 
 export const usersKind: ResourceKind = {
   kind: 'user',
@@ -63,6 +60,7 @@ export const usersKind: ResourceKind = {
         timezone: row.timezone,
         role: row.role,
         manages: JSON.parse(row.manages_json) as string[],
+        // Stryker disable next-line ConditionalExpression: JSON.parse(null) is null too; the test says what a missing schedule is
         schedule: row.schedule_json === null ? null : (JSON.parse(row.schedule_json) as Schedule),
         calendars: (JSON.parse(row.calendars_json) as Calendar[]).filter((c) => !addedThroughApi(c)),
       }),

@@ -41,5 +41,6 @@ export function parseDeclaredWorkspace(text: string): DeclaredWorkspace {
   }
   const result = workspaceSchema.safeParse(raw);
   if (!result.success) throw new WorkspaceError(describe(result.error.issues));
-  return { workspace: result.data, sections: sectionsOf(raw) };
+  // The schema accepted it, so it is an object.
+  return { workspace: result.data, sections: sectionsOf(raw as object) };
 }

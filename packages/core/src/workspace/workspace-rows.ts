@@ -2,22 +2,18 @@ import { newBookingRow } from '../bookings/new-booking.js';
 import { fingerprintOf } from '../canonical-json.js';
 import type { Calendar } from '../event-types/calendar.js';
 import { isUuid, stableUuid } from '../ids.js';
-import { DEFAULT_LIMITS } from '../rate-limit/limits.js';
 import type { BookingsTable } from '../storage/schema.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import type { EventTypeRef, UserRef } from './workspace-refs.js';
-import type { Workspace, WorkspaceBooking, WorkspaceToken, WorkspaceUser } from './workspace-schema.js';
+import type { WorkspaceBooking, WorkspaceToken, WorkspaceUser } from './workspace-schema.js';
 
 // One mapper a table: what a workspace entry stores, given the references
 // resolved before anything is written (workspace-refs.ts).
 
-/** The organization row; a file without `limits` keeps what an earlier file set (`storedLimitsJson`). */
-export function organizationRow(workspace: Workspace, storedLimitsJson: string | undefined) {
-  return {
-    name: workspace.organization.name,
-    limits_json: JSON.stringify(workspace.limits ?? (storedLimitsJson !== undefined ? JSON.parse(storedLimitsJson) : DEFAULT_LIMITS)),
-    attendee_mail: workspace.attendee_mail ? 1 : 0,
-  };
+/** A calendar account added through the API (its password sealed): the file neither holds nor removes it. */
+export function addedThroughApi(calendar: Calendar): calendar is Extract<Calendar, { kind: 'caldav' }> {
+  // Stryker disable next-line ConditionalExpression: only a CalDAV account has a password to seal; the kind test narrows the type
+  return calendar.kind === 'caldav' && calendar.password_sealed !== undefined;
 }
 
 /**
@@ -28,9 +24,10 @@ export function organizationRow(workspace: Workspace, storedLimitsJson: string |
  * by the same id is the file's. The working hours are not in it: they are
  * written as the API writes them, versioned (loadWorkingHours).
  */
-export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>, storedCalendars: readonly Calendar[] = []) {
+export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>, storedCalendars: readonly Calendar[]) {
+  // Stryker disable next-line ConditionalExpression: only a CalDAV account has an id (the schema strips others'); the test narrows the type
   const fileIds = new Set(user.calendars.map((c) => (c.kind === 'caldav' ? c.id : undefined)));
-  const added = storedCalendars.filter((c) => c.kind === 'caldav' && c.password_sealed !== undefined && !fileIds.has(c.id));
+  const added = storedCalendars.filter((c) => addedThroughApi(c) && !fileIds.has(c.id));
   return {
     username: user.username,
     email: user.email,
@@ -83,11 +80,8 @@ export function importedBookingRow(
     return undefined;
   }
   const eventType = candidates[0]!;
-  const host = hostFromRef ?? [...users.values()].find((u) => u.id === eventType.ownerId);
-  if (!host) {
-    problems.push(`${at}.host: the event type's owner is unknown`);
-    return undefined;
-  }
+  // Every event type's owner is a user: a stored one by its foreign key, a file's one refused unless resolved.
+  const host = hostFromRef ?? [...users.values()].find((u) => u.id === eventType.ownerId)!;
   const { attendee } = booking;
   const canceled = booking.status === 'canceled';
   const row = newBookingRow(

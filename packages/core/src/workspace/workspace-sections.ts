@@ -15,9 +15,9 @@ export interface DeclaredWorkspace {
   readonly sections: ReadonlySet<Section>;
 }
 
-/** The sections a parsed JSON value has. */
-export function sectionsOf(raw: unknown): ReadonlySet<Section> {
-  const keys = raw !== null && typeof raw === 'object' ? Object.keys(raw) : [];
+/** The sections a parsed JSON object (one the schema accepted) has. */
+export function sectionsOf(raw: object): ReadonlySet<Section> {
+  const keys = Object.keys(raw);
   return new Set(SECTIONS.filter((section) => keys.includes(section)));
 }
 
