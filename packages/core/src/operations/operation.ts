@@ -29,6 +29,8 @@ export interface CoreDeps extends SeriesDeps {
    * from the next call; other processes see it within their cache's TTL.
    */
   readonly tokenCache?: TokenCache | undefined;
+  /** The cap on one person's time off ranges (time-off/write-time-off.ts); absent, 500. */
+  readonly maxTimeOffRanges?: number | undefined;
 }
 
 /**

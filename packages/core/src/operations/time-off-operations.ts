@@ -60,7 +60,7 @@ export const createTimeOffOperation = defineOperation({
   scope: 'availability:write',
   idempotencyKey: 'required',
   ifMatch: 'none',
-  errors: ['validation_error', 'host_not_allowed'],
+  errors: ['validation_error', 'host_not_allowed', 'time_off_limit_reached'],
   schemas: { params: ['user_id'], input: createTimeOffBodySchema, output: timeOffSchema, list: false },
   parse: (call) => ({ userId: call.params.user_id ?? '', body: parseCreateTimeOffBody(call.body) }),
   async run(ctx, { userId, body }) {
