@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'series_ended',
   'version_conflict',
   'slug_taken',
+  'time_off_limit_reached',
   'event_type_inactive',
   'slot_in_past',
   'slot_unavailable',

@@ -442,6 +442,21 @@ describe.each(storeFixtures())('working hours on $name', (fixture) => {
       expect((await hoursRow(USER.ursula)).schedule_version).toBe(0);
     });
 
+    it('stores overrides in date order, however they were added, so a reload of the same hours compares equal', async () => {
+      for (const date of ['2026-03-10', '2026-03-03', '2026-03-20', '2026-03-05'])
+        await addOverride('ursula', 'me', { date, intervals: [] });
+      const stored = JSON.parse((await hoursRow(USER.ursula)).schedule_json ?? 'null') as { overrides: { date: string }[] };
+      expect(stored.overrides.map((o) => o.date)).toEqual(['2026-03-03', '2026-03-05', '2026-03-10', '2026-03-20']);
+    });
+
+    it('answers 404 not_found for a date without an override while other dates have one, and keeps them', async () => {
+      await addOverride('ursula', 'me', { date: '2026-03-10', intervals: [] });
+      expect(await scheduleErrorOf(removeOverride('ursula', 'me', '2026-03-03'))).toEqual(
+        error('not_found', 'No override on 2026-03-03.', { date: '2026-03-03' }),
+      );
+      expect(((await get('ursula', 'me')).data as WorkingHours).overrides).toEqual([{ date: '2026-03-10', intervals: [] }]);
+    });
+
     it('lands two overrides added at once without If-Match, each at its own version', async () => {
       const both = await Promise.all([
         addOverride('ursula', 'me', { date: '2026-03-03', intervals: [] }),

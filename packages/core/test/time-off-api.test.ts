@@ -72,6 +72,23 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       expect([data.start_at, data.end_at]).toEqual(['2027-03-26T23:00:00.000Z', '2027-03-28T22:00:00.000Z']);
     });
 
+    it('reads dates in the zone of the working hours when it differs from the person’s own', async () => {
+      const hours = s.store.db.selectFrom('users').select(['schedule_json', 'schedule_version']).where('id', '=', ANN);
+      const kept = await hours.executeTakeFirstOrThrow();
+      await call('ann', 'replace_availability', {
+        params: { user_id: 'me' },
+        body: { timezone: 'America/New_York', weekly: { mon: [['09:00', '17:00']] } },
+        ifMatch: '*',
+      });
+      try {
+        const data = await create({ start_date: '2026-12-11' });
+        expect([data.start_at, data.end_at]).toEqual(['2026-12-11T05:00:00.000Z', '2026-12-12T05:00:00.000Z']);
+      } finally {
+        // The other tests read Ann's days in Berlin.
+        await s.store.db.updateTable('users').set(kept).where('id', '=', ANN).execute();
+      }
+    });
+
     it('mixes an instant start with a whole end day', async () => {
       const data = await create({ start: '2026-12-11T14:00:00+01:00', end_date: '2026-12-13' });
       expect([data.start_at, data.end_at]).toEqual(['2026-12-11T13:00:00.000Z', '2026-12-13T23:00:00.000Z']);
@@ -197,6 +214,30 @@ describe.each(storeFixtures())('time off on $name', (fixture) => {
       expect(await refusal('ann', 'list_time_off', { params: { user_id: 'me' }, query: { from: '2026-12-05T10:00:00' } })).toEqual(
         error('invalid_query_param', { param: 'from' }),
       );
+    });
+
+    it('refuses a cursor reused with another from or to: the window is part of the list', async () => {
+      await create({ start_date: '2026-12-05' });
+      await create({ start_date: '2026-12-06' });
+      const window = { from: '2026-12-01', to: '2026-12-31' };
+      const page = (await call('ann', 'list_time_off', { params: { user_id: 'me' }, query: { ...window, limit: '1' } }))
+        .outcome as ListOutcome;
+      for (const moved of [
+        { ...window, from: '2026-12-02' },
+        { ...window, to: '2026-12-30' },
+      ]) {
+        const query = { ...moved, cursor: page.page.nextCursor };
+        expect(await refusal('ann', 'list_time_off', { params: { user_id: 'me' }, query })).toEqual(
+          error('invalid_query_param', { param: 'cursor' }),
+        );
+      }
+    });
+
+    it('says why it refuses, in words: no such range, and a person the caller may not act for', async () => {
+      const seen = (caller: ToCaller, params: Record<string, string>) =>
+        scheduleErrorOf(call(caller, 'get_time_off', { params })).then((e) => e.message);
+      expect(await seen('ann', { user_id: 'me', id: UNKNOWN })).toBe('No time off with this id for this user.');
+      expect(await seen('ben', { user_id: ANN, id: UNKNOWN })).toBe('user_id is not someone this caller may act for.');
     });
 
     it('needs availability:read', async () => {

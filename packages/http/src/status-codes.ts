@@ -31,6 +31,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   series_ended: 409,
   version_conflict: 409,
   slug_taken: 409,
+  time_off_limit_reached: 409,
   event_type_inactive: 409,
   slot_in_past: 409,
   slot_unavailable: 409,

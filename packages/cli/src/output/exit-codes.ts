@@ -65,6 +65,7 @@ const BY_CODE: Record<CliCode, number> = {
   series_ended: EXIT_CODES.conflict,
   version_conflict: EXIT_CODES.conflict,
   slug_taken: EXIT_CODES.conflict,
+  time_off_limit_reached: EXIT_CODES.conflict,
   event_type_inactive: EXIT_CODES.conflict,
   slot_in_past: EXIT_CODES.conflict,
   slot_unavailable: EXIT_CODES.conflict,

@@ -104,6 +104,7 @@ async function withoutOwnBookings(db: Executor, hostId: string, busy: Interval[]
   const claimed = [...new Set(busy.flatMap((b) => (b.bookingUid === undefined ? [] : [b.bookingUid])))];
   const own = new Set<string>();
   // Chunked: a calendar may carry many of our events, and a statement has a parameter limit.
+  // Stryker disable next-line EqualityOperator: PostgreSQL only: `<=` runs one more query with an empty `in ()`, which SQLite answers with no rows and PostgreSQL refuses (three load-host-time.test.ts cases fail with it on PostgreSQL).
   for (let i = 0; i < claimed.length; i += 500) {
     const rows = await db
       .selectFrom('bookings')

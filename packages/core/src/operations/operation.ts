@@ -31,6 +31,8 @@ export interface CoreDeps extends SeriesDeps {
   readonly tokenCache?: TokenCache | undefined;
   /** Live personal access tokens per person, people/issue-token.ts; absent means MAX_LIVE_TOKENS (100); tests set a small one. */
   readonly maxLiveTokens?: number | undefined;
+  /** The cap on one person's time off ranges (time-off/write-time-off.ts); absent, 500. */
+  readonly maxTimeOffRanges?: number | undefined;
 }
 
 /**

@@ -17,9 +17,19 @@ import { type TimeOff, toTimeOff } from './time-off-view.js';
 // Bookings already inside a new range stay (docs/api/time-off.md): time off
 // only stops new ones.
 
+/**
+ * How many ranges one person may hold, past ones included (docs/api/choices.md
+ * "Time off"). Counting every range, not only those still to come, bounds the
+ * rows a person can add, which is what a cap is for; 500 is decades of days
+ * off, and an old range can be deleted once it no longer matters.
+ */
+export const MAX_TIME_OFF_RANGES = 500;
+
 export interface TimeOffDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The cap on one person's ranges; absent, MAX_TIME_OFF_RANGES. Tests pass a small one. */
+  readonly maxTimeOffRanges?: number | undefined;
 }
 
 /** The `409 version_conflict` of a range at `current`. */
@@ -33,9 +43,27 @@ async function recorded(trx: Executor, deps: TimeOffDeps, event: EventName, row:
   return view;
 }
 
+/**
+ * `409 time_off_limit_reached` when the owner already holds the cap. Two
+ * creates at once on PostgreSQL may both pass at one under the cap (no lock is
+ * taken for it): a cap bounds growth, one over it does no harm.
+ */
+async function checkRangeCount(trx: Executor, deps: TimeOffDeps, ownerId: string): Promise<void> {
+  const max = deps.maxTimeOffRanges ?? MAX_TIME_OFF_RANGES;
+  const { count } = await trx
+    .selectFrom('time_off')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= max) {
+    throw new ScheduleError('time_off_limit_reached', `A person may have at most ${max} time off ranges; delete one first.`, { max });
+  }
+}
+
 /** Adds a range to the owner's time off, version 1. */
 export async function createTimeOff(trx: Executor, deps: TimeOffDeps, owner: TimeOffOwner, body: CreateTimeOffBody): Promise<TimeOff> {
   const range = resolveTimeOffRange(body, owner.zone);
+  await checkRangeCount(trx, deps, owner.id);
   const now = toTimestamp(deps.clock.now());
   const row: TimeOffTable = {
     id: deps.ids.uuid(),
@@ -73,6 +101,7 @@ export async function updateTimeOff(
     .set({
       start_at: toTimestamp(range.startMs),
       end_at: toTimestamp(range.endMs),
+      // Stryker disable next-line ConditionalExpression: equivalent: `{ reason: undefined }` sets nothing (the query builder leaves undefined values out).
       ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
       version: row.version + 1,
       updated_at: toTimestamp(deps.clock.now()),

@@ -35,6 +35,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   version_conflict:
     'The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.',
   slug_taken: 'The owner already has a live event type with this slug; nothing changed.',
+  time_off_limit_reached: 'The person already has as many time off ranges as allowed (`details.max`); delete one first. Nothing changed.',
   event_type_inactive: 'The event type is switched off and takes no bookings.',
   slot_in_past: 'The requested start is before now.',
   slot_unavailable: 'The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).',
