@@ -120,7 +120,7 @@ describe.each(storeFixtures())('time off and series on $name', (fixture) => {
 
   /** Hana's time off, written by the writer the API uses. */
   const hanaOff = (start: string, end: string) =>
-    createTimeOff(s.store.db, { clock: s.clock, ids: randomIds }, { id: USER.hana, zone: 'UTC' }, { start, end });
+    createTimeOff(s.store.db, { clock: s.clock, ids: randomIds, store: s.store }, { id: USER.hana, zone: 'UTC' }, { start, end });
 
   it('a series create skips a date inside time off with reason conflict and books the others', async () => {
     await hanaOff('2026-03-09T00:00:00Z', '2026-03-10T00:00:00Z');
@@ -144,7 +144,7 @@ describe.each(storeFixtures())('time off and series on $name', (fixture) => {
     expect((await owedRowsOf(s.store, uid)).map((o) => o.pattern_instant)).toEqual([at('2026-03-11')]);
     expect(await seriesNow(s, uid)).toMatchObject({ status: 'paused' });
 
-    await deleteTimeOff(s.store.db, { clock: s.clock, ids: randomIds }, { id: USER.hana, zone: 'UTC' }, off.id);
+    await deleteTimeOff(s.store.db, { clock: s.clock, ids: randomIds, store: s.store }, { id: USER.hana, zone: 'UTC' }, off.id);
     const last = await resumeSeries(s.deps, s.as.hana, uid);
     expect(last.outcome.data).toEqual({ created: 1, skipped: [], owed: 0, superseded: false });
     expect(await seriesNow(s, uid)).toMatchObject({ status: 'active' });
