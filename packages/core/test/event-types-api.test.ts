@@ -3,11 +3,16 @@ import type { Principal } from '../src/auth/principal.js';
 import type { ActsFor } from '../src/auth/roles.js';
 import type { Booking } from '../src/bookings/booking-view.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
+import { parseIfMatch } from '../src/conditional.js';
+import { eventTypeDeclaration } from '../src/event-types/event-type-fields.js';
 import type { EventType } from '../src/event-types/event-type-view.js';
+import { checkSlugFree } from '../src/event-types/find-event-type.js';
+import { eventTypeById, resolveEventType } from '../src/event-types/resolve-event-type.js';
+import { archiveEventTypeRow, updateEventType, writeEventTypeFields } from '../src/event-types/write-event-type.js';
 import { randomIds } from '../src/ids.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { ListOutcome } from '../src/operations/operation.js';
-import type { Store } from '../src/storage/store.js';
+import type { Executor, Store } from '../src/storage/store.js';
 import { hostOf, receiversOf, type Subscriber } from '../src/webhooks/delivery/subscribers.js';
 import { loadWorkspace } from '../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../src/workspace/parse-workspace.js';
@@ -55,6 +60,22 @@ const WORKSPACE = {
 };
 
 const ATTENDEE = { name: 'Pat', email: 'pat@example.com' };
+
+/**
+ * The same database under a handle whose prepared queries (prepared-query.ts,
+ * cached per adapter) are built again when first run: a change to how one is
+ * built shows in the test that uses this handle, not only in the first test
+ * that ran the query.
+ */
+function unprepared(db: Executor): Executor {
+  const bound = (target: object, key: PropertyKey) => {
+    const value: unknown = Reflect.get(target, key, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  const adapter: object = Object.create(db.getExecutor().adapter);
+  const executor = new Proxy(db.getExecutor(), { get: (target, key) => (key === 'adapter' ? adapter : bound(target, key)) });
+  return new Proxy(db, { get: (target, key) => (key === 'getExecutor' ? () => executor : bound(target, key)) });
+}
 
 describe.each(storeFixtures())('event types through the API on $name', (fixture) => {
   let store: Store;
@@ -380,10 +401,16 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       expect((await book('2026-05-05T10:00:00Z', { username: 'ann', event_slug: 'intro' })).event_type_id).toBe(fresh.id);
     });
 
-    it('leaves an archived type as it was: PATCH is 422 invalid_change', async () => {
+    it('leaves an archived type as it was: PATCH is 422 invalid_change, naming no field', async () => {
       await call('ann', 'delete_event_type', { params: { id: INTRO } });
-      const seen = await scheduleErrorOf(call('ann', 'update_event_type', { params: { id: INTRO }, body: { name: 'Back' }, ifMatch: '2' }));
-      expect(seen.code).toBe('invalid_change');
+      expect(
+        await scheduleErrorOf(call('ann', 'update_event_type', { params: { id: INTRO }, body: { name: 'Back' }, ifMatch: '2' })),
+      ).toEqual({
+        code: 'invalid_change',
+        message: 'An archived event type cannot be changed; create a new one.',
+        details: { fields: [] },
+        retryAfterSeconds: undefined,
+      });
     });
 
     it('is refused for a type of someone the caller may not act for (404) and without the scope', async () => {
@@ -435,6 +462,162 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
     it('recurring off refuses new series with 409 recurring_disabled', async () => {
       await patch(INTRO, { recurring: 'off' }, '1');
       expect((await scheduleErrorOf(call('ann', 'create_series', { body: SERIES }))).code).toBe('recurring_disabled');
+    });
+  });
+
+  describe('fields the view and a booking show as stored', () => {
+    it('allow_reschedule and attendee_mail false read back false; a phone location is the booking location value', async () => {
+      const made = await create({
+        slug: 'by-phone',
+        name: 'By phone',
+        duration_minutes: 30,
+        allow_reschedule: false,
+        attendee_mail: false,
+        location: { type: 'phone', value: '+1 555 0100' },
+      });
+      expect([made.allow_reschedule, made.attendee_mail]).toEqual([false, false]);
+      const fetched = (await call('ann', 'get_event_type', { params: { id: made.id } })).outcome.data as EventType;
+      expect([fetched.allow_reschedule, fetched.attendee_mail]).toEqual([false, false]);
+      const booked = await book('2026-05-05T10:00:00Z', { event_type_id: made.id });
+      expect(booked.location).toEqual({ type: 'phone', url: null, value: '+1 555 0100' });
+    });
+
+    it('a manager names the owner by an upper-case user_id', async () => {
+      expect((await create({ owner: ANN.toUpperCase(), slug: 'by-id', name: 'By id', duration_minutes: 15 }, 'mia')).owner).toEqual({
+        user_id: ANN,
+        username: 'ann',
+      });
+    });
+  });
+
+  describe('refusals in their exact words', () => {
+    it('a repeated question id names the id', async () => {
+      const questions = [
+        { id: 'topic', label: 'A' },
+        { id: 'topic', label: 'B' },
+      ];
+      const seen = await scheduleErrorOf(
+        call('ann', 'create_event_type', { body: { slug: 'q', name: 'Q', duration_minutes: 30, questions } }),
+      );
+      expect([seen.code, seen.message, seen.details.fields]).toEqual([
+        'validation_error',
+        'questions.1.id: "topic" is used twice',
+        ['questions.1.id'],
+      ]);
+    });
+
+    it('field_immutable lists the fields in its message', async () => {
+      const seen = await scheduleErrorOf(
+        call('ann', 'update_event_type', { params: { id: INTRO }, body: { version: 3, created_at: T0 }, ifMatch: '1' }),
+      );
+      expect(seen).toEqual({
+        code: 'field_immutable',
+        message: 'These fields cannot be patched: version, created_at.',
+        details: { fields: ['version', 'created_at'] },
+        retryAfterSeconds: undefined,
+      });
+    });
+  });
+
+  describe('the writers underneath the operations', () => {
+    const writeDeps = () => ({ clock, ids: randomIds, dialect: store.dialect });
+    const fields = (slug: string) => eventTypeDeclaration.parse({ slug, name: 'Written', duration_minutes: 30 });
+    const versionOf = async (id: string) =>
+      (await store.db.selectFrom('event_types').select('version').where('id', '=', id).executeTakeFirstOrThrow()).version;
+
+    it('writeEventTypeFields answers whether it wrote: a first write and a change do, the same fields again do not', async () => {
+      const target = { id: randomIds.uuid(), ownerId: ANN, now: T0 };
+      expect(await writeEventTypeFields(store.db, writeDeps(), target, fields('written'))).toBe(true);
+      expect(await writeEventTypeFields(store.db, writeDeps(), target, fields('written'))).toBe(false);
+      expect(await versionOf(target.id)).toBe(1);
+      expect(await writeEventTypeFields(store.db, writeDeps(), target, { ...fields('written'), name: 'Renamed' })).toBe(true);
+      expect(await versionOf(target.id)).toBe(2);
+    });
+
+    it('checkSlugFree finds the slug taken unless the type holding it is the one excepted', async () => {
+      await expect(checkSlugFree(store.db, ANN, 'intro', INTRO)).resolves.toBeUndefined();
+      await expect(checkSlugFree(store.db, ANN, 'free-slug')).resolves.toBeUndefined();
+      expect((await scheduleErrorOf(checkSlugFree(store.db, ANN, 'intro'))).code).toBe('slug_taken');
+      expect((await scheduleErrorOf(checkSlugFree(store.db, ANN, 'intro', UNKNOWN))).code).toBe('slug_taken');
+    });
+
+    it('archiveEventTypeRow leaves an archived or unknown type as it was', async () => {
+      await archiveEventTypeRow(store.db, INTRO, T0);
+      await archiveEventTypeRow(store.db, INTRO, '2026-05-04T09:00:00.000Z');
+      await archiveEventTypeRow(store.db, UNKNOWN, T0);
+      expect(
+        await store.db
+          .selectFrom('event_types')
+          .select(['slug', 'archived_slug', 'archived_at', 'version'])
+          .where('id', '=', INTRO)
+          .execute(),
+      ).toEqual([{ slug: `~${INTRO}`, archived_slug: 'intro', archived_at: T0, version: 2 }]);
+    });
+
+    it('a PATCH overtaken between its read and its write is 409 version_conflict at the version that overtook it', async () => {
+      // Another writer has made version 2; the PATCH's read is made to see version 1, as if it read just before that write.
+      await store.db.updateTable('event_types').set({ name: 'Other writer', version: 2 }).where('id', '=', INTRO).execute();
+      let reads = 0;
+      const overtaken = store.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async ({ result }) =>
+          ++reads === 1 ? { ...result, rows: result.rows.map((row) => ({ ...row, version: 1 })) } : result,
+      });
+      const seen = await scheduleErrorOf(updateEventType(overtaken, writeDeps(), who.ann, INTRO, parseIfMatch('"1"'), { name: 'Late' }));
+      expect([seen.code, seen.details]).toEqual(['version_conflict', { current_version: 2 }]);
+      expect(await store.db.selectFrom('event_types').select(['name', 'version']).where('id', '=', INTRO).execute()).toEqual([
+        { name: 'Other writer', version: 2 },
+      ]);
+      expect(await events()).toEqual([]);
+    });
+  });
+
+  describe('the event type availability and bookings read', () => {
+    const setOrganizationMail = (on: number) => store.db.updateTable('organization').set({ attendee_mail: on }).execute();
+    const setTypeMail = (on: number) => store.db.updateTable('event_types').set({ attendee_mail: on }).where('id', '=', INTRO).execute();
+
+    it('attendee mail is on only when neither the type nor the workspace turned it off', async () => {
+      // The read is a prepared query, built once per database: a handle of its own builds it again within this test.
+      const db = unprepared(store.db);
+      try {
+        for (const [type, organization, expected] of [
+          [1, 1, true],
+          [0, 1, false],
+          [1, 0, false],
+          [0, 0, false],
+        ] as const) {
+          await setTypeMail(type);
+          await setOrganizationMail(organization);
+          expect([type, organization, (await eventTypeById(db, INTRO))?.attendeeMail]).toEqual([type, organization, expected]);
+          expect((await resolveEventType(db, who.ann, { eventTypeId: INTRO })).attendeeMail).toBe(expected);
+          expect((await resolveEventType(db, who.ann, { username: 'ann', eventSlug: 'intro' })).attendeeMail).toBe(expected);
+        }
+      } finally {
+        await setTypeMail(1);
+        await setOrganizationMail(1);
+      }
+    });
+
+    it('allow_reschedule reads as stored', async () => {
+      expect((await eventTypeById(store.db, INTRO))?.allowReschedule).toBe(true);
+      await store.db.updateTable('event_types').set({ allow_reschedule: 0 }).where('id', '=', INTRO).execute();
+      try {
+        expect((await eventTypeById(store.db, INTRO))?.allowReschedule).toBe(false);
+      } finally {
+        await store.db.updateTable('event_types').set({ allow_reschedule: 1 }).where('id', '=', INTRO).execute();
+      }
+    });
+
+    it('an archived type and a deactivated host read as status off', async () => {
+      expect((await eventTypeById(store.db, INTRO))?.status).toBe('on');
+      await store.db.updateTable('users').set({ deactivated_at: T0 }).where('id', '=', ANN).execute();
+      try {
+        expect((await eventTypeById(store.db, INTRO))?.status).toBe('off');
+      } finally {
+        await store.db.updateTable('users').set({ deactivated_at: null }).where('id', '=', ANN).execute();
+      }
+      await archiveEventTypeRow(store.db, INTRO, T0);
+      expect((await eventTypeById(store.db, INTRO))?.status).toBe('off');
     });
   });
 
