@@ -1,5 +1,6 @@
 import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
+import { mapLockTimeout } from '../storage/host-lock.js';
 import { findTimeOff } from '../time-off/find-time-off.js';
 import { listTimeOff } from '../time-off/list-time-off.js';
 import {
@@ -67,12 +68,15 @@ export const createTimeOffOperation = defineOperation({
   // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
   parse: (call) => ({ userId: call.params.user_id ?? '', body: parseCreateTimeOffBody(call.body) }),
   async run(ctx, { userId, body }) {
-    return ctx.write(async (trx) => {
-      const owner = await timeOffOwner(trx, ctx.principal, userId);
-      const timeOff = await createTimeOff(trx, ctx.deps, owner, body);
-      const location = `/v1/people/${owner.id}/time-off/${timeOff.id}`;
-      return { status: 201, data: timeOff, version: timeOff.version, location };
-    });
+    // The cap's count waits for the person's row lock: 503 slot_lock_timeout when it is held too long.
+    return mapLockTimeout(() =>
+      ctx.write(async (trx) => {
+        const owner = await timeOffOwner(trx, ctx.principal, userId);
+        const timeOff = await createTimeOff(trx, ctx.deps, owner, body);
+        const location = `/v1/people/${owner.id}/time-off/${timeOff.id}`;
+        return { status: 201, data: timeOff, version: timeOff.version, location };
+      }),
+    );
   },
 });
 

@@ -5,6 +5,7 @@ import { parseQuery } from '../pagination/query-params.js';
 import { issueToken } from '../people/issue-token.js';
 import { findUserToken, listUserTokens, revokeUserToken } from '../people/own-tokens.js';
 import { createTokenBodySchema, parseCreateTokenBody } from '../people/token-input.js';
+import { mapLockTimeout } from '../storage/host-lock.js';
 import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
 // docs/api/people.md "Tokens": a caller's own access tokens. The secret is in
@@ -65,10 +66,13 @@ export const createTokenOperation = defineOperation({
   schemas: { params: [], input: createTokenBodySchema, output: tokenWithSecretSchema, list: false },
   parse: (call) => parseCreateTokenBody(call.body),
   async run(ctx, body) {
-    return ctx.write(async (trx) => {
-      const { token, secret } = await issueToken(trx, ctx.deps, ctx.principal, body);
-      return { status: 201, data: { ...token, secret }, replayData: { ...token, secret: null }, location: `/v1/tokens/${token.id}` };
-    });
+    // The cap's count waits for the person's row lock: 503 slot_lock_timeout when it is held too long.
+    return mapLockTimeout(() =>
+      ctx.write(async (trx) => {
+        const { token, secret } = await issueToken(trx, ctx.deps, ctx.principal, body);
+        return { status: 201, data: { ...token, secret }, replayData: { ...token, secret: null }, location: `/v1/tokens/${token.id}` };
+      }),
+    );
   },
 });
 

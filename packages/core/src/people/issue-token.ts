@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
+import { lockHost } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { findVisiblePerson } from './find-person.js';
@@ -71,14 +72,13 @@ export async function issueToken(
 /**
  * Refuses a token past the cap of live ones: unrevoked and unexpired
  * personal access tokens; an app's OAuth grants are not counted, being made
- * and bounded by the authorization server. The person's row is locked on
- * PostgreSQL so two creates at once cannot both take the last place; SQLite
- * runs one write at a time.
+ * and bounded by the authorization server. The count runs under the
+ * person's row lock (storage/host-lock.ts), so two creates at once cannot
+ * both take the last place, in this process or another.
  */
 async function refuseOverCap(trx: Executor, deps: IssueTokenDeps, userId: string): Promise<void> {
   const max = deps.maxLiveTokens ?? MAX_LIVE_TOKENS;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a lock: only two creates racing on PostgreSQL tell it apart; SQLite writes one at a time.
-  if (deps.store.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  await lockHost(trx, deps.store.dialect, userId);
   const now = toTimestamp(deps.clock.now());
   const { live } = await trx
     .selectFrom('tokens')

@@ -3,6 +3,7 @@ import { type IfMatch, matchesVersion } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { type EventName, recordEvent } from '../outbox/record-event.js';
+import { lockHost } from '../storage/host-lock.js';
 import type { TimeOffTable } from '../storage/schema.js';
 import type { Executor, Store } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
@@ -30,7 +31,7 @@ export interface TimeOffDeps {
   readonly ids: IdGenerator;
   /** The cap on one person's ranges; absent, MAX_TIME_OFF_RANGES. Tests pass a small one. */
   readonly maxTimeOffRanges?: number | undefined;
-  /** Which database: PostgreSQL locks the person's row while counting. */
+  /** Which database: the person's row lock is PostgreSQL's (storage/host-lock.ts). */
   readonly store: Pick<Store, 'dialect'>;
 }
 
@@ -46,15 +47,13 @@ async function recorded(trx: Executor, deps: TimeOffDeps, event: EventName, row:
 }
 
 /**
- * `409 time_off_limit_reached` when the owner already holds the cap. Two
- * creates at once on PostgreSQL may both pass at one under the cap (no lock is
- * taken for it): a cap bounds growth, one over it does no harm.
+ * `409 time_off_limit_reached` when the owner already holds the cap. The
+ * count runs under the person's row lock (storage/host-lock.ts), so two
+ * creates at once cannot both take the last place, in this process or another.
  */
 async function checkRangeCount(trx: Executor, deps: TimeOffDeps, ownerId: string): Promise<void> {
   const max = deps.maxTimeOffRanges ?? MAX_TIME_OFF_RANGES;
-  // Two creates racing on PostgreSQL each count under this lock, so the cap holds across processes (as people/issue-token.ts does).
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a lock: only two creates racing on PostgreSQL tell it apart; SQLite writes one at a time.
-  if (deps.store.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', ownerId).forUpdate().execute();
+  await lockHost(trx, deps.store.dialect, ownerId);
   const { count } = await trx
     .selectFrom('time_off')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
