@@ -38,6 +38,14 @@ const at = (ms: number) => toTimestamp(Date.parse(T0) + ms);
 const LEASE_MS = 30_000;
 /** The client's time limit where a test needs a hanging receiver to time out. */
 const TIMEOUT_MS = 150;
+/**
+ * The request budget of the tests whose receiver never answers: longer than
+ * any test, so a hanging request ends only when the test closes the receiver
+ * or stops the deliverer. With the client's 10 s, a loaded machine that took
+ * 10 s over the fast deliveries saw the hanging ones end on the way (seen on
+ * PostgreSQL: 1 in flight where 4 were held).
+ */
+const HANG_MS = 600_000;
 
 /**
  * Records the order in which deliveries were sent and answered, so a test can
@@ -91,7 +99,7 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
   afterAll(() => fixture.cleanup());
 
   it("the fast webhook's deliveries all arrive while the dead one holds only its own 4 slots", async () => {
-    deliverer = testDeliverer({ store, clock });
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: HANG_MS });
     // Both answered promptly until now: each may have four requests in flight.
     const known = { owner: ALICE, events: ['booking.created'], answersPromptly: true };
     const { id: deadId } = await insertWebhook(store, clock, { ...known, url: `${dead.url}/dead` });
@@ -122,7 +130,7 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
   });
 
   it('the global cap bounds requests in flight over all webhooks', async () => {
-    deliverer = testDeliverer({ store, clock }, { settings: { maxInFlight: 6 } });
+    deliverer = testDeliverer({ store, clock }, { settings: { maxInFlight: 6 }, timeoutMs: HANG_MS });
     for (const path of ['/a', '/b', '/c']) {
       await insertWebhook(store, clock, { owner: ALICE, url: `${dead.url}${path}`, events: ['booking.created'], answersPromptly: true });
     }
@@ -181,14 +189,14 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
    */
   async function deliverBeside(owners: readonly string[], host: string) {
     const log = sendLog();
-    deliverer = testDeliverer({ store, clock }, { steps: log.hook });
+    deliverer = testDeliverer({ store, clock }, { steps: log.hook, timeoutMs: HANG_MS });
     for (const [i, owner] of owners.entries()) {
       await insertWebhook(store, clock, { owner, url: `${dead.url}/hang-${i}`, events: ['booking.created'] });
     }
     const { id: promptId } = await insertWebhook(store, clock, { owner: ALICE, url: `${fast.url}/prompt`, events: ['booking.created'] });
     for (let i = 0; i < 100; i++) await insertEvent(store, clock, { host });
 
-    // Each prompt answer frees a slot and the next step fills it; a hanging request ends only at the client's 10 s timeout.
+    // Each prompt answer frees a slot and the next step fills it; a hanging request never ends before the test does (HANG_MS).
     await deliverer.stepUntilSucceeded(100);
     const promptRows = await deliveriesOf(store, promptId);
     expect(promptRows.map((r) => r.status)).toEqual(Array(100).fill('succeeded'));
@@ -399,7 +407,7 @@ describe.each(storeFixtures())('dead and slow receivers beside a fast one, on $n
   });
 
   it('receivers not proven prompt hold at most 12 slots: a prompt one keeps the other 4', async () => {
-    deliverer = testDeliverer({ store, clock });
+    deliverer = testDeliverer({ store, clock }, { timeoutMs: HANG_MS });
     // Fourteen that never answer, of three accounts (none over its 8), all receiving Ursula's bookings.
     const owners = [...Array(5).fill(URSULA), ...Array(5).fill(MIA), ...Array(4).fill(ADA)];
     for (const [i, owner] of owners.entries()) {
