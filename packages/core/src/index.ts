@@ -103,6 +103,7 @@ export { MAX_INTERVALS_A_DAY, MAX_OVERRIDES, mergeDay, type Schedule, scheduleSc
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
+export { type ManageLinkReading, manageLinkKey, readManageLink, signManageLink } from './manage-links/manage-link.js';
 export { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts, smtpMailer } from './notifications/adapters/smtp-mailer.js';
 export { MailSettingsError, type SmtpSettings, smtpSettings } from './notifications/adapters/smtp-settings.js';
 export { composeMail, type StoredNotification } from './notifications/compose-mail.js';

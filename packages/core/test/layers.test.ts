@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['series', 'health', 'people'],
   ['bookings', 'slots', 'directory'],
   ['availability'],
-  ['caldav'],
+  ['caldav', 'manage-links'],
   ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
