@@ -463,14 +463,17 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
  * Kysely's migrator looks for its bookkeeping tables by listing every table
- * of the database, and that listing resolves each table's schema by name: a
- * schema dropped by someone else at that moment (another tenant, another test
- * run) fails the listing with "schema does not exist". Nothing was changed by
- * then, so the migration is simply tried again.
+ * of the database, with each table's schema and columns: a schema, table or
+ * column changed by someone else at that moment (another tenant, another test
+ * run migrating its own schema) fails the listing with "schema does not
+ * exist" (3F000), "relation does not exist" (42P01) or "column does not
+ * exist" (42703, seen while another schema's time_off table was being made).
+ * Nothing was changed by then, so the migration is simply tried again; a
+ * migration of ours that fails so fails every attempt, and is reported.
  */
-function isConcurrentDrop(error: unknown): boolean {
+function isConcurrentChange(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '3F000' || code === '42P01';
+  return code === '3F000' || code === '42P01' || code === '42703';
 }
 
 /**
@@ -483,7 +486,7 @@ export async function migrateToLatest(db: Kysely<any>, options: { schema?: strin
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt < 5 && isConcurrentDrop(error)) continue;
+    if (attempt < 5 && isConcurrentChange(error)) continue;
     // An error before any migration ran (no connection, no database) names no migration.
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration${failed === undefined ? '' : ` ${failed}`} failed: ${String(error)}`, { cause: error });
