@@ -1596,6 +1596,12 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+            /**
+             * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
+             * @default public
+             * @enum {string}
+             */
+            visibility?: "public" | "hidden" | "private";
             /** @description The user_id or username of whose type it is; the caller when absent. */
             owner?: string;
         };
@@ -1666,6 +1672,11 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+            /**
+             * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
+             * @enum {string}
+             */
+            visibility?: "public" | "hidden" | "private";
         };
         ReplaceAvailabilityBody: {
             /** @description IANA zone the hours are in; null or absent: the person's own zone. */
@@ -2208,6 +2219,8 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+            /** @enum {string} */
+            visibility: "public" | "hidden" | "private";
             questions: {
                 /** @description The key of its answer in `responses`. */
                 id: string;

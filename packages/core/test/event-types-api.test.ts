@@ -156,6 +156,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         allow_reschedule: true,
         attendee_mail: true,
         location: { type: 'conference' },
+        visibility: 'public',
         questions: [],
         version: 1,
         created_at: T0,
@@ -480,6 +481,19 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       expect([fetched.allow_reschedule, fetched.attendee_mail]).toEqual([false, false]);
       const booked = await book('2026-05-05T10:00:00Z', { event_type_id: made.id });
       expect(booked.location).toEqual({ type: 'phone', url: null, value: '+1 555 0100' });
+    });
+
+    it('visibility is public unless declared; hidden and private are stored, changed by PATCH and read back; anything else is refused', async () => {
+      const hidden = await create({ slug: 'by-link', name: 'By link', duration_minutes: 30, visibility: 'hidden' });
+      expect(hidden.visibility).toBe('hidden');
+      const fetched = (await call('ann', 'get_event_type', { params: { id: hidden.id } })).outcome.data as EventType;
+      expect(fetched.visibility).toBe('hidden');
+      expect((await patch(hidden.id, { visibility: 'private' }, '1')).visibility).toBe('private');
+      expect((await patch(hidden.id, { visibility: 'public' }, '2')).visibility).toBe('public');
+      const refused = await scheduleErrorOf(create({ slug: 'odd', name: 'Odd', duration_minutes: 30, visibility: 'secret' }));
+      expect(refused).toMatchObject({ code: 'validation_error', details: { fields: ['visibility'] } });
+      const stored = await store.db.selectFrom('event_types').select('visibility').where('id', '=', INTRO).executeTakeFirstOrThrow();
+      expect(stored.visibility).toBe('public');
     });
 
     it('a manager names the owner by an upper-case user_id', async () => {

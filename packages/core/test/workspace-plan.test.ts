@@ -71,6 +71,7 @@ function richFile() {
         recurring: 'off',
         allow_reschedule: false,
         attendee_mail: false,
+        visibility: 'hidden',
         questions: [
           { id: 'company', label: 'Company', required: true },
           { id: 'seats', label: 'How many seats?', type: 'number' },
@@ -165,7 +166,8 @@ describe.each(storeFixtures())('workspace plan, apply and export on $name (issue
     expect(Object.keys(exported).sort()).toEqual(['attendee_mail', 'event_types', 'limits', 'oauth_clients', 'organization', 'users']);
     expect(exported.users?.[0]).toMatchObject({ username: 'rosa', manages: ['tomas'], schedule: richFile().users[0]!.schedule });
     expect(exported.users?.[0]?.calendars).toHaveLength(3);
-    expect(exported.event_types?.find((e) => e.slug === 'demo-call')).toMatchObject({ owner: 'rosa', slot_interval_minutes: 15 });
+    // Every field the file declared comes back as it was (questions with their defaults filled in).
+    expect(exported.event_types?.find((e) => e.slug === 'demo-call')).toMatchObject(richFile().event_types[0]!);
 
     const plan = await planWorkspace(deps, declared(exported));
     expect(changed(plan)).toEqual([]);

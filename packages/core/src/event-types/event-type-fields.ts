@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ON_OFF } from '../storage/schema.js';
+import { ON_OFF, VISIBILITIES } from '../storage/schema.js';
 import { httpUrl } from '../validation/fields.js';
 import { questionSchema } from './questions.js';
 
@@ -68,6 +68,9 @@ export const eventTypeFields = {
   /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
   attendee_mail: z.boolean(),
   location: eventTypeLocationSchema,
+  visibility: z
+    .enum(VISIBILITIES)
+    .meta({ description: 'public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.' }),
 };
 
 /** An event type as it is declared whole (a workspace entry, a create): what is left out takes its default. */
@@ -85,5 +88,6 @@ export const eventTypeDeclaration = z.object({
   questions: eventTypeFields.questions.default([]),
   attendee_mail: eventTypeFields.attendee_mail.default(true),
   location: eventTypeFields.location.default(GENERATED_CONFERENCE),
+  visibility: eventTypeFields.visibility.default('public'),
 });
 export type EventTypeDeclaration = z.output<typeof eventTypeDeclaration>;

@@ -26,6 +26,7 @@ export function eventTypeColumns(fields: EventTypeDeclaration) {
     questions_json: JSON.stringify(fields.questions),
     attendee_mail: fields.attendee_mail ? 1 : 0,
     location_json: JSON.stringify(fields.location),
+    visibility: fields.visibility,
   };
 }
 
@@ -69,6 +70,7 @@ export function toEventTypeView(row: EventTypeRow): EventType {
     allow_reschedule: row.allow_reschedule === 1,
     attendee_mail: row.attendee_mail !== 0,
     location: storedLocation(row.location_json),
+    visibility: row.visibility,
     questions: storedQuestions(row.questions_json),
     version: row.version,
     created_at: row.created_at,

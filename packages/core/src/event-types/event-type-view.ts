@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ON_OFF } from '../storage/schema.js';
+import { ON_OFF, VISIBILITIES } from '../storage/schema.js';
 import { shownInstant } from '../validation/fields.js';
 import { eventTypeLocationSchema } from './event-type-fields.js';
 import { questionSchema } from './questions.js';
@@ -23,6 +23,7 @@ export const eventTypeSchema = z.object({
   attendee_mail: z.boolean(),
   // A plain union: its JSON Schema is anyOf, as every union an answer shows (a discriminated one is oneOf).
   location: z.union(eventTypeLocationSchema.options),
+  visibility: z.enum(VISIBILITIES),
   questions: z.array(questionSchema),
   version: z.int(),
   created_at: shownInstant,

@@ -457,6 +457,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('deactivated_at', 'text').execute();
     },
   },
+  '0012_event_type_visibility': {
+    async up(db: Kysely<any>) {
+      // Who may book an event type without a token, for the booking page
+      // (docs/api/event-types.md "Visibility"): every existing type is public,
+      // as a new one is, so each has a booking link as on Calendly or Cal.com.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('visibility', 'text', (c) => c.notNull().defaultTo('public'))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

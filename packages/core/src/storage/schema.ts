@@ -12,6 +12,15 @@ export type Role = (typeof ROLES)[number];
 export const ON_OFF = ['on', 'off'] as const;
 export type OnOff = (typeof ON_OFF)[number];
 
+/**
+ * Who may book an event type without a token (docs/api/event-types.md):
+ * public ones are listed on the owner's booking page and booked from their
+ * own page, hidden ones only from their own page (by its link), private ones
+ * only through the API.
+ */
+export const VISIBILITIES = ['public', 'hidden', 'private'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
 /** docs/api/endpoints.md "Bookings": `status`. */
 export const BOOKING_STATUSES = ['confirmed', 'canceled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -97,6 +106,8 @@ export interface EventTypesTable {
   /** Set when archived (DELETE); `slug` then holds `~<id>` and `archived_slug` the slug it had. */
   archived_at: ColumnType<string | null, string | null | undefined, string | null>;
   archived_slug: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who may book it without a token (VISIBILITIES); rows made before it are public. */
+  visibility: ColumnType<Visibility, Visibility | undefined, Visibility>;
 }
 
 export interface TokensTable {

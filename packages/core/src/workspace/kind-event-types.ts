@@ -32,6 +32,7 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       questions: storedQuestions(row.questions_json),
       location: storedLocation(row.location_json),
       attendee_mail: row.attendee_mail !== 0,
+      visibility: row.visibility,
     },
   };
 }

@@ -268,6 +268,7 @@ export const FULL_EVENT_TYPE: EventType = {
   allow_reschedule: true,
   attendee_mail: true,
   location: { type: 'conference' },
+  visibility: 'public',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
   version: 1,
   created_at: '2026-03-01T09:00:00.000Z',
