@@ -231,7 +231,7 @@ export {
 } from './series/series-view.js';
 export { checkSlotQuerySchema, listSlotsQuerySchema } from './slots/slot-queries.js';
 export { type SlotCheck, type SlotList, slotCheckSchema, slotListSchema } from './slots/slot-view.js';
-export { migrateToLatest } from './storage/migrations.js';
+export { migrateToLatest } from './storage/migrate.js';
 export { DatabaseUrlError, defaultPoolSize, openStore, type StoreOptions } from './storage/open-store.js';
 export type { PostgresTimeouts } from './storage/postgres/open-postgres.js';
 export { createPostgresSchema, dropPostgresSchema } from './storage/postgres/postgres-admin.js';

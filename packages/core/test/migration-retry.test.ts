@@ -1,6 +1,6 @@
 import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/storage/migrations.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
 import { openSqlite } from '../src/storage/sqlite/open-sqlite.js';
 
 // migrateToLatest tries again when the migrator's listing of every table

@@ -1,4 +1,4 @@
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest } from './migrate.js';
 import type { PostgresTimeouts } from './postgres/open-postgres.js';
 import { loadPostgres } from './postgres/postgres-admin.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
