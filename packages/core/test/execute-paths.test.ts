@@ -6,6 +6,7 @@ import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import { defineOperation, type Operation, type RawCall } from '../src/operations/operation.js';
 import type { Store } from '../src/storage/store.js';
 import { testDeps } from './support/deps.js';
+import { scheduleErrorOf } from './support/errors.js';
 import { loadOrganization, principalOf, SECRET } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -78,6 +79,22 @@ describe.each(storeFixtures())('execute paths on $name', (fixture) => {
     const again = await call(write, { name: 'a' }, 'key-1', 'req-2');
     expect(again).toMatchObject({ outcome: { status: 200, data: { runs: 1 } }, requestId: 'req-1', replayed: true });
     expect(runs).toBe(1);
+  });
+
+  it('refuses a call without a path parameter or a required If-Match the operation declares, before its parse runs', async () => {
+    const declaring = defineOperation({
+      ...counting('PATCH', 'optional'),
+      name: 'count_declaring',
+      ifMatch: 'required',
+      schemas: { ...schemas, params: ['id'] },
+    });
+    const noIfMatch = await scheduleErrorOf(
+      execute(deps, declaring, alice, { params: { id: 'x' }, query: {}, body: {}, idempotencyKey: undefined }, 'req-1'),
+    );
+    expect(noIfMatch.code).toBe('missing_if_match');
+    const noParam = await scheduleErrorOf(execute(deps, declaring, alice, { params: {}, query: {}, body: {}, ifMatch: '"1"' }, 'req-2'));
+    expect(noParam).toMatchObject({ code: 'validation_error', message: 'id: is required.', details: { fields: ['id'] } });
+    expect(runs).toBe(0);
   });
 
   it('leaves a PATCH’s unknown top-level keys to the operation, which names them its own way', async () => {

@@ -7,8 +7,8 @@ import {
 } from '../availability/working-hours-input.js';
 import { changeWorkingHours, findPersonHours } from '../availability/working-hours-store.js';
 import { toWorkingHours, workingHoursSchema } from '../availability/working-hours-view.js';
-import { parseIfMatch } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
+import { pathParam, requiredIfMatch, sentIfMatch } from './call-parts.js';
 import { defineOperation, type OperationContext } from './operation.js';
 
 // docs/api/availability.md "Working hours": one document per person, read
@@ -19,7 +19,6 @@ import { defineOperation, type OperationContext } from './operation.js';
 const hoursDeps = (ctx: OperationContext) => ({ clock: ctx.deps.clock, ids: ctx.deps.ids });
 
 /** An If-Match that was sent (absent: none), for the writes where it is optional. */
-const sentIfMatch = (header: string | undefined) => (header === undefined ? undefined : parseIfMatch(header));
 
 export const getAvailabilityOperation = defineOperation({
   name: 'get_availability',
@@ -30,8 +29,7 @@ export const getAvailabilityOperation = defineOperation({
   ifMatch: 'none',
   errors: ['host_not_allowed'],
   schemas: { params: ['user_id'], output: workingHoursSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userRef: call.params.user_id ?? '' }),
+  parse: (call) => ({ userRef: pathParam(call.params, 'user_id') }),
   async run(ctx, { userRef }) {
     const hours = toWorkingHours(await findPersonHours(ctx.deps.store.db, ctx.principal, userRef));
     return { status: 200, data: hours, version: hours.version };
@@ -48,10 +46,8 @@ export const replaceAvailabilityOperation = defineOperation({
   errors: ['validation_error', 'host_not_allowed', 'version_conflict'],
   schemas: { params: ['user_id'], input: replaceWorkingHoursBodySchema, output: workingHoursSchema, list: false },
   parse: (call) => ({
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-    userRef: call.params.user_id ?? '',
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) and a required If-Match before parse; '' only satisfies the type.
-    ifMatch: parseIfMatch(call.ifMatch ?? ''),
+    userRef: pathParam(call.params, 'user_id'),
+    ifMatch: requiredIfMatch(call),
     schedule: parseReplaceWorkingHoursBody(call.body),
   }),
   async run(ctx, { userRef, ifMatch, schedule }) {
@@ -72,8 +68,11 @@ export const addAvailabilityOverrideOperation = defineOperation({
   ifMatch: 'optional',
   errors: ['validation_error', 'host_not_allowed', 'version_conflict'],
   schemas: { params: ['user_id'], input: addOverrideBodySchema, output: workingHoursSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userRef: call.params.user_id ?? '', ifMatch: sentIfMatch(call.ifMatch), override: parseAddOverrideBody(call.body) }),
+  parse: (call) => ({
+    userRef: pathParam(call.params, 'user_id'),
+    ifMatch: sentIfMatch(call),
+    override: parseAddOverrideBody(call.body),
+  }),
   async run(ctx, { userRef, ifMatch, override }) {
     return ctx.write(async (trx) => {
       const hours = await changeWorkingHours(trx, hoursDeps(ctx), ctx.principal, userRef, ifMatch, (current) => ({
@@ -96,11 +95,9 @@ export const removeAvailabilityOverrideOperation = defineOperation({
   errors: ['validation_error', 'host_not_allowed', 'not_found', 'version_conflict'],
   schemas: { params: ['user_id', 'date'], output: workingHoursSchema, list: false },
   parse: (call) => ({
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-    userRef: call.params.user_id ?? '',
-    ifMatch: sentIfMatch(call.ifMatch),
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-    date: parseOverrideDate(call.params.date ?? ''),
+    userRef: pathParam(call.params, 'user_id'),
+    ifMatch: sentIfMatch(call),
+    date: parseOverrideDate(pathParam(call.params, 'date')),
   }),
   async run(ctx, { userRef, ifMatch, date }) {
     return ctx.write(async (trx) => {

@@ -7,10 +7,10 @@ import { findVisibleBooking } from '../bookings/find-booking.js';
 import { listBookings, listBookingsQuerySchema } from '../bookings/list-bookings.js';
 import { moveBooking, prepareMove } from '../bookings/reschedule-booking.js';
 import { parseUpdateBookingBody, updateBooking, updateBookingBodySchema } from '../bookings/update-booking.js';
-import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
+import { pathParam, requiredIfMatch } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome, type OperationContext } from './operation.js';
 
 export const listBookingsOperation = defineOperation({
@@ -37,7 +37,7 @@ export const getBookingOperation = defineOperation({
   ifMatch: 'none',
   errors: ['booking_not_found'],
   schemas: { params: ['uid'], output: bookingSchema, list: false },
-  parse: (call) => ({ uid: call.params.uid ?? '' }),
+  parse: (call) => ({ uid: pathParam(call.params, 'uid') }),
   async run(ctx, { uid }) {
     const row = await findVisibleBooking(ctx.deps.store.db, ctx.principal, uid);
     return { status: 200, data: toBooking(row, 'single'), version: row.version };
@@ -54,8 +54,8 @@ export const updateBookingOperation = defineOperation({
   errors: ['field_immutable', 'validation_error', 'booking_not_found', 'version_conflict'],
   schemas: { params: ['uid'], input: updateBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({
-    uid: call.params.uid ?? '',
-    ifMatch: parseIfMatch(call.ifMatch ?? ''),
+    uid: pathParam(call.params, 'uid'),
+    ifMatch: requiredIfMatch(call),
     patch: parseUpdateBookingBody(call.body),
   }),
   async run(ctx, { uid, ifMatch, patch }) {
@@ -113,7 +113,7 @@ export const cancelBookingOperation = defineOperation({
   // version_conflict: another write to the booking landed between its read and this one.
   errors: ['validation_error', 'booking_not_found', 'booking_in_past', 'version_conflict'],
   schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
-  parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(cancelBookingBodySchema, call.body) }),
+  parse: (call) => ({ uid: pathParam(call.params, 'uid'), body: parseBody(cancelBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
     return ctx.write(async (trx) => {
       const booking = await cancelBooking(trx, ctx.deps, ctx.principal, uid, body);
@@ -143,7 +143,7 @@ export const rescheduleBookingOperation = defineOperation({
     'version_conflict',
   ],
   schemas: { params: ['uid'], input: rescheduleBookingBodySchema, output: bookingSchema, list: false },
-  parse: (call) => ({ uid: call.params.uid ?? '', body: parseBody(rescheduleBookingBodySchema, call.body) }),
+  parse: (call) => ({ uid: pathParam(call.params, 'uid'), body: parseBody(rescheduleBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
     const deps = writeDeps(ctx);
     const move = await prepareMove(deps, ctx.principal, uid, body);

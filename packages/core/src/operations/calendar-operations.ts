@@ -13,6 +13,7 @@ import { findCalendarAccount, namedUser, userNotAllowed } from '../calendar-acco
 import { resyncBooking, resyncFailed } from '../calendar-sync/resync-calendar.js';
 import { calendarResyncSchema, parseResyncCalendarBody, resyncCalendarBodySchema } from '../calendar-sync/resync-input.js';
 import { toTimestamp } from '../time.js';
+import { pathParam } from './call-parts.js';
 import { defineOperation, type ListOutcome } from './operation.js';
 
 // docs/calendars.md "Connecting a CalDAV account". An account belongs to a
@@ -55,7 +56,7 @@ export const getCalendarOperation = defineOperation({
   ifMatch: 'none',
   errors: ['calendar_not_found'],
   schemas: { params: ['calendar_id'], output: calendarAccountSchema, list: false },
-  parse: (call) => ({ id: call.params.calendar_id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'calendar_id') }),
   async run(ctx, { id }) {
     const { userId, calendar } = await findCalendarAccount(ctx.deps.store.db, ctx.principal, id);
     return { status: 200, data: toCalendarAccount(userId, calendar) };
@@ -93,7 +94,7 @@ export const removeCalendarOperation = defineOperation({
   ifMatch: 'none',
   errors: ['calendar_not_found', 'calendar_from_workspace'],
   schemas: { params: ['calendar_id'], output: calendarAccountSchema, list: false },
-  parse: (call) => ({ id: call.params.calendar_id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'calendar_id') }),
   async run(ctx, { id }) {
     return ctx.write(async (trx) => ({
       status: 200,
@@ -112,7 +113,7 @@ export const testCalendarOperation = defineOperation({
   ifMatch: 'none',
   errors: ['calendar_not_found', ...SERVER_ERRORS],
   schemas: { params: ['calendar_id'], output: calendarAccountTestSchema, list: false },
-  parse: (call) => ({ id: call.params.calendar_id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'calendar_id') }),
   async run(ctx, { id }) {
     return { status: 200, data: await testCalendarAccount(ctx.deps.store.db, ctx.deps.calendarAccounts, ctx.principal, id) };
   },

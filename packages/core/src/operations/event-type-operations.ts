@@ -1,4 +1,3 @@
-import { parseIfMatch } from '../conditional.js';
 import {
   createEventTypeBodySchema,
   parseCreateEventTypeBody,
@@ -10,6 +9,7 @@ import { eventTypeSchema } from '../event-types/event-type-view.js';
 import { findVisibleEventType } from '../event-types/find-event-type.js';
 import { archiveEventType, createEventType, type EventTypeWriteDeps, updateEventType } from '../event-types/write-event-type.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
+import { pathParam, requiredIfMatch } from './call-parts.js';
 import { defineOperation, type OperationContext } from './operation.js';
 
 // docs/api/event-types.md. The list is the directory's (directory-operations.ts);
@@ -29,8 +29,7 @@ export const getEventTypeOperation = defineOperation({
   ifMatch: 'none',
   errors: ['event_type_not_found'],
   schemas: { params: ['id'], output: eventTypeSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute answers 400 validation_error for a call without the id path parameter before parse runs; the fallback only gives the type a string.
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     const view = toEventTypeView(await findVisibleEventType(ctx.deps.store.db, ctx.principal, id));
     return { status: 200, data: view, version: view.version };
@@ -67,10 +66,8 @@ export const updateEventTypeOperation = defineOperation({
   errors: ['field_immutable', 'validation_error', 'event_type_not_found', 'version_conflict', 'slug_taken', 'invalid_change'],
   schemas: { params: ['id'], input: updateEventTypeBodySchema, output: eventTypeSchema, list: false },
   parse: (call) => ({
-    // Stryker disable next-line StringLiteral: unreachable: execute answers 400 validation_error for a call without the id path parameter before parse runs; the fallback only gives the type a string.
-    id: call.params.id ?? '',
-    // Stryker disable next-line StringLiteral: unreachable: execute answers 428 missing_if_match before parse for a call without If-Match (ifMatch: 'required').
-    ifMatch: parseIfMatch(call.ifMatch ?? ''),
+    id: pathParam(call.params, 'id'),
+    ifMatch: requiredIfMatch(call),
     patch: parseUpdateEventTypeBody(call.body),
   }),
   async run(ctx, { id, ifMatch, patch }) {
@@ -92,8 +89,7 @@ export const deleteEventTypeOperation = defineOperation({
   ifMatch: 'none',
   errors: ['event_type_not_found'],
   schemas: { params: ['id'], output: eventTypeSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute answers 400 validation_error for a call without the id path parameter before parse runs; the fallback only gives the type a string.
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     return ctx.write(async (trx) => {
       const view = await archiveEventType(trx, writeDeps(ctx), ctx.principal, id);

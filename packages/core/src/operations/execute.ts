@@ -12,6 +12,7 @@ import {
 } from '../idempotency/idempotency.js';
 import { checkRawCallBounds } from '../validation/raw-call-bounds.js';
 import { refuseUnknownFields } from '../validation/unknown-fields.js';
+import { missingIfMatch, missingParam } from './call-parts.js';
 import type { CoreDeps, Operation, Outcome, RawCall } from './operation.js';
 
 export interface ExecuteDeps extends CoreDeps {
@@ -56,7 +57,7 @@ export async function execute(
   }
   if (key !== undefined) checkKeyShape(key);
   if (operation.ifMatch === 'required' && call.ifMatch === undefined) {
-    throw new ScheduleError('missing_if_match', (w) => `${w.call} requires ${w.carried.if_match} with the current version.`);
+    throw missingIfMatch();
   }
 
   checkRawCallBounds(call);
@@ -67,7 +68,7 @@ export async function execute(
   // HTTP cannot route a call without its path parameters; a tool can be called without them,
   // and must hear which one is missing rather than that no resource has an empty id.
   for (const name of operation.schemas.params) {
-    if (!Object.hasOwn(call.params, name)) throw new ScheduleError('validation_error', `${name}: is required.`, { fields: [name] });
+    if (!Object.hasOwn(call.params, name)) throw missingParam(name);
   }
   const input = operation.parse(call);
 

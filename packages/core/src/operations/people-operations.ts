@@ -1,9 +1,9 @@
-import { parseIfMatch } from '../conditional.js';
 import { createPerson } from '../people/create-person.js';
 import { findVisiblePerson } from '../people/find-person.js';
 import { createPersonBodySchema, parseCreatePersonBody, parseUpdatePersonBody, updatePersonBodySchema } from '../people/person-input.js';
 import { personDetailSchema, toPerson } from '../people/person-view.js';
 import { type PersonWriteDeps, setPersonActive, updatePerson } from '../people/update-person.js';
+import { pathParam, requiredIfMatch } from './call-parts.js';
 import { defineOperation, type OperationContext } from './operation.js';
 
 // docs/api/people.md. Seeing a person takes no scope, as the directory list
@@ -13,8 +13,7 @@ function personDeps(ctx: OperationContext): PersonWriteDeps {
   return { clock: ctx.deps.clock, ids: ctx.deps.ids, dialect: ctx.deps.store.dialect };
 }
 
-// Stryker disable next-line StringLiteral: the router matched `:user_id`, so it is always there; the default only satisfies the index type.
-const userIdParam = (params: Readonly<Record<string, string>>) => ({ ref: params.user_id ?? '' });
+const userIdParam = (params: Readonly<Record<string, string>>) => ({ ref: pathParam(params, 'user_id') });
 
 export const getPersonOperation = defineOperation({
   name: 'get_person',
@@ -59,8 +58,7 @@ export const updatePersonOperation = defineOperation({
   ifMatch: 'required',
   errors: ['validation_error', 'forbidden', 'person_not_found', 'version_conflict', 'last_owner', 'field_immutable'],
   schemas: { params: ['user_id'], input: updatePersonBodySchema, output: personDetailSchema, list: false },
-  // Stryker disable next-line StringLiteral: If-Match is required, so execute refuses a call without it before parsing.
-  parse: (call) => ({ ...userIdParam(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), patch: parseUpdatePersonBody(call.body) }),
+  parse: (call) => ({ ...userIdParam(call.params), ifMatch: requiredIfMatch(call), patch: parseUpdatePersonBody(call.body) }),
   async run(ctx, { ref, ifMatch, patch }) {
     const outcome = await ctx.write(async (trx) => {
       const person = await updatePerson(trx, personDeps(ctx), ctx.principal, ref, ifMatch, patch);

@@ -1,4 +1,3 @@
-import { parseIfMatch } from '../conditional.js';
 import { ScheduleError } from '../errors.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { changeSeriesHost } from '../series/change-host.js';
@@ -35,9 +34,10 @@ import {
 import { updateSeries } from '../series/update-series.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
+import { pathParam, requiredIfMatch, sentIfMatch } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome, type OperationContext, type Outcome } from './operation.js';
 
-const uidOf = (params: Readonly<Record<string, string>>) => params.uid ?? '';
+const uidOf = (params: Readonly<Record<string, string>>) => pathParam(params, 'uid');
 
 /**
  * Runs a series action as an operation: the action's last step runs in the
@@ -164,7 +164,7 @@ export const resumeSeriesOperation = defineOperation({
   errors: ['invalid_if_match', 'series_not_found', 'series_ended', 'version_conflict', 'availability_unavailable', 'series_busy'],
   schemas: { params: ['uid'], output: resumeResultSchema, list: false },
   parse: (call) => {
-    const ifMatch = call.ifMatch === undefined ? undefined : parseIfMatch(call.ifMatch);
+    const ifMatch = sentIfMatch(call);
     if (ifMatch?.kind === 'invalid') {
       throw new ScheduleError('invalid_if_match', (w) => `${w.name.if_match} must be a version, such as "3", 3 or *.`, {
         if_match: call.ifMatch,
@@ -229,7 +229,7 @@ export const updateSeriesOperation = defineOperation({
     'series_busy',
   ],
   schemas: { params: ['uid'], input: updateSeriesBodySchema, output: updateSeriesResultSchema, list: false },
-  parse: (call) => ({ uid: uidOf(call.params), ifMatch: parseIfMatch(call.ifMatch ?? ''), body: parseUpdateSeriesBody(call.body) }),
+  parse: (call) => ({ uid: uidOf(call.params), ifMatch: requiredIfMatch(call), body: parseUpdateSeriesBody(call.body) }),
   run: (ctx, { uid, ifMatch, body }) =>
     runAction<UpdateSeriesResult>(
       ctx,

@@ -1,4 +1,3 @@
-import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { findTimeOff } from '../time-off/find-time-off.js';
@@ -13,6 +12,7 @@ import {
 import { timeOffOwner } from '../time-off/time-off-owner.js';
 import { timeOffSchema, toTimeOff } from '../time-off/time-off-view.js';
 import { createTimeOff, deleteTimeOff, updateTimeOff } from '../time-off/write-time-off.js';
+import { pathParam, requiredIfMatch } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
 // docs/api/time-off.md. The path names whose time off (`me`, an id or a
@@ -30,8 +30,7 @@ export const listTimeOffOperation = defineOperation({
   ifMatch: 'none',
   errors: ['invalid_query_param', 'host_not_allowed'],
   schemas: { params: ['user_id'], input: listTimeOffQuerySchema, output: timeOffSchema, list: true },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userId: call.params.user_id ?? '', query: parseQuery(listTimeOffQuerySchema, call.query) }),
+  parse: (call) => ({ userId: pathParam(call.params, 'user_id'), query: parseQuery(listTimeOffQuerySchema, call.query) }),
   async run(ctx, { userId, query }): Promise<ListOutcome> {
     const owner = await timeOffOwner(ctx.deps.store.db, ctx.principal, userId);
     return listOutcome(await listTimeOff(ctx.deps.store.db, owner.id, query));
@@ -47,8 +46,7 @@ export const getTimeOffOperation = defineOperation({
   ifMatch: 'none',
   errors: ['host_not_allowed', 'time_off_not_found'],
   schemas: { params: ['user_id', 'id'], output: timeOffSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userId: call.params.user_id ?? '', id: call.params.id ?? '' }),
+  parse: (call) => ({ userId: pathParam(call.params, 'user_id'), id: pathParam(call.params, 'id') }),
   async run(ctx, { userId, id }) {
     const owner = await timeOffOwner(ctx.deps.store.db, ctx.principal, userId);
     const row = await findTimeOff(ctx.deps.store.db, owner.id, id);
@@ -65,8 +63,7 @@ export const createTimeOffOperation = defineOperation({
   ifMatch: 'none',
   errors: ['validation_error', 'host_not_allowed', 'time_off_limit_reached'],
   schemas: { params: ['user_id'], input: createTimeOffBodySchema, output: timeOffSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userId: call.params.user_id ?? '', body: parseCreateTimeOffBody(call.body) }),
+  parse: (call) => ({ userId: pathParam(call.params, 'user_id'), body: parseCreateTimeOffBody(call.body) }),
   async run(ctx, { userId, body }) {
     // The cap's count waits for the person's row lock: 503 slot_lock_timeout when it is held too long.
     return mapLockTimeout(() =>
@@ -90,12 +87,9 @@ export const updateTimeOffOperation = defineOperation({
   errors: ['validation_error', 'host_not_allowed', 'time_off_not_found', 'version_conflict'],
   schemas: { params: ['user_id', 'id'], input: updateTimeOffBodySchema, output: timeOffSchema, list: false },
   parse: (call) => ({
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-    userId: call.params.user_id ?? '',
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-    id: call.params.id ?? '',
-    // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) and a required If-Match before parse; '' only satisfies the type.
-    ifMatch: parseIfMatch(call.ifMatch ?? ''),
+    userId: pathParam(call.params, 'user_id'),
+    id: pathParam(call.params, 'id'),
+    ifMatch: requiredIfMatch(call),
     patch: parseUpdateTimeOffBody(call.body),
   }),
   async run(ctx, { userId, id, ifMatch, patch }) {
@@ -117,8 +111,7 @@ export const deleteTimeOffOperation = defineOperation({
   ifMatch: 'none',
   errors: ['host_not_allowed', 'time_off_not_found'],
   schemas: { params: ['user_id', 'id'], output: timeOffSchema, list: false },
-  // Stryker disable next-line StringLiteral: unreachable: execute refuses a call without its path params (operation.schemas.params) before parse; '' only satisfies the type.
-  parse: (call) => ({ userId: call.params.user_id ?? '', id: call.params.id ?? '' }),
+  parse: (call) => ({ userId: pathParam(call.params, 'user_id'), id: pathParam(call.params, 'id') }),
   async run(ctx, { userId, id }) {
     return ctx.write(async (trx) => {
       const owner = await timeOffOwner(trx, ctx.principal, userId);

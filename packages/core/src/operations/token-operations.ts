@@ -6,6 +6,7 @@ import { issueToken } from '../people/issue-token.js';
 import { findUserToken, listUserTokens, revokeUserToken } from '../people/own-tokens.js';
 import { createTokenBodySchema, parseCreateTokenBody } from '../people/token-input.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
+import { pathParam } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome } from './operation.js';
 
 // docs/api/people.md "Tokens": a caller's own access tokens. The secret is in
@@ -22,8 +23,7 @@ const tokenWithSecretSchema = tokenSummarySchema
   .meta({ description: 'A new token with its secret, which no other answer shows.' });
 export type TokenWithSecret = z.infer<typeof tokenWithSecretSchema>;
 
-// Stryker disable next-line StringLiteral: the router matched `:token_id`, so it is always there; the default only satisfies the index type.
-const tokenIdParam = (params: Readonly<Record<string, string>>) => ({ id: params.token_id ?? '' });
+const tokenIdParam = (params: Readonly<Record<string, string>>) => ({ id: pathParam(params, 'token_id') });
 
 export const listTokensOperation = defineOperation({
   name: 'list_tokens',

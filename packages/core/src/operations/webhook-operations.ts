@@ -1,4 +1,3 @@
-import { parseIfMatch } from '../conditional.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { createWebhook } from '../webhooks/create-webhook.js';
 import { deleteWebhook } from '../webhooks/delete-webhook.js';
@@ -16,6 +15,7 @@ import {
   updateWebhookBodySchema,
 } from '../webhooks/webhook-input.js';
 import { deliverySchema, toWebhook, webhookSchema, webhookWithSecretSchema } from '../webhooks/webhook-view.js';
+import { pathParam, requiredIfMatch } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome, type OperationContext } from './operation.js';
 
 // docs/webhooks.md "Managing webhooks". A webhook belongs to the account that
@@ -51,7 +51,7 @@ export const getWebhookOperation = defineOperation({
   ifMatch: 'none',
   errors: ['webhook_not_found'],
   schemas: { params: ['id'], output: webhookSchema, list: false },
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     const row = await findOwnWebhook(ctx.deps.store.db, ctx.principal, id);
     return { status: 200, data: toWebhook(row), version: row.version };
@@ -86,8 +86,8 @@ export const updateWebhookOperation = defineOperation({
   errors: ['validation_error', 'webhook_not_found', 'version_conflict'],
   schemas: { params: ['id'], input: updateWebhookBodySchema, output: webhookSchema, list: false },
   parse: (call) => ({
-    id: call.params.id ?? '',
-    ifMatch: parseIfMatch(call.ifMatch ?? ''),
+    id: pathParam(call.params, 'id'),
+    ifMatch: requiredIfMatch(call),
     patch: parseUpdateWebhookBody(call.body),
   }),
   async run(ctx, { id, ifMatch, patch }) {
@@ -108,7 +108,7 @@ export const deleteWebhookOperation = defineOperation({
   ifMatch: 'none',
   errors: ['webhook_not_found'],
   schemas: { params: ['id'], output: webhookSchema, list: false },
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     return ctx.write(async (trx) => ({ status: 200, data: await deleteWebhook(trx, ctx.principal, id) }));
   },
@@ -124,7 +124,7 @@ export const rotateWebhookSecretOperation = defineOperation({
   // version_conflict: another change to the webhook landed between its read and this one.
   errors: ['webhook_not_found', 'version_conflict'],
   schemas: { params: ['id'], output: webhookWithSecretSchema, list: false },
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     return ctx.write(async (trx) => {
       const webhook = await rotateWebhookSecret(trx, webhookDeps(ctx), ctx.principal, id);
@@ -142,7 +142,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   ifMatch: 'none',
   errors: ['invalid_query_param', 'webhook_not_found'],
   schemas: { params: ['id'], input: listDeliveriesQuerySchema, output: deliverySchema, list: true },
-  parse: (call) => ({ id: call.params.id ?? '', query: parseQuery(listDeliveriesQuerySchema, call.query) }),
+  parse: (call) => ({ id: pathParam(call.params, 'id'), query: parseQuery(listDeliveriesQuerySchema, call.query) }),
   async run(ctx, { id, query }): Promise<ListOutcome> {
     return listOutcome(await listDeliveries(ctx.deps.store.db, ctx.principal, id, query));
   },
@@ -157,7 +157,7 @@ export const redeliverWebhookDeliveryOperation = defineOperation({
   ifMatch: 'none',
   errors: ['webhook_not_found', 'delivery_not_found', 'webhook_inactive'],
   schemas: { params: ['id', 'delivery_id'], output: deliverySchema, list: false },
-  parse: (call) => ({ id: call.params.id ?? '', deliveryId: call.params.delivery_id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id'), deliveryId: pathParam(call.params, 'delivery_id') }),
   async run(ctx, { id, deliveryId }) {
     return ctx.write(async (trx) => ({
       status: 202,
@@ -176,7 +176,7 @@ export const testWebhookOperation = defineOperation({
   ifMatch: 'none',
   errors: ['webhook_not_found', 'webhook_inactive'],
   schemas: { params: ['id'], output: deliverySchema, list: false },
-  parse: (call) => ({ id: call.params.id ?? '' }),
+  parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
     return ctx.write(async (trx) => ({ status: 202, data: await sendTestEvent(trx, webhookDeps(ctx), ctx.principal, id) }));
   },
