@@ -9,6 +9,7 @@ import {
   type IcsFeedOptions,
   type IdGenerator,
   icsFeedReader,
+  type PagesAddress,
   type Store,
 } from '@schedule/core';
 import { CliError } from './backend/backend.js';
@@ -24,6 +25,8 @@ export function coreDepsFromEnv(
     env?: NodeJS.ProcessEnv;
     /** The connector the calendar syncer uses, so reading and writing share one discovery per account. */
     calDav?: CalDavConnector;
+    /** Where booking pages are served; without it, PUBLIC_URL's (the CLI on its own database serves none). */
+    pages?: PagesAddress;
   } = {},
 ): ExecuteDeps {
   const { onSkippedEvents, env = process.env } = options;
@@ -41,6 +44,7 @@ export function coreDepsFromEnv(
     // For development and tests only: a receiver on this machine or the local network (README, "Webhooks").
     allowPrivateWebhookTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
     calendarAccounts: calendarAccountsFromEnv(env, clock),
+    pages: options.pages ?? (() => env.PUBLIC_URL || undefined),
   };
 }
 

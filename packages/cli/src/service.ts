@@ -16,6 +16,7 @@ import {
   loggingMailer,
   type Mailer,
   MailSettingsError,
+  manageLinkWriter,
   purgeExpiredKeys,
   purgeExpiredRecords,
   type RateLimiter,
@@ -58,6 +59,12 @@ export interface Service {
   readonly readiness: () => Promise<Readiness>;
   /** What `GET /metrics` exposes: requests, the outbox backlog, rate-limit fail-opens. */
   readonly metrics: AppMetrics;
+  /**
+   * Tells the service where a server now serves its booking pages (PUBLIC_URL,
+   * else where it listens), for `booking_url` and the manage links in mail;
+   * until then only PUBLIC_URL is known.
+   */
+  servePagesAt(url: string): void;
   /** Stops the background work and closes the database. */
   close(): Promise<void>;
 }
@@ -126,10 +133,13 @@ export async function startService(
   // An event left out of a feed is named by feed and UID, never by its contents, which are the host's.
   // Shared by the authenticator and the operations that revoke tokens or deactivate people (docs/api/people.md).
   const tokenCache = createTokenCache();
+  let pagesUrl: string | undefined = env.PUBLIC_URL || undefined;
+  const pages = () => pagesUrl;
   const core: ExecuteDeps = {
     ...coreDepsFromEnv(store, clock, ids, {
       env,
       calDav,
+      pages,
       onSkippedEvents: (feed, skipped) => {
         if (skipped.length === 0) return;
         metrics.countSkippedCalendarEvents(skipped.length);
@@ -151,6 +161,7 @@ export async function startService(
       clock,
       ids,
       mailer: mailerOf(smtp, logger),
+      manageLinks: manageLinkWriter(store.db, { clock }, pages),
       onSendFailed: (error, mail) =>
         logger.warn(
           { err: error, notification_id: mail.id, kind: mail.kind, attempts: mail.attempts },
@@ -219,6 +230,9 @@ export async function startService(
     logger,
     readiness: readinessCheck({ store, clock, rateLimiter }),
     metrics,
+    servePagesAt(url) {
+      pagesUrl = url;
+    },
     async close() {
       clearInterval(purge);
       await dispatch.stop();

@@ -18,10 +18,11 @@ export {
   type TokenSummary,
   tokenSummarySchema,
 } from './auth/manage-tokens.js';
-export type { Account, Principal } from './auth/principal.js';
+export type { Account, Principal, VisitorGrant } from './auth/principal.js';
 export { type ActsFor, mayActFor, ROLES, type Role } from './auth/roles.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export { hashSecret, newSecret } from './auth/token-secret.js';
+export { visitorPrincipal } from './auth/visitor.js';
 export type { CalDavBusyOptions } from './availability/adapters/caldav-busy.js';
 export { calDavBusyReader } from './availability/adapters/caldav-busy-lazy.js';
 export type { IcsFeedOptions, SkippedEvent, SkipReason } from './availability/adapters/ics-feed.js';
@@ -89,6 +90,7 @@ export {
   ScheduleError,
   type ShownError,
 } from './errors.js';
+export { bookingPagePath, bookingUrlOf, type PagesAddress } from './event-types/booking-url.js';
 export type { CalDavCalendar } from './event-types/calendar.js';
 export { type EventTypeLocation, eventTypeLocationSchema } from './event-types/event-type-fields.js';
 export {
@@ -98,12 +100,21 @@ export {
   updateEventTypeBodySchema,
 } from './event-types/event-type-input.js';
 export { type EventType, eventTypeSchema } from './event-types/event-type-view.js';
+export { bookingHost, type PublicEventType, type PublicHost, publicEventType, publicHostPage } from './event-types/public-event-types.js';
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { MAX_INTERVALS_A_DAY, MAX_OVERRIDES, mergeDay, type Schedule, scheduleSchema, WEEKDAYS } from './event-types/schedule.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
-export { type ManageLinkReading, manageLinkKey, readManageLink, signManageLink } from './manage-links/manage-link.js';
+export {
+  type ManageLinkReading,
+  type ManageLinkWriter,
+  manageLinkKey,
+  manageLinkPath,
+  manageLinkWriter,
+  readManageLink,
+  signManageLink,
+} from './manage-links/manage-link.js';
 export { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts, smtpMailer } from './notifications/adapters/smtp-mailer.js';
 export { MailSettingsError, type SmtpSettings, smtpSettings } from './notifications/adapters/smtp-settings.js';
 export { composeMail, type StoredNotification } from './notifications/compose-mail.js';
@@ -116,7 +127,7 @@ export {
   dispatchPass,
   MAX_SEND_ATTEMPTS,
 } from './notifications/dispatch-notifications.js';
-export { inviteCalendar, inviteUid } from './notifications/invite-ics.js';
+export { inviteCalendar, inviteUid, storedEventCalendar } from './notifications/invite-ics.js';
 export { loggingMailer, type Mail, type MailCalendar, type Mailer, type SentMail } from './notifications/mailer.js';
 export {
   type ClientRegistration,

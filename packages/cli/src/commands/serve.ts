@@ -3,6 +3,7 @@ import { forResource, operations } from '@schedule/core';
 import { buildApp, type ConnectionLimits, observeHandler, type RunningServer, trustedProxyHops } from '@schedule/http';
 import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
 import { createOAuthServer, type OAuthServer, resourcesOf } from '@schedule/oauth';
+import { type BookingPages, buildBookingPages } from '@schedule/page';
 import { PUBLIC_DEMO_PASSWORD } from '../demo-tokens.js';
 import { packageVersion } from '../package-version.js';
 import { exitOnSignal, logUnhandledRejections, processHost, type Service, type ServiceHost, startService } from '../service.js';
@@ -30,18 +31,24 @@ export function mcpDepsOf(service: Service) {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The three front ends on one port: `/mcp` to the MCP server, the authorization server's paths to it, the rest to the HTTP API. */
+/**
+ * The front ends on one port: `/mcp` to the MCP server, the authorization
+ * server's paths to it, the booking pages' (`/@…`, `/booking/…`) to them,
+ * the rest to the HTTP API.
+ */
 export interface FrontEnds {
   readonly api: Handler;
   readonly mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   readonly oauth?: OAuthServer | undefined;
+  readonly pages?: BookingPages | undefined;
 }
 
-export function routeFrontEnds({ api, mcp, oauth }: FrontEnds): Handler {
+export function routeFrontEnds({ api, mcp, oauth, pages }: FrontEnds): Handler {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === MCP_PATH) void mcp(req, res);
     else if (oauth?.handles(path)) oauth.handler(req, res);
+    else if (pages?.handles(path)) pages.handler(req, res);
     else api(req, res);
   };
 }
@@ -98,7 +105,9 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
     () => service.close(),
   );
   try {
-    built(routeFrontEnds(await buildFrontEnds(service, host, { publicUrl: host.env.PUBLIC_URL || http.url, trustProxy })));
+    const publicUrl = host.env.PUBLIC_URL || http.url;
+    service.servePagesAt(publicUrl);
+    built(routeFrontEnds(await buildFrontEnds(service, host, { publicUrl, trustProxy })));
   } catch (error) {
     await http.close();
     await service.close();
@@ -160,7 +169,17 @@ async function buildFrontEnds(
       trustProxy,
     }),
   );
-  return { api, mcp, oauth };
+  const pages = buildBookingPages({
+    core: service.core,
+    operations,
+    rateLimiter: service.rateLimiter,
+    limits: service.limits,
+    logger: service.logger,
+    publicUrl,
+    trustProxy,
+    observe: (route, status, seconds) => service.metrics.observeRequest(route, status, seconds),
+  });
+  return { api, mcp, oauth, pages };
 }
 
 /** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */

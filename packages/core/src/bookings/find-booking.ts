@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
+import { visitorManages } from '../auth/visitor.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
@@ -9,12 +10,13 @@ import { type BookingRow, selectBookings } from './booking-rows.js';
 /**
  * The booking with this uid, if the caller can see it. Malformed, unknown and
  * invisible uids all answer `404 booking_not_found`, so existence never leaks.
+ * A visitor sees only the booking its manage link names (auth/visitor.ts).
  */
 export async function findVisibleBooking(db: Executor, principal: Principal, uid: string): Promise<BookingRow> {
   const notFound = () => new ScheduleError('booking_not_found', 'No booking with this uid.', { uid });
   if (!isUuid(uid)) throw notFound();
   const [row] = await runPrepared(db, bookingByUid, [uid.toLowerCase()]);
-  if (!row || !mayActFor(principal.actsFor, row.host_user_id)) throw notFound();
+  if (!row || !(mayActFor(principal.actsFor, row.host_user_id) || visitorManages(principal, row.uid))) throw notFound();
   return row;
 }
 

@@ -42,5 +42,8 @@ export const eventTypeSummarySchema = z.object({
   timezone: z.string(),
   /** The booking form: answers go in a booking's `responses`, keyed by question id. */
   questions: z.array(questionSchema),
+  booking_url: z.string().nullable().meta({
+    description: 'Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages.',
+  }),
 });
 export type EventTypeSummary = z.infer<typeof eventTypeSummarySchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
+import { ScheduleError } from '../errors.js';
+import { bookingUrlOf, type PagesAddress } from '../event-types/booking-url.js';
 import { storedQuestions } from '../event-types/questions.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Page, pageOf, queryBinding } from '../pagination/cursor.js';
 import { cursorParam, limitParam } from '../pagination/query-params.js';
@@ -8,7 +10,9 @@ import type { Caller, EventTypeSummary, Person } from './directory-view.js';
 
 /** The caller as it authenticated. */
 export function describeCaller(principal: Principal): Caller {
-  const { account } = principal;
+  const { account, credential } = principal;
+  // execute refuses a visitor of the booking page every call of scope null, this one among them: it holds no token to describe.
+  if (credential.kind === 'visitor') throw new ScheduleError('insufficient_scope', 'A visitor of the booking page holds no token.', {});
   return {
     user_id: account.id,
     username: account.username,
@@ -16,7 +20,7 @@ export function describeCaller(principal: Principal): Caller {
     email: account.email,
     timezone: account.timezone,
     role: account.role,
-    credential: principal.credential.kind,
+    credential: credential.kind,
     scopes: [...principal.scopes].sort(),
     acts_for: principal.actsFor.kind === 'organization' ? 'organization' : [...principal.actsFor.ids].sort(),
   };
@@ -43,7 +47,12 @@ export async function listPeople(db: Executor, principal: Principal, query: Dire
 }
 
 /** The event types the caller can book: those owned by someone it may act for; by owner, then slug. */
-export async function listEventTypes(db: Executor, principal: Principal, query: DirectoryQuery): Promise<Page<EventTypeSummary>> {
+export async function listEventTypes(
+  db: Executor,
+  principal: Principal,
+  query: DirectoryQuery,
+  pages?: PagesAddress,
+): Promise<Page<EventTypeSummary>> {
   const binding = queryBinding({ list: 'event_types' });
   let q = db
     .selectFrom('event_types')
@@ -85,6 +94,8 @@ export async function listEventTypes(db: Executor, principal: Principal, query: 
         future_limit_days: r.future_limit_days,
         timezone: schedule?.timezone ?? r.owner_timezone,
         questions: storedQuestions(r.questions_json),
+        // Archived types are not listed (above).
+        booking_url: bookingUrlOf(pages, { username: r.username, slug: r.slug, visibility: r.visibility, archived: false }),
       };
     },
   );

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EventTypesTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
+import { bookingUrlOf, type PagesAddress } from './booking-url.js';
 import { type EventTypeDeclaration, type EventTypeLocation, GENERATED_CONFERENCE } from './event-type-fields.js';
 import type { EventType } from './event-type-view.js';
 import { storedQuestions } from './questions.js';
@@ -51,8 +52,9 @@ export function eventTypeRowQuery(db: Executor) {
     .select('users.username');
 }
 
-/** The view of a row: an archived type shows the slug it had. */
-export function toEventTypeView(row: EventTypeRow): EventType {
+/** The view of a row: an archived type shows the slug it had; its booking page is where `pages` serves it. */
+export function toEventTypeView(row: EventTypeRow, pages: PagesAddress | undefined): EventType {
+  const archived = row.archived_at !== null;
   return {
     id: row.id,
     slug: row.archived_slug ?? row.slug,
@@ -71,6 +73,7 @@ export function toEventTypeView(row: EventTypeRow): EventType {
     attendee_mail: row.attendee_mail !== 0,
     location: storedLocation(row.location_json),
     visibility: row.visibility,
+    booking_url: bookingUrlOf(pages, { username: row.username, slug: row.slug, visibility: row.visibility, archived }),
     questions: storedQuestions(row.questions_json),
     version: row.version,
     created_at: row.created_at,

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
+import { visitorMayBook } from '../auth/visitor.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
@@ -17,6 +18,7 @@ export interface EventTypeWithHost {
   readonly id: string;
   readonly slug: string;
   readonly name: string;
+  readonly description: string | null;
   readonly durationMinutes: number;
   readonly status: OnOff;
   readonly minimumNoticeMinutes: number;
@@ -98,6 +100,7 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     id: row.id,
     slug: row.archived_slug ?? row.slug,
     name: row.name,
+    description: row.description,
     durationMinutes: row.duration_minutes,
     // A deactivated host's event types answer as switched off (docs/api/people.md): no slots, no new bookings or series;
     // an archived type takes no bookings either, as one switched off (docs/api/event-types.md).
@@ -139,7 +142,8 @@ export async function eventTypeById(db: Executor, id: string): Promise<EventType
 /**
  * The event type a request names, if the caller may act for its owner.
  * Unknown, malformed and invisible answer `404 event_type_not_found` alike
- * (docs/api/overview.md "Roles: whom a caller may act for").
+ * (docs/api/overview.md "Roles: whom a caller may act for"); a visitor of
+ * the booking page reaches what its grant names (auth/visitor.ts).
  */
 export async function resolveEventType(db: Executor, principal: Principal, ref: EventTypeRef): Promise<EventTypeWithHost> {
   const notFound = () => new ScheduleError('event_type_not_found', 'No such event type.', {});
@@ -149,6 +153,8 @@ export async function resolveEventType(db: Executor, principal: Principal, ref: 
     'eventTypeId' in ref
       ? await runPrepared(db, byId, [ref.eventTypeId.toLowerCase()])
       : await runPrepared(db, bySlug, [ref.username, ref.eventSlug]);
-  if (!row || !mayActFor(principal.actsFor, row.owner_user_id)) throw notFound();
+  if (!row) throw notFound();
+  const visitorMay = () => visitorMayBook(principal, { id: row.id, ownerId: row.owner_user_id, visibility: row.visibility });
+  if (!mayActFor(principal.actsFor, row.owner_user_id) && !visitorMay()) throw notFound();
   return toEventType(row);
 }

@@ -8,6 +8,7 @@ import { type EventName, recordEvent } from '../outbox/record-event.js';
 import { lockHost } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
+import type { PagesAddress } from './booking-url.js';
 import type { EventTypeDeclaration } from './event-type-fields.js';
 import type { CreateEventTypeBody, UpdateEventTypeBody } from './event-type-input.js';
 import { archivedSlugColumn, eventTypeColumns, eventTypeRowQuery, toEventTypeView } from './event-type-rows.js';
@@ -19,6 +20,8 @@ export interface EventTypeWriteDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly dialect: Dialect;
+  /** Where booking pages are served, for the view's `booking_url`. */
+  readonly pages?: PagesAddress | undefined;
 }
 
 /** The `409 version_conflict` of an event type at `current`. */
@@ -46,7 +49,7 @@ async function allowedOwner(db: Executor, principal: Principal, owner: string | 
 
 /** Reads the type back as the view shows it and records its event in the same transaction. */
 async function viewAndRecord(trx: Executor, deps: EventTypeWriteDeps, id: string, event: EventName): Promise<EventType> {
-  const view = toEventTypeView(await eventTypeRowQuery(trx).where('event_types.id', '=', id).executeTakeFirstOrThrow());
+  const view = toEventTypeView(await eventTypeRowQuery(trx).where('event_types.id', '=', id).executeTakeFirstOrThrow(), deps.pages);
   await recordEvent(trx, deps, event, id, view);
   return view;
 }
@@ -118,7 +121,7 @@ export async function updateEventType(
   if (row.archived_at !== null) {
     throw new ScheduleError('invalid_change', 'An archived event type cannot be changed; create a new one.', { fields: [] });
   }
-  const current = toEventTypeView(row);
+  const current = toEventTypeView(row, deps.pages);
   const merged: EventTypeDeclaration = { ...current, ...patch } as EventTypeDeclaration;
   await lockHost(trx, deps.dialect, row.owner_user_id);
   // Stryker disable next-line ConditionalExpression: a shortcut: checkSlugFree leaves out the type's own row, so checking a slug it keeps finds nothing (the line's mutant that never checks is killed).
@@ -141,7 +144,7 @@ export async function updateEventType(
  */
 export async function archiveEventType(trx: Executor, deps: EventTypeWriteDeps, principal: Principal, id: string): Promise<EventType> {
   const row = await findVisibleEventType(trx, principal, id);
-  if (row.archived_at !== null) return toEventTypeView(row);
+  if (row.archived_at !== null) return toEventTypeView(row, deps.pages);
   await archiveEventTypeRow(trx, row.id, toTimestamp(deps.clock.now()));
   return viewAndRecord(trx, deps, row.id, 'event_type.deleted');
 }

@@ -65,3 +65,36 @@ export function readManageLink(key: string, token: string, nowMs: number): Manag
   const expiresAtMs = Number(expiresAt) * 1000;
   return { kind: nowMs < expiresAtMs ? 'valid' : 'expired', bookingUid, expiresAtMs };
 }
+
+/**
+ * Where the booking page serves one booking to the holder of its link
+ * (docs/booking-page.md "Addresses"). A token holds no `/`, so the page's
+ * assets under `/booking/assets/` never meet one.
+ */
+export function manageLinkPath(token: string): string {
+  return `/booking/${token}`;
+}
+
+/** The attendee's manage link in a mail about one booking, or undefined where no server serves pages. */
+export type ManageLinkWriter = (bookingUid: string, endAt: string) => Promise<string | undefined>;
+
+/**
+ * Writes manage links under the server's public address. A link works
+ * until its meeting ends: after that there is nothing left to move or
+ * cancel (docs/api: `booking_in_past`). The key is read once, when the
+ * first link is written.
+ */
+export function manageLinkWriter(db: Executor, deps: { clock: Clock }, pages: () => string | undefined): ManageLinkWriter {
+  let key: Promise<string> | undefined;
+  return async (bookingUid, endAt) => {
+    // A key that could not be read (the database away) is asked for again by the next mail's retry.
+    const base = pages();
+    if (base === undefined) return undefined;
+    key ??= manageLinkKey(db, deps).catch((error: unknown) => {
+      key = undefined;
+      throw error;
+    });
+    const token = signManageLink(await key, bookingUid, Date.parse(endAt));
+    return `${base.replace(/\/+$/, '')}${manageLinkPath(token)}`;
+  };
+}

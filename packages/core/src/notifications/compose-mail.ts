@@ -23,6 +23,8 @@ export type StoredNotification = {
     /** When the change it reports was written: the invite's DTSTAMP, the same on every attempt. */
     readonly createdAt: string;
     readonly payload: NotificationPayloads[K];
+    /** The attendee's manage link (docs/booking-page.md), for their mail about a booking they can still move or cancel. */
+    readonly manageUrl?: string | undefined;
   };
 }[NotificationKind];
 
@@ -123,7 +125,7 @@ function write(n: StoredNotification): Written {
     case 'booking_rescheduled':
     case 'booking_canceled':
     case 'booking_changed':
-      return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt);
+      return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt, n.manageUrl);
     case 'webhook_paused':
       return webhookPausedMail(n.payload);
   }
@@ -164,7 +166,13 @@ function calendarOf(method: 'REQUEST' | 'CANCEL', event: InviteEvent): MailCalen
   return { method, content: inviteCalendar(method, event), filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics' };
 }
 
-function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayload, bookingUid: string | null, createdAt: string): Written {
+function bookingMail(
+  kind: BookingNotificationKind,
+  p: BookingNotificationPayload,
+  bookingUid: string | null,
+  createdAt: string,
+  manageUrl: string | undefined,
+): Written {
   const toAttendee = p.role === 'attendee';
   const recipientName = toAttendee ? p.attendee.name : p.host.name;
   // Each side reads the meeting named by the other.
@@ -224,6 +232,7 @@ function bookingMail(kind: BookingNotificationKind, p: BookingNotificationPayloa
             : 'Open the attached invitation to add it to your calendar.',
         ],
       },
+      ...(manageUrl ? [{ lines: [`To reschedule or cancel: ${manageUrl}`] }] : []),
     ],
     calendar,
     replyTo: toAttendee ? p.host.email : p.attendee.email,

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
-import type { NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
+import type { ManageLinkWriter } from '../manage-links/manage-link.js';
+import type { BookingNotificationPayload, NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
 import { claimHold, HOLD_LEASE_MS, releaseHold } from '../series/series-hold.js';
 import type { StepHook } from '../series/series-steps.js';
 import type { Executor, Store } from '../storage/store.js';
@@ -16,6 +17,8 @@ export interface DispatchDeps {
   readonly ids: IdGenerator;
   readonly mailer: Mailer;
   readonly steps?: StepHook | undefined;
+  /** Writes the manage link an attendee's booking mail carries (docs/booking-page.md); absent, the mail carries none. */
+  readonly manageLinks?: ManageLinkWriter | undefined;
   /** Told of every send that failed: the error, and whether the mail waits for another attempt or was given up. */
   readonly onSendFailed?:
     | ((error: unknown, notification: { id: string; kind: string; attempts: number; givenUp: boolean }) => void)
@@ -135,9 +138,17 @@ async function attempt(
   const seriesUid = notification.series_uid;
   if (optedOut) return { result: 'suppressed', outcome: { id, kind: 'suppressed' } };
   const payload = JSON.parse(notification.payload_json) as NotificationPayload;
+  let manageUrl: string | undefined;
+  try {
+    manageUrl = await manageUrlOf(deps, notification, payload);
+  } catch (error) {
+    // The link's key could not be read (the database is away): tried again as a send that failed, never sent without it.
+    return sendFailed(deps, notification, error);
+  }
   let mail: Mail;
   try {
     mail = composeMail({
+      manageUrl,
       id,
       kind: notification.kind as NotificationKind,
       recipient: notification.recipient,
@@ -155,12 +166,7 @@ async function attempt(
     if (seriesUid !== null) await deps.steps?.({ action: 'mail', phase: 'sending', seriesUid });
     sent = await deps.mailer.send(mail);
   } catch (error) {
-    const attempts = notification.attempts + 1;
-    const givenUp = attempts >= MAX_SEND_ATTEMPTS;
-    deps.onSendFailed?.(error, { id, kind: notification.kind, attempts, givenUp });
-    if (givenUp) return { result: 'failed', outcome: { id, kind: 'failed', attempts } };
-    const nextAttemptAt = toTimestamp(deps.clock.now() + RETRY_BASE_MS * 2 ** (attempts - 1));
-    return { result: 'send_failed', outcome: { id, kind: 'retry', nextAttemptAt, attempts } };
+    return sendFailed(deps, notification, error);
   }
   return {
     result: 'sent',
@@ -171,6 +177,28 @@ async function attempt(
       payloadJson: sent?.messageId ? JSON.stringify({ ...payload, message_id: sent.messageId }) : undefined,
     },
   };
+}
+
+/** A send that failed: tried again later, further apart each time, until the last attempt is given up. */
+function sendFailed(deps: DispatchDeps, notification: ClaimedMail, error: unknown): { result: MailResult; outcome: MailOutcome } {
+  const { id } = notification;
+  const attempts = notification.attempts + 1;
+  const givenUp = attempts >= MAX_SEND_ATTEMPTS;
+  deps.onSendFailed?.(error, { id, kind: notification.kind, attempts, givenUp });
+  if (givenUp) return { result: 'failed', outcome: { id, kind: 'failed', attempts } };
+  const nextAttemptAt = toTimestamp(deps.clock.now() + RETRY_BASE_MS * 2 ** (attempts - 1));
+  return { result: 'send_failed', outcome: { id, kind: 'retry', nextAttemptAt, attempts } };
+}
+
+/** Kinds of booking mail after which the attendee still has a meeting to move or cancel. */
+const MANAGED_KINDS: ReadonlySet<string> = new Set(['booking_created', 'booking_rescheduled', 'booking_changed']);
+
+/** The manage link an attendee's mail about a live booking carries; none for the host's, a cancellation or series mail. */
+async function manageUrlOf(deps: DispatchDeps, notification: ClaimedMail, payload: NotificationPayload): Promise<string | undefined> {
+  const uid = notification.booking_uid;
+  if (deps.manageLinks === undefined || uid === null || !MANAGED_KINDS.has(notification.kind)) return undefined;
+  const booking = payload as BookingNotificationPayload;
+  return booking.role === 'attendee' ? deps.manageLinks(uid, booking.end_at) : undefined;
 }
 
 /**

@@ -52,6 +52,6 @@ export const listEventTypesOperation = defineOperation({
   schemas: { params: [], input: directoryQuerySchema, output: eventTypeSummarySchema, list: true },
   parse: (call) => parseQuery(directoryQuerySchema, call.query),
   async run(ctx, query): Promise<ListOutcome> {
-    return listOutcome(await listEventTypes(ctx.deps.store.db, ctx.principal, query));
+    return listOutcome(await listEventTypes(ctx.deps.store.db, ctx.principal, query, ctx.deps.pages));
   },
 });

@@ -17,7 +17,7 @@ import { defineOperation, type OperationContext } from './operation.js';
 // is whom it may act for, as for series.
 
 function writeDeps(ctx: OperationContext): EventTypeWriteDeps {
-  return { clock: ctx.deps.clock, ids: ctx.deps.ids, dialect: ctx.deps.store.dialect };
+  return { clock: ctx.deps.clock, ids: ctx.deps.ids, dialect: ctx.deps.store.dialect, pages: ctx.deps.pages };
 }
 
 export const getEventTypeOperation = defineOperation({
@@ -31,7 +31,7 @@ export const getEventTypeOperation = defineOperation({
   schemas: { params: ['id'], output: eventTypeSchema, list: false },
   parse: (call) => ({ id: pathParam(call.params, 'id') }),
   async run(ctx, { id }) {
-    const view = toEventTypeView(await findVisibleEventType(ctx.deps.store.db, ctx.principal, id));
+    const view = toEventTypeView(await findVisibleEventType(ctx.deps.store.db, ctx.principal, id), ctx.deps.pages);
     return { status: 200, data: view, version: view.version };
   },
 });

@@ -51,6 +51,10 @@ export async function execute(
       required_scope: operation.scope,
     });
   }
+  // What any token may ask (scope null: who am I, my directory) is not for the booking page's visitor, who holds none (auth/visitor.ts).
+  if (operation.scope === null && principal.credential.kind === 'visitor') {
+    throw new ScheduleError('insufficient_scope', 'A visitor of the booking page may not call this.', { required_scope: null });
+  }
   const key = operation.idempotencyKey === 'none' ? undefined : call.idempotencyKey;
   if (operation.idempotencyKey === 'required' && key === undefined) {
     throw new ScheduleError('missing_idempotency_key', (w) => `${w.call} requires ${w.carried.idempotency_key}.`);

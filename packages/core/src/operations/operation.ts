@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
 import type { CalendarAccountDeps } from '../calendar-accounts/calendar-account-deps.js';
 import type { ErrorCode } from '../errors.js';
+import type { PagesAddress } from '../event-types/booking-url.js';
 import type { Page } from '../pagination/cursor.js';
 import type { SeriesDeps } from '../series/series-deps.js';
 import type { SeriesSource } from '../series/series-view.js';
@@ -33,6 +34,8 @@ export interface CoreDeps extends SeriesDeps {
   readonly maxLiveTokens?: number | undefined;
   /** The cap on one person's time off ranges (time-off/write-time-off.ts); absent, 500. */
   readonly maxTimeOffRanges?: number | undefined;
+  /** Where the booking pages are served, for every event type's `booking_url` (event-types/booking-url.ts); absent, nowhere. */
+  readonly pages?: PagesAddress | undefined;
 }
 
 /**

@@ -19,11 +19,15 @@ export interface Bucket {
 
 /**
  * A PAT counts by its own id; an OAuth client by client and account together;
- * anyone not authenticated by client IP. Two PATs of one account are two buckets.
+ * anyone not authenticated, a visitor of the booking page among them, by client IP.
+ * Two PATs of one account are two buckets.
  */
 export function bucketFor(principal: Principal | undefined, clientIp: string, limits: Limits): Bucket {
-  if (!principal) return { key: `anonymous:${clientIp}`, limit: limits.anonymous_per_minute };
+  const anonymous = { key: `anonymous:${clientIp}`, limit: limits.anonymous_per_minute };
+  if (!principal) return anonymous;
   switch (principal.credential.kind) {
+    case 'visitor':
+      return anonymous;
     case 'pat':
       return { key: `pat:${principal.tokenId}`, limit: limits.pat_per_minute };
     case 'oauth':

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
+import { visitorMayBookHost } from '../auth/visitor.js';
 import { confirmedBookings } from '../availability/load-host-time.js';
 import type { HostTime } from '../availability/slot-rules.js';
 import { displayName } from '../bookings/attendee-name.js';
@@ -35,9 +36,12 @@ function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError 
   return new ScheduleError('host_not_allowed', `${field} is not someone this caller may act for.`, { fields: [field] });
 }
 
+/** Whether the caller may book a series for this host: one it acts for, or the host of a visitor's booking page. */
+const mayBookFor = (principal: Principal, hostId: string) => mayActFor(principal.actsFor, hostId) || visitorMayBookHost(principal, hostId);
+
 /** The host a series write names, if the caller may act for them (else `403 host_not_allowed`, unknown users too). */
 export async function allowedHost(db: Executor, principal: Principal, hostUserId: string): Promise<HostRecord> {
-  if (!mayActFor(principal.actsFor, hostUserId)) throw hostNotAllowed('host_user_id');
+  if (!mayBookFor(principal, hostUserId)) throw hostNotAllowed('host_user_id');
   const host = await findHost(db, hostUserId);
   if (!host) throw hostNotAllowed('host_user_id');
   return host;
@@ -52,7 +56,7 @@ async function namedHost(db: Executor, principal: Principal, body: CreateSeriesB
   if (body.host_user_id !== undefined) return allowedHost(db, principal, body.host_user_id);
   // Stryker disable next-line ConditionalExpression: validation (series-input.ts) names the host by one of the two, so host_username is defined here; looked up when undefined it finds nobody and the same 403 follows (the line's other mutant, never looking up, is killed).
   const host = body.host_username === undefined ? undefined : await findHostByUsername(db, body.host_username);
-  if (!host || !mayActFor(principal.actsFor, host.id)) throw hostNotAllowed('host_username');
+  if (!host || !mayBookFor(principal, host.id)) throw hostNotAllowed('host_username');
   return host;
 }
 

@@ -248,6 +248,7 @@ export const EVENT_TYPE: EventTypeSummary = {
   future_limit_days: 60,
   timezone: 'Europe/Berlin',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
+  booking_url: 'https://schedule.example.com/@alice/intro',
 };
 
 /** The same type whole, as GET /v1/event-types/:id and its writes answer it. */
@@ -269,6 +270,7 @@ export const FULL_EVENT_TYPE: EventType = {
   attendee_mail: true,
   location: { type: 'conference' },
   visibility: 'public',
+  booking_url: 'https://schedule.example.com/@alice/intro',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
   version: 1,
   created_at: '2026-03-01T09:00:00.000Z',

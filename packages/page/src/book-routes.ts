@@ -1,0 +1,284 @@
+import {
+  bookingHost,
+  bookingPagePath,
+  isScheduleError,
+  manageLinkPath,
+  type Principal,
+  type PublicEventType,
+  publicEventType,
+  publicHostPage,
+  ScheduleError,
+  signManageLink,
+  visitorPrincipal,
+} from '@schedule/core';
+import { bookingBody, fieldErrors, formValues, seriesBody } from './booking-body.js';
+import { issueFormToken, readFormToken } from './form-token.js';
+import { dateIn, localDate, monthOf, monthQueries, type Slot, slotsByDay } from './month.js';
+import type { PageContext, PageRequest } from './page-deps.js';
+import { hrefOf, type PageState, pageState } from './page-state.js';
+import { type FormFields, field, readForm } from './read-form.js';
+import { redirect, sendPage } from './respond.js';
+import { fromOwnPage } from './same-origin.js';
+import { bookingForm, EMPTY_FORM, type FormValues, type PreviewShown, previewDate } from './views/booking-form.js';
+import { bookingPage } from './views/booking-page.js';
+import { calendar, type MonthView } from './views/calendar.js';
+import { hostPage } from './views/host-page.js';
+import { layout } from './views/layout.js';
+
+// The pages of booking: a host's list, an event type's calendar, its form,
+// and the post that books. Each asks core, as the visitor, through the same
+// operations `/v1` runs (visitor-calls.ts).
+
+const notFound = () => new ScheduleError('not_found', 'No such page.', {});
+
+/** The visitor of a host's booking pages, or 404 for a host that does not book. */
+async function visitorOf(ctx: PageContext, username: string): Promise<Principal> {
+  const host = await bookingHost(ctx.deps.core.store.db, username);
+  if (!host) throw notFound();
+  return visitorPrincipal({ kind: 'book', hostId: host.id });
+}
+
+/** `GET /@:username`. */
+export async function hostRoute(ctx: PageContext, r: PageRequest, username: string): Promise<number> {
+  const found = await publicHostPage(ctx.deps.core.store.db, username);
+  if (!found) throw notFound();
+  const state = pageState(r.url.searchParams, r.req.headers['accept-language'], found.host.timezone);
+  const path = bookingPagePath(username);
+  const main = hostPage(state, found.host, found.eventTypes);
+  sendPage(r.req, r.res, 200, layout(state, ctx.assets, { title: state.messages.eventTypesOf(found.host.name), path, main }), state);
+  return 200;
+}
+
+/** An event type's page as the visitor sees it, with the zone they chose or the host's. */
+async function eventTypePage(ctx: PageContext, r: PageRequest, username: string, slug: string) {
+  const principal = await visitorOf(ctx, username);
+  const type = await publicEventType(ctx.deps.core.store.db, principal, username, slug);
+  const state = pageState(r.url.searchParams, r.req.headers['accept-language'], type.host.timezone);
+  return { principal, type, state, path: bookingPagePath(username, slug) };
+}
+
+/** The free starts of a window, as `GET /v1/slots` answers them in the visitor's zone. */
+export async function slotsBetween(
+  ctx: PageContext,
+  r: PageRequest,
+  principal: Principal,
+  eventType: Record<string, string>,
+  window: { startMs: number; endMs: number },
+  zone: string,
+): Promise<Slot[]> {
+  const query = { ...eventType, start: new Date(window.startMs).toISOString(), end: new Date(window.endMs).toISOString(), timezone: zone };
+  const answer = (await ctx.call('list_slots', principal, { params: {}, query, body: undefined }, r.requestId)) as { slots: Slot[] };
+  return answer.slots;
+}
+
+/**
+ * A month of the calendar: the month asked for (else this one, or the next
+ * when this one has no free day left), its free days, and the chosen day
+ * (else the first free one).
+ */
+export async function monthView(
+  ctx: PageContext,
+  r: PageRequest,
+  principal: Principal,
+  eventType: Record<string, string>,
+  state: PageState,
+  notice?: string,
+): Promise<MonthView> {
+  const asked = r.url.searchParams.get('month') ?? undefined;
+  const askedDate = r.url.searchParams.get('date') ?? undefined;
+  const month = async (text: string | undefined) => {
+    const window = monthOf(text, state.zone, r.nowMs);
+    const halves = await Promise.all(
+      monthQueries(window, state.zone).map((w) => slotsBetween(ctx, r, principal, eventType, w, state.zone)),
+    );
+    return { window, days: slotsByDay(halves.flat(), state.zone) };
+  };
+  let shown = await month(asked ?? askedDate?.slice(0, 7));
+  if (asked === undefined && askedDate === undefined && shown.days.size === 0) {
+    const next = await month(monthOf(undefined, state.zone, r.nowMs + 32 * 86_400_000).month);
+    if (next.days.size > 0) shown = next;
+  }
+  const thisMonth = monthOf(undefined, state.zone, r.nowMs).month;
+  const last = monthOf('9999-12', state.zone, r.nowMs).month;
+  const dateAsked = dateIn(askedDate, shown.window.month);
+  return {
+    month: shown.window.month,
+    days: shown.days,
+    date: dateAsked ?? [...shown.days.keys()][0],
+    hasPrevious: shown.window.month !== thisMonth,
+    hasNext: shown.window.month !== last,
+    notice,
+  };
+}
+
+/** `GET /@:username/:slug`: the calendar; `?fragment=1` only the part a script swaps when month or day change. */
+export async function eventTypeRoute(ctx: PageContext, r: PageRequest, username: string, slug: string, notice?: string): Promise<number> {
+  const { principal, type, state, path } = await eventTypePage(ctx, r, username, slug);
+  const ref = { username, event_slug: slug };
+  const view = type.bookable ? await monthView(ctx, r, principal, ref, state, notice) : emptyView();
+  const timeHref = (slot: Slot) => hrefOf(state, `${path}/book`, { start: slot.start });
+  const status = notice === undefined ? 200 : 409;
+  if (r.url.searchParams.get('fragment') === '1') {
+    sendPage(r.req, r.res, status, calendar(state, path, view, timeHref), state);
+    return status;
+  }
+  const main = bookingPage(state, type, path, view, timeHref);
+  const query = { month: view.month, date: view.date };
+  sendPage(r.req, r.res, status, layout(state, ctx.assets, { title: `${type.name} · ${type.host.name}`, path, query, main }), state);
+  return status;
+}
+
+function emptyView(): MonthView {
+  return { month: '', days: new Map(), date: undefined, hasPrevious: false, hasNext: false };
+}
+
+/** The start a form names: an instant the operation will judge; a nonsense one sends the visitor back to the calendar. */
+function startOf(text: string | undefined): string | undefined {
+  if (text === undefined || text.length > 40) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+interface FormRender {
+  readonly values: FormValues;
+  readonly errors: ReadonlyMap<string, string>;
+  readonly preview?: PreviewShown | undefined;
+  readonly status: number;
+}
+
+async function renderForm(
+  ctx: PageContext,
+  r: PageRequest,
+  page: { type: PublicEventType; state: PageState; path: string },
+  start: string,
+  shown: FormRender,
+): Promise<number> {
+  const { type, state, path } = page;
+  const action = `${path}/book`;
+  const end = new Date(Date.parse(start) + type.durationMinutes * 60_000).toISOString();
+  const date = localDate(start, state.zone);
+  const main = bookingForm(state, type, {
+    action: hrefOf(state, action),
+    token: issueFormToken(await ctx.key(), action, r.nowMs),
+    start,
+    end,
+    values: shown.values,
+    errors: shown.errors,
+    preview: shown.preview,
+    backHref: hrefOf(state, path, { month: date.slice(0, 7), date }),
+  });
+  const title = `${type.name} · ${type.host.name}`;
+  sendPage(r.req, r.res, shown.status, layout(state, ctx.assets, { title, path: action, query: { start }, main }), state);
+  return shown.status;
+}
+
+/** `GET /@:username/:slug/book?start=…`: the form for one time. */
+export async function formRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
+  const page = await eventTypePage(ctx, r, username, slug);
+  const start = startOf(r.url.searchParams.get('start') ?? undefined);
+  if (start === undefined || !page.type.bookable) return eventTypeRoute(ctx, r, username, slug);
+  return renderForm(ctx, r, page, start, { values: EMPTY_FORM, errors: new Map(), status: 200 });
+}
+
+/** Checks a posted form came from one of the page's own documents, and reads its token: the post's idempotency key. */
+export async function checkedPost(
+  ctx: PageContext,
+  r: PageRequest,
+  action: string,
+): Promise<{ form: FormFields; token: 'valid' | 'stale'; key: string | undefined }> {
+  if (!fromOwnPage(r.req, new URL(ctx.deps.publicUrl).origin)) {
+    throw new ScheduleError('forbidden', 'A form is accepted only from this site’s own pages.', {});
+  }
+  const form = await readForm(r.req);
+  const reading = readFormToken(await ctx.key(), field(form, 'form_token'), action, r.nowMs);
+  return reading.kind === 'valid' ? { form, token: 'valid', key: `page:${reading.nonce}` } : { form, token: 'stale', key: undefined };
+}
+
+/** `POST /@:username/:slug/book`: books one meeting or a series, or previews the series. */
+export async function bookRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
+  const page = await eventTypePage(ctx, r, username, slug);
+  const { type, state, path, principal } = page;
+  const { form, token, key } = await checkedPost(ctx, r, `${path}/book`);
+  const start = startOf(field(form, 'start'));
+  if (start === undefined) return eventTypeRoute(ctx, r, username, slug);
+  const values = formValues(form, type);
+  const m = state.messages;
+  if (token === 'stale') return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.formExpired]]), status: 400 });
+  // A filled honeypot is a robot: nothing is booked, and it is told no more than a person would be.
+  if ((field(form, 'website') ?? '') !== '')
+    return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.fieldInvalid]]), status: 400 });
+  const series = type.recurring && values.repeat !== 'none';
+  try {
+    if (field(form, 'action') === 'preview') {
+      if (!series) return renderForm(ctx, r, page, start, { values, errors: new Map(), status: 200 });
+      const body = seriesBody(type, values, start, state.zone);
+      const answer = (await ctx.call('preview_series', principal, { params: {}, query: {}, body }, r.requestId)) as {
+        occurrences: { start_at: string; end_at: string }[];
+        skipped: { start_at: string }[];
+      };
+      const duration = type.durationMinutes * 60_000;
+      const preview = {
+        booked: answer.occurrences.map((o) => previewDate(state, o.start_at, o.end_at)),
+        skipped: answer.skipped.map((s) => previewDate(state, s.start_at, new Date(Date.parse(s.start_at) + duration).toISOString())),
+      };
+      return renderForm(ctx, r, page, start, { values, errors: new Map(), preview, status: 200 });
+    }
+    const booked = series
+      ? await bookSeries(ctx, r, principal, seriesBody(type, values, start, state.zone), key)
+      : await bookOne(ctx, r, principal, bookingBody(type, values, start, state.zone), key);
+    const link = signManageLink(await ctx.key(), booked.uid, Date.parse(booked.end));
+    redirect(r.res, hrefOf(state, manageLinkPath(link), { done: series ? 'series' : 'booked' }));
+    return 303;
+  } catch (error) {
+    if (!isScheduleError(error)) throw error;
+    const taken = takenNotice(error, m);
+    if (taken !== undefined) {
+      // A stale page offered a time that is gone: fresh times for that day, and why.
+      const date = localDate(start, state.zone);
+      r.url.searchParams.set('month', date.slice(0, 7));
+      r.url.searchParams.set('date', date);
+      r.url.searchParams.delete('fragment');
+      return eventTypeRoute(ctx, r, username, slug, taken);
+    }
+    if (error.code === 'no_dates_free') {
+      return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.noDatesFree]]), status: 422 });
+    }
+    if (['validation_error', 'attendee_email_invalid', 'count_out_of_range'].includes(error.code)) {
+      return renderForm(ctx, r, page, start, { values, errors: fieldErrors(error, m), status: 400 });
+    }
+    throw error;
+  }
+}
+
+/** The notice for a time that cannot be booked any more, or undefined for another refusal. */
+export function takenNotice(error: ScheduleError, m: PageState['messages']): string | undefined {
+  switch (error.code) {
+    case 'slot_unavailable':
+    case 'slot_lock_timeout':
+      return m.justTaken;
+    case 'slot_in_past':
+      return m.slotPast;
+    case 'event_type_inactive':
+      return m.inactive;
+    default:
+      return undefined;
+  }
+}
+
+async function bookOne(ctx: PageContext, r: PageRequest, principal: Principal, body: Record<string, unknown>, key: string | undefined) {
+  const booking = (await ctx.call('create_booking', principal, { params: {}, query: {}, body, idempotencyKey: key }, r.requestId)) as {
+    uid: string;
+    end_at: string;
+  };
+  return { uid: booking.uid, end: booking.end_at };
+}
+
+async function bookSeries(ctx: PageContext, r: PageRequest, principal: Principal, body: Record<string, unknown>, key: string | undefined) {
+  const made = (await ctx.call('create_series', principal, { params: {}, query: {}, body, idempotencyKey: key }, r.requestId)) as {
+    occurrences: { uid: string; end_at: string }[];
+  };
+  // The confirmation shows the first meeting; each has its own manage link in its own mail.
+  const first = made.occurrences[0];
+  if (!first) throw new ScheduleError('no_dates_free', 'None of the dates is free.', {});
+  return { uid: first.uid, end: first.end_at };
+}

@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isScheduleError, manageLinkKey, ScheduleError } from '@schedule/core';
+import { admitRequest } from '@schedule/http';
+import { ASSETS_PATH, loadAssets } from './assets.js';
+import { bookRoute, eventTypeRoute, formRoute, hostRoute } from './book-routes.js';
+import { cancelRoute, icsRoute, manageRoute, moveRoute, rescheduleRoute } from './manage-routes.js';
+import type { BookingPagesDeps, PageContext, PageRequest } from './page-deps.js';
+import { pageState } from './page-state.js';
+import { sendAsset, sendPage } from './respond.js';
+import { messagePage } from './views/booking-page.js';
+import { layout } from './views/layout.js';
+import { visitorCalls } from './visitor-calls.js';
+
+/** The booking pages as a front end beside the API: whether a path is theirs, and the handler. */
+export interface BookingPages {
+  handles(path: string): boolean;
+  handler(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/** A route: its name for the log and metrics (a template, never the raw path), the method, and what serves it. */
+interface Route {
+  readonly name: string;
+  readonly serve: (ctx: PageContext, r: PageRequest) => Promise<number>;
+}
+
+const SEGMENT = /^[^/]{1,200}$/;
+
+/** Which route a method and path are (`/@alice`, `/@alice/intro`, `/@alice/intro/book`, `/booking/<token>[/…]`), or undefined. */
+function routeOf(method: string, path: string): Route | undefined {
+  const get = method === 'GET' || method === 'HEAD';
+  const post = method === 'POST';
+  const parts = path.split('/').slice(1).map(decodeSegment);
+  if (parts.some((p) => p === undefined || !SEGMENT.test(p))) return undefined;
+  const [first = '', second, third, fourth] = parts as string[];
+  if (first.startsWith('@') && first.length > 1) {
+    const username = first.slice(1);
+    if (second === undefined && get) return { name: 'GET /@:username', serve: (c, r) => hostRoute(c, r, username) };
+    if (second !== undefined && third === undefined && get)
+      return { name: 'GET /@:username/:slug', serve: (c, r) => eventTypeRoute(c, r, username, second) };
+    if (second !== undefined && third === 'book' && fourth === undefined) {
+      if (get) return { name: 'GET /@:username/:slug/book', serve: (c, r) => formRoute(c, r, username, second) };
+      if (post) return { name: 'POST /@:username/:slug/book', serve: (c, r) => bookRoute(c, r, username, second) };
+    }
+    return undefined;
+  }
+  if (first === 'booking' && second !== undefined && fourth === undefined) {
+    const token = second;
+    if (third === undefined && get) return { name: 'GET /booking/:token', serve: (c, r) => manageRoute(c, r, token) };
+    if (third === 'invite.ics' && get) return { name: 'GET /booking/:token/invite.ics', serve: (c, r) => icsRoute(c, r, token) };
+    if (third === 'reschedule' && get) return { name: 'GET /booking/:token/reschedule', serve: (c, r) => rescheduleRoute(c, r, token) };
+    if (third === 'reschedule' && post) return { name: 'POST /booking/:token/reschedule', serve: (c, r) => moveRoute(c, r, token) };
+    if (third === 'cancel' && post) return { name: 'POST /booking/:token/cancel', serve: (c, r) => cancelRoute(c, r, token) };
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a path is the booking pages': `/@…` and `/booking/…`, which no other front end serves (docs/booking-page.md). */
+export function isPagePath(path: string): boolean {
+  return path.startsWith('/@') || path.startsWith('/booking/');
+}
+
+/**
+ * Builds the booking pages (docs/booking-page.md). Each request: assets
+ * straight away (cached, never counted); else the anonymous rate limit of
+ * the client address, the route, and its page. A refusal is a page in the
+ * visitor's language with the API's status, never a server error.
+ */
+export function buildBookingPages(deps: BookingPagesDeps): BookingPages {
+  const assets = loadAssets();
+  // A page is for people without a token: a bearer header sent here counts in the address's bucket all the same.
+  const admission = { ...deps, authenticate: async () => undefined };
+  let key: Promise<string> | undefined;
+  const ctx: PageContext = {
+    deps,
+    assets,
+    call: visitorCalls(deps.core, deps.operations),
+    key() {
+      key ??= manageLinkKey(deps.core.store.db, { clock: deps.core.clock }).catch((error: unknown) => {
+        // Not kept: the next request asks again once the database answers.
+        key = undefined;
+        throw error;
+      });
+      return key;
+    },
+  };
+
+  function refused(r: PageRequest, error: unknown, route: string): number {
+    const state = pageState(r.url.searchParams, r.req.headers['accept-language'], 'UTC');
+    const m = state.messages;
+    let status = 500;
+    let text = m.unavailable;
+    let title = m.unavailable;
+    if (isScheduleError(error)) {
+      switch (error.code) {
+        case 'not_found':
+        case 'event_type_not_found':
+        case 'booking_not_found':
+          [status, title, text] = [404, m.notFoundTitle, m.notFound];
+          break;
+        case 'rate_limited':
+          r.res.setHeader('Retry-After', String(error.retryAfterSeconds ?? 60));
+          [status, title, text] = [429, m.tooMany(error.retryAfterSeconds ?? 60), m.tooMany(error.retryAfterSeconds ?? 60)];
+          break;
+        case 'forbidden':
+          [status, title, text] = [403, m.formExpired, m.formExpired];
+          break;
+        case 'payload_too_large':
+          [status, title, text] = [413, m.fieldInvalid, m.fieldInvalid];
+          break;
+        case 'unsupported_media_type':
+          [status, title, text] = [415, m.fieldInvalid, m.fieldInvalid];
+          break;
+        case 'database_unavailable':
+          status = 503;
+          if (error.retryAfterSeconds !== undefined) r.res.setHeader('Retry-After', String(error.retryAfterSeconds));
+          break;
+        default:
+          deps.logger.error({ request_id: r.requestId, route, code: error.code, message: error.message }, 'page refused unexpectedly');
+      }
+    } else {
+      deps.logger.error({ request_id: r.requestId, route, err: error }, 'unexpected fault');
+    }
+    if (r.res.headersSent) return status;
+    sendPage(r.req, r.res, status, layout(state, assets, { title, path: r.url.pathname, main: messagePage(title, text) }), state);
+    return status;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string, seen: { route: string }) {
+    const method = req.method ?? 'GET';
+    if (url.pathname.startsWith(ASSETS_PATH) && (method === 'GET' || method === 'HEAD')) {
+      const asset = assets.byName.get(url.pathname.slice(ASSETS_PATH.length));
+      seen.route = 'GET /booking/assets/:name';
+      if (asset) {
+        sendAsset(req, res, asset);
+        return 200;
+      }
+    }
+    const r: PageRequest = { req, res, url, requestId, nowMs: deps.core.clock.now() };
+    const route = routeOf(method, url.pathname);
+    try {
+      // Every page request but the assets is counted in the client address's anonymous bucket (30 a minute).
+      await admitRequest(admission, req, res);
+      if (!route) throw new ScheduleError('not_found', 'No such page.', {});
+      seen.route = route.name;
+      return await route.serve(ctx, r);
+    } catch (error) {
+      return refused(r, error, seen.route);
+    }
+  }
+
+  return {
+    handles: isPagePath,
+    handler(req, res) {
+      const started = performance.now();
+      const requestId = deps.core.ids.uuid();
+      res.setHeader('X-Request-Id', requestId);
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const seen = { route: 'unmatched page' };
+      void handle(req, res, url, requestId, seen).then((status) => {
+        const seconds = (performance.now() - started) / 1000;
+        deps.observe?.(seen.route, status, seconds);
+        deps.logger.info(
+          { request_id: requestId, method: req.method, route: seen.route, status, duration_ms: Math.round(seconds * 100_000) / 100 },
+          'request',
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Dates and times as the visitor's locale writes them (Intl: 12- or
+// 24-hour, day and month names and order). Formatters are costly to make,
+// so each is made once per locale, zone and kind, up to a bound.
+
+const MAX_FORMATTERS = 512;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: string, zone: string, kind: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${zone}|${kind}`;
+  let made = formatters.get(key);
+  if (!made) {
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    made = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone });
+    formatters.set(key, made);
+  }
+  return made;
+}
+
+/** "9:00 AM" or "09:00". */
+export const timeOf = (instant: string, zone: string, locale: string) =>
+  formatter(locale, zone, 'time', { hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
+
+/** "Wednesday, December 2, 2026" of a civil date. */
+export const dayOf = (date: string, locale: string) =>
+  formatter(locale, 'UTC', 'day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+/** "December 2026". */
+export const monthTitle = (month: string, locale: string) =>
+  formatter(locale, 'UTC', 'month', { month: 'long', year: 'numeric' }).format(new Date(`${month}-15T12:00:00Z`));
+
+/** Monday to Sunday, short ("Mon") and long ("Monday"). */
+export function weekdays(locale: string): { short: string; long: string }[] {
+  // 2026-11-30 is a Monday.
+  return Array.from({ length: 7 }, (_, i) => {
+    const day = new Date(Date.UTC(2026, 10, 30 + i, 12));
+    return {
+      short: formatter(locale, 'UTC', 'wd-short', { weekday: 'short' }).format(day),
+      long: formatter(locale, 'UTC', 'wd-long', { weekday: 'long' }).format(day),
+    };
+  });
+}
+
+/** A meeting in one zone: "Wednesday, December 2, 2026, 9:00 – 9:30 AM". */
+export const meetingIn = (start: string, end: string, zone: string, locale: string) =>
+  formatter(locale, zone, 'span', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).formatRange(new Date(start), new Date(end));
+
+/** The IANA zones a visitor may pick, as this runtime knows them (CLDR's, through ICU). */
+export const ZONES: readonly string[] = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])].sort();
+const KNOWN = new Set(ZONES);
+
+/** A zone the page may show times in: one of ZONES. */
+export const isZone = (zone: string | undefined): zone is string => zone !== undefined && KNOWN.has(zone);
