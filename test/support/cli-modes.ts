@@ -63,11 +63,13 @@ const UUID_G = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const WRITE_TIME =
   /\b(created_at|updated_at|cancelled_at|ended_at|computed_at|revoked_at|last_used_at)(\t|": ")(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)/g;
 
-function normalizerFor(name: ModeName, fixed: ReadonlySet<string>): (text: string) => string {
+function normalizerFor(name: ModeName, fixed: ReadonlySet<string>, serverUrl: string): (text: string) => string {
   const labels = new Map<string, string>();
   const source = new RegExp(`\\bsource(\\t|": ")${SOURCE_OF[name]}\\b`, 'g');
   return (text) =>
     text
+      // Each mode's server listens on a port of its own: a booking_url differs by that alone.
+      .replaceAll(serverUrl, '<server>')
       .replace(WRITE_TIME, (_, key: string, sep: string) => `${key}${sep}<written>`)
       .replace(/^mode: (embedded|remote)$/gm, (line, mode) => (mode === name ? 'mode: <mode>' : line))
       // A cursor encodes the last uid shown, which differs between the twin databases.
@@ -129,6 +131,8 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
   const embeddedServer = await startInProcess({ db: dbs.embedded }, SERVER_ENV);
   servers.push(embeddedServer);
 
+  // An embedded CLI is told where its deployment serves booking pages (PUBLIC_URL), as an operator
+  // running it beside a server would: its event types then show the same booking_url the server does.
   const mode = (name: ModeName, server: TestServer, args: readonly string[]): CliMode => ({
     name,
     db: dbs[name],
@@ -136,17 +140,18 @@ export async function startCliModes(workspace: Record<string, unknown>, token: s
     args,
     run: (command, options = {}) => {
       const secret = options.token === undefined ? token : options.token;
-      return runCli([...command, ...args], { env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env }, stdinOpen: options.stdinOpen });
+      const env = { SCHEDULE_TOKEN: secret ?? undefined, ...(name === 'embedded' ? { PUBLIC_URL: server.url } : {}), ...options.env };
+      return runCli([...command, ...args], { env, stdinOpen: options.stdinOpen });
     },
     runOnTty: (command, options = {}) => {
       const secret = options.token === undefined ? token : options.token;
       return runCliOnTty([...command, ...args], {
-        env: { SCHEDULE_TOKEN: secret ?? undefined, ...options.env },
+        env: { SCHEDULE_TOKEN: secret ?? undefined, ...(name === 'embedded' ? { PUBLIC_URL: server.url } : {}), ...options.env },
         ...(options.answers ? { answers: options.answers } : {}),
       });
     },
     ...httpReader(server.url, token),
-    normalize: normalizerFor(name, fixed),
+    normalize: normalizerFor(name, fixed, server.url),
   });
   const modes = {
     embedded: mode('embedded', embeddedServer, ['--db', dbs.embedded]),

@@ -2180,6 +2180,8 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
+            /** @description Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages. */
+            booking_url: string | null;
         };
         EventTypeDetails: {
             id: string;
@@ -2221,6 +2223,8 @@ export interface components {
             };
             /** @enum {string} */
             visibility: "public" | "hidden" | "private";
+            /** @description Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages. */
+            booking_url: string | null;
             questions: {
                 /** @description The key of its answer in `responses`. */
                 id: string;

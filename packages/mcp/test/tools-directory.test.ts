@@ -28,6 +28,8 @@ const eventType = (id: string, owner: Username, slug: string, name: string, recu
   future_limit_days: 400,
   timezone: 'UTC',
   questions: [],
+  // This suite's core serves no booking pages (deps.pages unset); test/booking-page-http.test.ts sees the address.
+  booking_url: null,
 });
 
 const ALL_EVENT_TYPES = [

@@ -118,7 +118,8 @@ export async function eventTypeRoute(ctx: PageContext, r: PageRequest, username:
   const view = type.bookable ? await monthView(ctx, r, principal, ref, state, notice) : emptyView();
   const timeHref = (slot: Slot) => hrefOf(state, `${path}/book`, { start: slot.start });
   const status = notice === undefined ? 200 : 409;
-  if (r.url.searchParams.get('fragment') === '1') {
+  // A type that takes no bookings has no calendar to swap: its whole page says so.
+  if (r.url.searchParams.get('fragment') === '1' && type.bookable) {
     sendPage(r.req, r.res, status, calendar(state, path, view, timeHref), state);
     return status;
   }

@@ -195,7 +195,11 @@ function demoHint(url: string): string {
   return [
     '',
     'Demo workspace loaded into an in-memory database: it starts fresh on every start, and its public',
-    'tokens never reach your own database. Try it with the demo token of Alice (owner):',
+    'tokens never reach your own database.',
+    '',
+    `Book a meeting with Alice as an invitee would, in your browser: ${url}/@alice/intro`,
+    '',
+    'Try the API with the demo token of Alice (owner):',
     '',
     `  curl -s -H 'Authorization: Bearer pat_demo_alice_0123456789' '${url}/v1/bookings?limit=3'`,
     '',

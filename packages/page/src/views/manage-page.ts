@@ -53,7 +53,7 @@ ${
 }
 ${booking.joinUrl && live ? html`<div><dt>${m.where}</dt><dd><a href="${booking.joinUrl}" rel="noopener noreferrer">${m.joinAt}</a></dd></div>` : ''}
 ${booking.place && live ? html`<div><dt>${m.where}</dt><dd>${booking.place}</dd></div>` : ''}
-<div><dt>Status</dt><dd>${m.status[booking.status] ?? booking.status}</dd></div>
+<div><dt>${m.statusLabel}</dt><dd>${m.status[booking.status] ?? booking.status}</dd></div>
 </dl>
 ${booking.status === 'canceled' && view.done !== 'canceled' ? html`<p>${m.alreadyCanceled}</p>` : ''}
 ${booking.inPast ? html`<p>${m.inPast}</p>` : ''}
@@ -85,7 +85,7 @@ export function rescheduleForm(
   return html`<h1>${m.rescheduleTo}</h1>
 <dl class="summary">
 <div><dt>${booking.title}</dt><dd>${m.withHost(booking.hostName)}</dd></div>
-<div><dt>${m.status.confirmed}</dt><dd><del><time datetime="${booking.start}">${meetingIn(booking.start, booking.end, state.zone, state.locale)}</time></del></dd></div>
+<div><dt>${m.currentTime}</dt><dd><del><time datetime="${booking.start}">${meetingIn(booking.start, booking.end, state.zone, state.locale)}</time></del></dd></div>
 <div><dt>${m.rescheduleTo}</dt><dd><time datetime="${view.start}">${meetingIn(view.start, view.end, state.zone, state.locale)}</time></dd></div>
 </dl>
 <form method="post" action="${view.action}">
