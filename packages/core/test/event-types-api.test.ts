@@ -86,7 +86,8 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
   beforeAll(async () => {
     store = await fixture.open();
     clock = manualClock(T0);
-    deps = testDeps(store, clock);
+    // Booking pages served at a test address, so every view's booking_url is one to compare.
+    deps = testDeps(store, clock, { pages: () => 'https://pages.test/' });
     await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(WORKSPACE)));
     for (const name of Object.keys(TOKENS) as Caller[]) who[name] = await principalOf({ store, clock }, TOKENS[name]);
   });
@@ -157,6 +158,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         attendee_mail: true,
         location: { type: 'conference' },
         visibility: 'public',
+        booking_url: 'https://pages.test/@ann/deep-dive',
         questions: [],
         version: 1,
         created_at: T0,

@@ -118,6 +118,11 @@ export function bookingForm(state: PageState, type: PublicEventType, view: FormV
 <p><a href="${view.backHref}">${m.back}</a></p></section>
 <form class="book" method="post" action="${view.action}" novalidate>
 ${
+  // Enter in a field submits with the form's first submit button: this one, so it books, as the visible
+  // button at the end says, rather than previewing the series (a button that comes earlier on the page).
+  html`<button type="submit" name="action" value="book" hidden tabindex="-1">${m.confirm}</button>`
+}
+${
   errors.size > 0
     ? html`<div class="notice" role="alert" tabindex="-1" id="form-errors"><p>${errors.get('form') ?? m.fixErrors}</p>${
         problems.length > 0 ? html`<ul>${problems.map(([id, text]) => html`<li><a href="#${id}">${text}</a></li>`)}</ul>` : ''
