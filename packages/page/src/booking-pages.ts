@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isScheduleError, manageLinkKey, ScheduleError } from '@schedule/core';
-import { admitRequest } from '@schedule/http';
+import { admitRequest, HTTP_STATUS } from '@schedule/http';
 import { ASSETS_PATH, loadAssets } from './assets.js';
 import { bookRoute, eventTypeRoute, formRoute, hostRoute } from './book-routes.js';
 import { cancelRoute, icsRoute, manageRoute, moveRoute, rescheduleRoute } from './manage-routes.js';
@@ -92,42 +92,28 @@ export function buildBookingPages(deps: BookingPagesDeps): BookingPages {
     },
   };
 
+  /**
+   * A refusal as a page: the status the API's one table gives its code
+   * (@schedule/http HTTP_STATUS), and words for it in the visitor's language.
+   * Anything but a refusal is logged and answered 500, never shown.
+   */
   function refused(r: PageRequest, error: unknown, route: string): number {
     const state = pageState(r.url.searchParams, r.req.headers['accept-language'], 'UTC');
     const m = state.messages;
-    let status = 500;
-    let text = m.unavailable;
-    let title = m.unavailable;
-    if (isScheduleError(error)) {
-      switch (error.code) {
-        case 'not_found':
-        case 'event_type_not_found':
-        case 'booking_not_found':
-          [status, title, text] = [404, m.notFoundTitle, m.notFound];
-          break;
-        case 'rate_limited':
-          r.res.setHeader('Retry-After', String(error.retryAfterSeconds ?? 60));
-          [status, title, text] = [429, m.tooMany(error.retryAfterSeconds ?? 60), m.tooMany(error.retryAfterSeconds ?? 60)];
-          break;
-        case 'forbidden':
-          [status, title, text] = [403, m.formExpired, m.formExpired];
-          break;
-        case 'payload_too_large':
-          [status, title, text] = [413, m.fieldInvalid, m.fieldInvalid];
-          break;
-        case 'unsupported_media_type':
-          [status, title, text] = [415, m.fieldInvalid, m.fieldInvalid];
-          break;
-        case 'database_unavailable':
-          status = 503;
-          if (error.retryAfterSeconds !== undefined) r.res.setHeader('Retry-After', String(error.retryAfterSeconds));
-          break;
-        default:
-          deps.logger.error({ request_id: r.requestId, route, code: error.code, message: error.message }, 'page refused unexpectedly');
-      }
-    } else {
-      deps.logger.error({ request_id: r.requestId, route, err: error }, 'unexpected fault');
-    }
+    const status = isScheduleError(error) ? HTTP_STATUS[error.code] : 500;
+    if (!isScheduleError(error)) deps.logger.error({ request_id: r.requestId, route, err: error }, 'unexpected fault');
+    const wait = isScheduleError(error) ? error.retryAfterSeconds : undefined;
+    if (wait !== undefined) r.res.setHeader('Retry-After', String(wait));
+    const [title, text] =
+      status === 404
+        ? [m.notFoundTitle, m.notFound]
+        : status === 429
+          ? [m.tooMany(wait ?? 60), m.tooMany(wait ?? 60)]
+          : status === 403
+            ? [m.notFromHere, m.notFromHere]
+            : status < 500
+              ? [m.fieldInvalid, m.fieldInvalid]
+              : [m.unavailable, m.unavailable];
     if (r.res.headersSent) return status;
     sendPage(r.req, r.res, status, layout(state, assets, { title, path: r.url.pathname, main: messagePage(title, text) }), state);
     return status;

@@ -54,6 +54,7 @@ export const de: Messages = {
   slotPast: 'Diese Zeit ist vorbei. Bitte wählen Sie eine andere.',
   inactive: 'Dieser Termin kann gerade nicht gebucht werden.',
   formExpired: 'Dieses Formular ist abgelaufen. Bitte senden Sie es erneut.',
+  notFromHere: 'Dieses Formular wurde nicht von dieser Seite gesendet. Bitte öffnen Sie die Seite erneut und senden Sie es von dort.',
   tooMany: (seconds) => `Zu viele Anfragen von Ihrer Adresse. Bitte warten Sie ${seconds} Sekunden und versuchen Sie es erneut.`,
   unavailable: 'Der Dienst kann gerade nicht antworten. Bitte versuchen Sie es gleich noch einmal.',
   notFound: 'Diese Seite gibt es nicht.',

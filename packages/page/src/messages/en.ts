@@ -53,6 +53,7 @@ export const en = {
   slotPast: 'That time has passed. Please pick another.',
   inactive: 'This event type is not taking bookings right now.',
   formExpired: 'This form has expired. Please send it again.',
+  notFromHere: 'This form was not sent from this site. Please open the page again and send it from there.',
   tooMany: (seconds: number) => `Too many requests from your address. Please wait ${seconds} seconds and try again.`,
   unavailable: 'The service cannot answer right now. Please try again in a moment.',
   notFound: 'This page does not exist.',
