@@ -107,12 +107,17 @@ try {
   // 1. The first load: the page and the two files it names, as a browser asks.
   const html = await ok(schedule.url, PAGE, fresh());
   const text = (await ok(schedule.url, PAGE, { ...fresh(), 'accept-encoding': 'identity' })).body.toString('utf8');
-  const css = /<link rel="stylesheet" href="([^"]+)">/.exec(text)?.[1];
-  const js = /<script src="([^"]+)" defer><\/script>/.exec(text)?.[1];
-  if (!css || !js) throw new Error('the page names no style sheet or no script');
+  // Every style sheet and script the page names, fetched as a browser would; one on another origin breaks the budget, unfetched.
+  const origin = new URL(schedule.url).origin;
+  const foreign = referencesOf(text).filter((ref) => new URL(ref, schedule.url).origin !== origin);
+  const files = [...text.matchAll(/<link rel="stylesheet" href="([^"]+)">|<script src="([^"]+)"/g)]
+    .map((m) => attribute(m[1] ?? m[2]))
+    .filter((ref) => new URL(ref, schedule.url).origin === origin);
+  const css = files.find((ref) => ref.endsWith('.css'));
+  const js = files.find((ref) => ref.endsWith('.js'));
+  if (!css || !js || files.length !== 2) throw new Error(`the page names ${files.join(', ')}: not one style sheet and one script`);
   const cssRes = await ok(schedule.url, css, ENCODINGS);
   const jsRes = await ok(schedule.url, js, ENCODINGS);
-  const foreign = referencesOf(text).filter((ref) => new URL(ref, schedule.url).origin !== new URL(schedule.url).origin);
 
   // 2. The links a visitor follows with the script on: the next month and another free day.
   const nextMonth = /<a class="nav" data-nav href="([^"]+)" aria-label="Next month">/.exec(text)?.[1];
