@@ -20,6 +20,27 @@ function formatter(locale: string, zone: string, kind: string, options: Intl.Dat
 export const timeOf = (instant: string, zone: string, locale: string) =>
   formatter(locale, zone, 'time', { hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
 
+/** How en-US writes a 2-digit month, 2-digit day and numeric year: MM/DD/YYYY. */
+const US_DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+/**
+ * The civil date (yyyy-mm-dd) an instant falls on in a zone; '' for no
+ * instant. A month of times asks this once a time, so it is one cached
+ * formatter, not a zoned date object each time (luxon's costs fourteen
+ * times as much), and its plain "MM/DD/YYYY" text (formatToParts costs twice
+ * as much), read back by its parts only if the text ever reads otherwise.
+ */
+export function civilDate(instant: string, zone: string): string {
+  const ms = Date.parse(instant);
+  if (Number.isNaN(ms)) return '';
+  const made = formatter('en-US', zone, 'civil', { year: 'numeric', month: '2-digit', day: '2-digit' });
+  const text = made.format(ms);
+  const plain = US_DATE.exec(text);
+  if (plain) return `${plain[3]}-${plain[1]}-${plain[2]}`;
+  const parts = made.formatToParts(ms);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
 /** "Wednesday, December 2, 2026" of a civil date. */
 export const dayOf = (date: string, locale: string) =>
   formatter(locale, 'UTC', 'day', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(

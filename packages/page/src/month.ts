@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { civilDate } from './format.js';
 
 // The month and day a visitor looks at, in the visitor's zone. The page asks
 // `list_slots` for whole local days, and groups what it answers by the
@@ -50,16 +51,16 @@ export function monthQueries(window: MonthWindow, zone: string): { startMs: numb
 }
 
 /** The local date (yyyy-mm-dd) a start falls on in a zone. */
-export function localDate(instant: string, zone: string): string {
-  return DateTime.fromISO(instant, { zone }).toISODate() ?? '';
-}
+export const localDate = civilDate;
 
 /** A month's free starts by local date, in order. */
 export function slotsByDay(slots: readonly Slot[], zone: string): Map<string, Slot[]> {
   const days = new Map<string, Slot[]>();
   for (const slot of slots) {
     const date = localDate(slot.start, zone);
-    days.set(date, [...(days.get(date) ?? []), slot]);
+    const day = days.get(date);
+    if (day) day.push(slot);
+    else days.set(date, [slot]);
   }
   return days;
 }
