@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { ZONES } from './format.js';
-import { localDate, slotsByDay } from './month.js';
+import { ZONES } from '../src/format.js';
+import { localDate, slotsByDay } from '../src/month.js';
 
 // The local date of a start decides which day of the calendar lists it. It
 // is read with a cached Intl formatter (the page asks it once per free time);
