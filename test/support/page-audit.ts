@@ -25,7 +25,7 @@ export async function expectNoAxeViolations(page: Page, state: string): Promise<
   const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.evaluate(axeSource);
   const violations = await page.evaluate(async (tags) => {
-    const axe = (globalThis as any).axe;
+    const { axe, document } = globalThis as any;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return result.violations.map(
       (v: any) =>
@@ -59,6 +59,7 @@ export function watchPage(page: Page, origin: string): { problems: string[] } {
 /** What has focus, and whether it shows: a non-none outline of some width. */
 export async function focusedOutline(page: Page): Promise<{ element: string; outline: string; visible: boolean }> {
   return page.evaluate(() => {
+    const { document, getComputedStyle } = globalThis as any;
     const el = document.activeElement;
     if (!el || el === document.body) return { element: 'body', outline: '', visible: false };
     const style = getComputedStyle(el);
