@@ -71,7 +71,7 @@ const workspace = writeWorkspace({
       ],
     },
   ],
-  tokens: [{ name: 'hilde', user: HOST.username, secret: SECRET, scopes: ['bookings:read'] }],
+  tokens: [{ name: 'hilde', user: HOST.username, secret: SECRET, scopes: ['bookings:read', 'series:read'] }],
 });
 
 /** The answers every booking gives, as typed and as the API stores them. */
@@ -257,16 +257,17 @@ describe('the booking page in Chromium', () => {
     expect({
       status: booking.status,
       start: booking.start_at,
-      series: booking.series_id ?? null,
       attendee: booking.attendees[0],
       responses: booking.responses,
     }).toEqual({
       status: 'confirmed',
       start,
-      series: null,
       attendee: { email: who.email, name: who.name, timezone: VISITOR_ZONE },
       responses: STORED_RESPONSES,
     });
+    // One booking, not a series: the form's repeat stayed at "Does not repeat".
+    const series = await api(server.url, '/v1/series', { token: SECRET });
+    expect({ status: series.status, count: series.body.data.length }).toEqual({ status: 200, count: 0 });
     const link = await manageLinkMailedTo(who.email, booking.uid);
     await rescheduleThenCancel(page, link, who.email, who.newDate, js);
   }
