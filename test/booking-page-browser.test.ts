@@ -395,6 +395,8 @@ describe('the booking page in Chromium', () => {
     // The API refuses the first problem it meets: the email; the empty Company is reported once that is fixed.
     expect(await attributes(page, '.field-error', 'id')).toEqual(['email-error']);
     expect(await attributes(page, '#form-errors a', 'href')).toEqual(['#email']);
+    // Each link of the error list names its field.
+    expect(await page.locator('#form-errors a').allInnerTexts()).toEqual(['Email: Please check this field.']);
     await audit('form-errors', true);
 
     await page.fill('#email', 'axel@guest.test');
