@@ -202,27 +202,27 @@ describe('the booking page in Chromium', () => {
     const newStart = (await first.locator('time').getAttribute('datetime')) ?? '';
     expect(newStart).toBe(`${newDate}T08:00:00.000Z`);
     await Promise.all([page.waitForURL((url) => url.searchParams.get('start') === newStart), first.click()]);
-    await page.fill('#reason', 'Clash with a flight');
-    await Promise.all([
-      page.waitForURL((url) => url.searchParams.get('done') === 'rescheduled'),
-      page.getByRole('button', { name: 'Confirm new time' }).click(),
-    ]);
-    expect(await page.locator('h1').innerText()).toBe('Your meeting has moved');
+    expect(await submitReason(page, 'Clash with a flight', 'Confirm new time', 'rescheduled')).toBe('Your meeting has moved');
     const moved = await bookingOf(email);
     expect({ status: moved.status, start: moved.start_at }).toEqual({ status: 'confirmed', start: newStart });
 
-    await page.fill('#reason', 'No longer needed');
-    await Promise.all([
-      page.waitForURL((url) => url.searchParams.get('done') === 'canceled'),
-      page.getByRole('button', { name: 'Cancel meeting' }).click(),
-    ]);
-    expect(await page.locator('h1').innerText()).toBe('Your meeting is canceled');
+    expect(await submitReason(page, 'No longer needed', 'Cancel meeting', 'canceled')).toBe('Your meeting is canceled');
     const canceled = await bookingOf(email);
     expect({ status: canceled.status, reason: canceled.cancellation_reason, start: canceled.start_at }).toEqual({
       status: 'canceled',
       reason: 'No longer needed',
       start: newStart,
     });
+  }
+
+  /** Types a reason, presses `button` and waits for the page it leads to (`?done=<done>`); returns that page's heading. */
+  async function submitReason(page: Page, reason: string, button: string, done: string): Promise<string> {
+    await page.fill('#reason', reason);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('done') === done),
+      page.getByRole('button', { name: button }).click(),
+    ]);
+    return page.locator('h1').innerText();
   }
 
   /** Puts the calendar in the visitor's zone: by itself with the script, by the zone form without. */
