@@ -13,6 +13,7 @@ import {
 import { checkedPost, monthView, takenNotice } from './book-routes.js';
 import { googleCalendarLink, outlookCalendarLink } from './calendar-links.js';
 import { issueFormToken } from './form-token.js';
+import { isZone } from './format.js';
 import { type Html, html } from './html.js';
 import { localDate, type Slot } from './month.js';
 import type { PageContext, PageRequest } from './page-deps.js';
@@ -20,7 +21,7 @@ import { hrefOf, type PageState, pageState } from './page-state.js';
 import { field } from './read-form.js';
 import { redirect, sendCalendar, sendPage } from './respond.js';
 import { messagePage } from './views/booking-page.js';
-import { calendar } from './views/calendar.js';
+import { calendar, zonePicker } from './views/calendar.js';
 import { layout } from './views/layout.js';
 import { type ManagedBooking, managePage, rescheduleForm } from './views/manage-page.js';
 
@@ -40,7 +41,7 @@ interface ApiBooking {
   start_at: string;
   end_at: string;
   host: { username: string; email: string };
-  attendees: { email: string; name: string }[];
+  attendees: { email: string; name: string; timezone: string }[];
   location: { type: string; url: string | null; value: string | null };
 }
 
@@ -86,7 +87,9 @@ async function managed(ctx: PageContext, r: PageRequest, token: string): Promise
   // Now that the booking is read, the grant reaches its event type too: the slots to move it to.
   const principal = visitorPrincipal({ kind: 'manage', bookingUid: api.uid, eventTypeId: api.event_type_id });
   const type = await publicEventType(ctx.deps.core.store.db, principal, api.host.username, api.event_type_slug);
-  const state = pageState(r.url.searchParams, r.req.headers['accept-language'], type.host.timezone);
+  // A manage link (as mailed) carries no `tz`: times show in the zone the visitor booked in, else the host's.
+  const bookedIn = api.attendees[0]?.timezone;
+  const state = pageState(r.url.searchParams, r.req.headers['accept-language'], isZone(bookedIn) ? bookedIn : type.host.timezone);
   const booking: ManagedBooking = {
     uid: api.uid,
     title: type.name,
@@ -204,7 +207,7 @@ export async function rescheduleRoute(ctx: PageContext, r: PageRequest, token: s
     sendPage(r.req, r.res, status, calendar(state, action, view, timeHref), state);
     return status;
   }
-  const main = layoutMain(state, booking, calendar(state, action, view, timeHref));
+  const main = layoutMain(state, booking, zonePicker(state, action, view), calendar(state, action, view, timeHref));
   sendPage(
     r.req,
     r.res,
@@ -215,10 +218,13 @@ export async function rescheduleRoute(ctx: PageContext, r: PageRequest, token: s
   return status;
 }
 
-/** The reschedule calendar under what is being moved. */
-function layoutMain(state: PageState, booking: ManagedBooking, picker: Html): Html {
+/** The reschedule calendar beside what is being moved and the zone its times show in, as on the booking page. */
+function layoutMain(state: PageState, booking: ManagedBooking, zone: Html, picker: Html): Html {
   const m = state.messages;
-  return html`<h1>${m.rescheduleTitle}</h1><p class="lead">${booking.title} · ${m.withHost(booking.hostName)}</p>${picker}`;
+  return html`<div class="columns">
+<div class="about"><h1>${m.rescheduleTitle}</h1><p class="lead">${booking.title} · ${m.withHost(booking.hostName)}</p>${zone}</div>
+${picker}
+</div>`;
 }
 
 /** `POST /booking/:token/reschedule`: moves the meeting; a new link follows, as the old one ends with the old meeting. */

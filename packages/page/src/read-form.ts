@@ -39,7 +39,8 @@ export function readForm(req: IncomingMessage): Promise<FormFields> {
     req.on('end', () => {
       const fields = new Map<string, string[]>();
       for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
-        fields.set(name, [...(fields.get(name) ?? []), value]);
+        // A browser posts a textarea's line breaks as CRLF (HTML's form encoding): keep them as typed, LF.
+        fields.set(name, [...(fields.get(name) ?? []), value.replace(/\r\n?/g, '\n')]);
       }
       resolve(fields);
     });

@@ -106,6 +106,13 @@ ${
 </fieldset>`;
 }
 
+/** A field's label, for the error list: each link there names the field it leads to, not only what is wrong. */
+function fieldLabel(state: PageState, type: PublicEventType, id: string): string {
+  const m = state.messages;
+  const fixed: Record<string, string> = { name: m.name, email: m.email, guests: m.guests, count: m.repeatCount };
+  return fixed[id] ?? type.questions.find((q) => `q.${q.id}` === id)?.label ?? id;
+}
+
 /** The booking form: the chosen time, the visitor's details, the event type's questions, perhaps a repeat. */
 export function bookingForm(state: PageState, type: PublicEventType, view: FormView): Html {
   const m = state.messages;
@@ -125,7 +132,9 @@ ${
 ${
   errors.size > 0
     ? html`<div class="notice" role="alert" tabindex="-1" id="form-errors"><p>${errors.get('form') ?? m.fixErrors}</p>${
-        problems.length > 0 ? html`<ul>${problems.map(([id, text]) => html`<li><a href="#${id}">${text}</a></li>`)}</ul>` : ''
+        problems.length > 0
+          ? html`<ul>${problems.map(([id, text]) => html`<li><a href="#${id}">${fieldLabel(state, type, id)}: ${text}</a></li>`)}</ul>`
+          : ''
       }</div>`
     : ''
 }
