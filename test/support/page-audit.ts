@@ -45,9 +45,7 @@ export function watchPage(page: Page, origin: string): { problems: string[] } {
   page.on('console', (message) => {
     const text = message.text();
     if (/Content.Security.Policy|Refused to/i.test(text)) problems.push(`csp: ${text}`);
-    // The browser asks for /favicon.ico by itself; the page names no icon, so that one 404 is not the page's.
-    else if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
-      problems.push(`console error: ${text} (${message.location().url})`);
+    else if (message.type() === 'error') problems.push(`console error: ${text} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('request', (request) => {

@@ -14,6 +14,9 @@
     window.parent.postMessage({ type: `schedule:${report}`, booking: { uid, start, end } }, parent);
   }
 
+  // A form sent back with errors: focus goes to their list, which links to each field.
+  document.getElementById('form-errors')?.focus();
+
   const zoneForm = document.querySelector('form[data-zone-form]');
 
   async function swap(href, how) {

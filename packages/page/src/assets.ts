@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { PAGE_CSS, PAGE_JS } from './embedded-assets.js';
+import { PAGE_CSS, PAGE_ICON, PAGE_JS } from './embedded-assets.js';
 
 // The page's two files, its style sheet and its script (assets/, embedded at
 // build by scripts/embed-assets.mjs), loaded once at start,
@@ -21,6 +21,8 @@ export interface Assets {
   /** The served names, for the page's `<link>` and `<script>`. */
   readonly css: string;
   readonly js: string;
+  /** The page's icon: without one, every page view costs a request for `/favicon.ico` in the visitor's bucket. */
+  readonly icon: string;
   readonly byName: ReadonlyMap<string, Asset>;
 }
 
@@ -38,14 +40,18 @@ export function loadAssets(): Assets {
     `${stem}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${ext}`;
   const cssBody = Buffer.from(PAGE_CSS, 'utf8');
   const jsBody = Buffer.from(PAGE_JS, 'utf8');
+  const iconBody = Buffer.from(PAGE_ICON, 'utf8');
   const css = named('page', 'css', cssBody);
   const js = named('page', 'js', jsBody);
+  const icon = named('icon', 'svg', iconBody);
   return {
     css: `${ASSETS_PATH}${css}`,
     js: `${ASSETS_PATH}${js}`,
+    icon: `${ASSETS_PATH}${icon}`,
     byName: new Map([
       [css, asset('text/css; charset=utf-8', cssBody)],
       [js, asset('text/javascript; charset=utf-8', jsBody)],
+      [icon, asset('image/svg+xml', iconBody)],
     ]),
   };
 }

@@ -122,6 +122,8 @@ export function fieldErrors(error: ScheduleError, m: Messages): Map<string, stri
     }),
   );
   const errors = new Map<string, string>();
+  // Its message names the rule, not in the `field: rule` form: said in the visitor's words instead.
+  if (error.code === 'attendee_email_invalid') errors.set('email', m.emailInvalid);
   for (const apiField of fields) {
     const id = formFieldOf(apiField);
     if (!errors.has(id)) errors.set(id, clauses.get(apiField) ?? (id === 'form' ? error.message : m.fieldInvalid));

@@ -68,7 +68,10 @@ function questionField(state: PageState, q: Question, values: FormValues, errors
         q.options ?? []
       ).map((o) => html`<option${answer[0] === o ? ' selected' : ''}>${o}</option>`)}</select>${errorOf(id, errors)}</div>`;
     case 'multi_select':
-      return html`<fieldset class="field"${describedBy(id, errors)}><legend>${q.label}${mark}</legend>${(q.options ?? []).map(
+      // The fieldset holds the question's id, so the error list's link to it lands on the group.
+      return html`<fieldset class="field" id="${id}" tabindex="-1"${describedBy(id, errors)}><legend>${q.label}${mark}</legend>${(
+        q.options ?? []
+      ).map(
         (o, i) =>
           html`<div class="check"><input type="checkbox" id="${id}.${i}" name="${id}" value="${o}"${answer.includes(o) ? ' checked' : ''}><label for="${id}.${i}">${o}</label></div>`,
       )}${errorOf(id, errors)}</fieldset>`;

@@ -35,6 +35,7 @@ export function layout(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="${page.title}">
 <title>${page.title}</title>
+<link rel="icon" href="${assets.icon}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.css}">
 <script src="${assets.js}" defer></script>
 </head>
