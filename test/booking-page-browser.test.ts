@@ -396,7 +396,9 @@ describe('the booking page in Chromium', () => {
     expect(await attributes(page, '.field-error', 'id')).toEqual(['email-error']);
     expect(await attributes(page, '#form-errors a', 'href')).toEqual(['#email']);
     // Each link of the error list names its field.
-    expect(await page.locator('#form-errors a').allInnerTexts()).toEqual(['Email: Please enter an email address, such as name@example.com.']);
+    expect(await page.locator('#form-errors a').allInnerTexts()).toEqual([
+      'Email: Please enter an email address, such as name@example.com.',
+    ]);
     await audit('form-errors', true);
 
     await page.fill('#email', 'axel@guest.test');
