@@ -8,6 +8,7 @@ import { type MovableClock, movableClock, startInProcess } from './support/in-pr
 import { connectHttp, type McpSession, toolData } from './support/mcp-client.js';
 import type { TestServer } from './support/serve.js';
 import { tempDir, writeWorkspace } from './support/serve.js';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
 // The booking page (packages/page) over plain HTTP, as a browser without
@@ -100,16 +101,32 @@ function workspaceWith(limits: Record<string, number>) {
 let clock: MovableClock;
 let server: TestServer;
 let dbPath: string;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   clock = movableClock();
   clock.set(NOW);
   dbPath = join(tempDir('schedule-page-http-'), 'page.db');
-  server = await startInProcess({ workspace: writeWorkspace(workspaceWith({ anonymous_per_minute: 10_000 })), db: dbPath, clock });
+  receiver = await startWebhookReceiver();
+  server = await startInProcess(
+    { workspace: writeWorkspace(workspaceWith({ anonymous_per_minute: 10_000 })), db: dbPath, clock },
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+  );
+  // A move's reason is in its event, not in the booking: the host hears it through a webhook.
+  const hook = await api(server.url, '/v1/webhooks', {
+    method: 'POST',
+    token: TOKEN,
+    headers: { 'idempotency-key': 'page-http-webhook' },
+    json: { url: `${receiver.url}/hook`, events: ['booking.rescheduled'] },
+  });
+  expect(hook.status, hook.text).toBe(201);
   // An archived type: the API's DELETE, which no workspace file can say.
   expect((await api(server.url, `/v1/event-types/${TYPE.gone}`, { method: 'DELETE', token: TOKEN })).status).toBe(200);
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+});
 
 /**
  * The API, its answers not checked against docs/openapi.json: that file was
@@ -313,6 +330,33 @@ describe('booking by post', () => {
     expect(await bookingsAt(start)).toHaveLength(1);
   });
 
+  it('a double click (two posts of one form at once): one booking, both answers the same 303', async () => {
+    const start = '2030-01-16T09:00:00.000Z';
+    const { token } = await formFor('intro', start);
+    const fields = { form_token: token, start, ...visitor, action: 'book', website: '' };
+    const answers = await Promise.all([1, 2, 3].map(() => postForm(server.url, '/@hana/intro/book', fields)));
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303]);
+    expect(new Set(answers.map((a) => a.headers.get('location'))).size).toBe(1);
+    expect(await bookingsAt(start)).toHaveLength(1);
+  });
+
+  it('one form sent again with other details: the form again, not a fault, and the first booking stands', async () => {
+    const start = '2030-01-16T09:30:00.000Z';
+    const { token } = await formFor('intro', start);
+    const first = await postForm(server.url, '/@hana/intro/book', { form_token: token, start, ...visitor, action: 'book' });
+    expect(first.status).toBe(303);
+    const again = await postForm(server.url, '/@hana/intro/book', {
+      form_token: token,
+      start,
+      ...visitor,
+      name: 'Vera V.',
+      action: 'book',
+    });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain(EXPIRED);
+    expect((await bookingsAt(start)).map((b) => b.attendees[0].name)).toEqual(['Vera Visitor']);
+  });
+
   it.each([
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
@@ -514,9 +558,35 @@ describe('manage links', () => {
     expect(res.headers.get('location')).toMatch(/^\/booking\/[A-Za-z0-9_.-]+\?done=rescheduled$/);
     const after = expectData(await api(server.url, `/v1/bookings/${before.uid}`, { token: TOKEN }));
     expect(after).toMatchObject({ uid: before.uid, status: 'confirmed', start_at: target, end_at: '2030-01-14T11:00:00.000Z', version: 2 });
+    while (!receiver.arrivals.some((a) => a.type === 'booking.rescheduled')) await receiver.changed();
+    const event = JSON.parse(receiver.arrivals.find((a) => a.type === 'booking.rescheduled')!.body);
+    expect(event.data).toMatchObject({
+      uid: before.uid,
+      start_at: target,
+      previous_start_at: '2030-01-14T09:00:00.000Z',
+      reason: 'Clash at work',
+    });
     const moved = await getPage(server.url, res.headers.get('location')!);
     expect(moved.status).toBe(200);
     expect(moved.text).toContain('Your meeting has moved');
+    // The same form again: the same answer. Again with another time: spent, the form is stale; the meeting stays.
+    const replay = await postForm(server.url, `${link}/reschedule`, {
+      form_token: formTokenOf(confirm.text),
+      start: target,
+      reason: 'Clash at work',
+    });
+    expect([replay.status, replay.headers.get('location')]).toEqual([303, res.headers.get('location')]);
+    const other = await postForm(server.url, `${link}/reschedule`, {
+      form_token: formTokenOf(confirm.text),
+      start: '2030-01-14T10:00:00.000Z',
+      reason: 'Clash at work',
+    });
+    expect(other.status).toBe(400);
+    expect(other.text).toContain(EXPIRED);
+    expect(expectData(await api(server.url, `/v1/bookings/${before.uid}`, { token: TOKEN }))).toMatchObject({
+      start_at: target,
+      version: 2,
+    });
   });
 
   it('cancel through the link: 303 ?done=canceled, the API shows it canceled with the reason', async () => {
