@@ -163,17 +163,15 @@ async function formFor(slug: string, start: string, base = server.url): Promise<
 
 const visitor = { name: 'Vera Visitor', email: 'vera@example.com' };
 
+/** Opens the form for `start` on `slug` and sends it as the visitor would, `fields` over the defaults. */
+async function sendForm(slug: string, start: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+  const { token } = await formFor(slug, start);
+  return postForm(server.url, `/@hana/${slug}/book`, { form_token: token, start, ...visitor, action: 'book', ...fields }, headers);
+}
+
 /** Books `start` on `slug` through the page; returns the 303's manage link path. */
 async function bookThroughPage(slug: string, start: string, fields: Record<string, string> = {}): Promise<string> {
-  const { token } = await formFor(slug, start);
-  const res = await postForm(server.url, `/@hana/${slug}/book`, {
-    form_token: token,
-    start,
-    ...visitor,
-    action: 'book',
-    website: '',
-    ...fields,
-  });
+  const res = await sendForm(slug, start, { website: '', ...fields });
   expect(res.status, res.text.slice(0, 800)).toBe(303);
   expect(res.headers.get('location')).toMatch(/^\/booking\/[A-Za-z0-9_.-]+\?done=booked$/);
   return manageLinkOf(res.headers.get('location'));
@@ -363,8 +361,7 @@ describe('booking by post', () => {
     ['a foreign Origin', { 'sec-fetch-site': '', origin: 'https://evil.example' }],
   ])('a post with %s: 403, nothing booked', async (_, headers) => {
     const start = '2030-01-08T10:30:00.000Z';
-    const { token } = await formFor('intro', start);
-    const res = await postForm(server.url, '/@hana/intro/book', { form_token: token, start, ...visitor, action: 'book' }, headers);
+    const res = await sendForm('intro', start, {}, headers);
     expect(res.status).toBe(403);
     expect(res.text).toContain(EXPIRED);
     expect(await bookingsAt(start)).toEqual([]);
@@ -400,14 +397,7 @@ describe('booking by post', () => {
 
   it('a filled honeypot: 400, nothing booked', async () => {
     const start = '2030-01-08T10:30:00.000Z';
-    const { token } = await formFor('intro', start);
-    const res = await postForm(server.url, '/@hana/intro/book', {
-      form_token: token,
-      start,
-      ...visitor,
-      action: 'book',
-      website: 'http://spam.example',
-    });
+    const res = await sendForm('intro', start, { website: 'http://spam.example' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('Please check this field.');
     expect(await bookingsAt(start)).toEqual([]);
@@ -449,16 +439,7 @@ describe('booking by post', () => {
 
   it('a weekly series of 3: 303 ?done=series, the series from the page with its occurrences', async () => {
     const start = '2030-01-09T11:00:00.000Z';
-    const { token } = await formFor('intro', start);
-    const res = await postForm(server.url, '/@hana/intro/book', {
-      form_token: token,
-      start,
-      ...visitor,
-      email: 'series@example.com',
-      repeat: 'weekly',
-      count: '3',
-      action: 'book',
-    });
+    const res = await sendForm('intro', start, { email: 'series@example.com', repeat: 'weekly', count: '3' });
     expect(res.status, res.text.slice(0, 500)).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/booking\/[A-Za-z0-9_.-]+\?done=series$/);
     const series = (expectData(await api(server.url, '/v1/series', { token: TOKEN })) as any[]).filter(
@@ -479,16 +460,7 @@ describe('booking by post', () => {
     const taken = '2030-01-17T11:30:00.000Z';
     await bookThroughPage('intro', taken);
     const start = '2030-01-10T11:30:00.000Z';
-    const { token } = await formFor('intro', start);
-    const res = await postForm(server.url, '/@hana/intro/book', {
-      form_token: token,
-      start,
-      ...visitor,
-      email: 'preview@example.com',
-      repeat: 'weekly',
-      count: '3',
-      action: 'preview',
-    });
+    const res = await sendForm('intro', start, { email: 'preview@example.com', repeat: 'weekly', count: '3', action: 'preview' });
     expect(res.status).toBe(200);
     const listed = (label: string) =>
       [...(new RegExp(`<p>${label}</p><ul>(.*?)</ul>`).exec(res.text)?.[1] ?? '').matchAll(/<li>([^<]*)<\/li>/g)].map((m) =>

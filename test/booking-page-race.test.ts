@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formTokenOf, getPage, postForm, timesShown } from './support/booking-page.js';
 import { api } from './support/http.js';
 import { movableClock, startInProcess } from './support/in-process.js';
-import { type TestSchema, testSchema } from './support/postgres.js';
-import { type TestServer, tempDir, writeWorkspace } from './support/serve.js';
-import { postgresBookings, type StoredBookings, sqliteBookings } from './support/stored-bookings.js';
+import { type TestServer, writeWorkspace } from './support/serve.js';
+import { type StoredBookings, type TestDatabase, testDatabase } from './support/stored-bookings.js';
 
 // Two visitors on the booking page race for the last free time of a day:
 // both have the form open, both send it at once. One is booked (303 to its
@@ -65,27 +63,20 @@ describe.each([
   ['SQLite', 'sqlite'],
   ['PostgreSQL', 'postgres'],
 ] as const)('two visitors race for the last free time, on %s', (_, backend) => {
-  let schema: TestSchema | undefined;
+  let database: TestDatabase | undefined;
   let stored: StoredBookings;
   let server: TestServer;
 
   beforeAll(async () => {
-    let db: string;
-    if (backend === 'postgres') {
-      schema = testSchema();
-      db = schema.dbUrl;
-      stored = postgresBookings(schema);
-    } else {
-      db = join(tempDir('schedule-page-race-'), 'race.db');
-      stored = sqliteBookings(db);
-    }
+    database = testDatabase(backend);
+    stored = database.stored;
     const clock = movableClock();
     clock.set(NOW);
-    server = await startInProcess({ workspace: writeWorkspace(workspace), db, clock });
+    server = await startInProcess({ workspace: writeWorkspace(workspace), db: database.db, clock });
   });
   afterAll(async () => {
     await server?.stop();
-    await schema?.drop();
+    await database?.drop();
   });
 
   it(`${ROUNDS} rounds: one is booked, the other gets 409 and the day's fresh times`, async () => {
