@@ -367,6 +367,13 @@ describe('booking by post', () => {
     expect(await bookingsAt(start)).toEqual([]);
   });
 
+  it('a post with Origin alone (no Fetch Metadata), of the address the server was reached at: booked', async () => {
+    const start = '2030-01-16T10:00:00.000Z';
+    const res = await sendForm('intro', start, {}, { 'sec-fetch-site': '' });
+    expect(res.status).toBe(303);
+    expect(await bookingsAt(start)).toHaveLength(1);
+  });
+
   it('a garbage, a foreign-action or a stale form token: 400, the form again with "This form has expired"', async () => {
     const start = '2030-01-08T10:30:00.000Z';
     const post = (token: string) => postForm(server.url, '/@hana/intro/book', { form_token: token, start, ...visitor, action: 'book' });
