@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingBody, createBooking, rescheduleBooking } from './support/booking-writes.js';
 import { type ApiResponse, expectData, expectError } from './support/http.js';
-import { type TestSchema, testSchema } from './support/postgres.js';
-import { type ServerProcess, startServer, tempDir, writeWorkspace } from './support/serve.js';
+import { type ServerProcess, startServer, writeWorkspace } from './support/serve.js';
 import { isoAt } from './support/slot-time.js';
-import { postgresBookings, type StoredBookings, sqliteBookings } from './support/stored-bookings.js';
+import { type StoredBookings, type TestDatabase, testDatabase } from './support/stored-bookings.js';
 import { ALL_SCOPES } from './support/workspace.js';
 
 // Two `schedule serve` processes on one database: however many writers race
@@ -45,21 +43,15 @@ describe.each([
   ['one PostgreSQL schema', 'postgres'],
   ['one SQLite file', 'sqlite'],
 ] as const)('two processes on %s', (_, backend) => {
-  let schema: TestSchema | undefined;
+  let database: TestDatabase | undefined;
   let stored: StoredBookings;
   let one: ServerProcess;
   let two: ServerProcess;
 
   beforeAll(async () => {
-    let db: string;
-    if (backend === 'postgres') {
-      schema = testSchema();
-      db = schema.dbUrl;
-      stored = postgresBookings(schema);
-    } else {
-      db = join(tempDir('schedule-race-'), 'shared.db');
-      stored = sqliteBookings(db);
-    }
+    database = testDatabase(backend);
+    const { db } = database;
+    stored = database.stored;
     const file = writeWorkspace(workspace);
     // One after the other: the first creates and migrates the database, the second finds it ready.
     one = await startServer(['--workspace', file, '--db', db]);
@@ -68,7 +60,7 @@ describe.each([
 
   afterAll(async () => {
     await Promise.all([one?.stop(), two?.stop()]);
-    await schema?.drop();
+    await database?.drop();
   });
 
   const serverOf = (i: number) => (i % 2 === 0 ? one : two);

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { TestSchema } from './postgres.js';
+import { type TestSchema, testSchema } from './postgres.js';
+import { tempDir } from './serve.js';
 
 // Reads the bookings table behind the API, for checks no API answer can
 // prove on its own (no two confirmed bookings of a host overlap).
@@ -46,4 +48,21 @@ export function sqliteBookings(path: string): StoredBookings {
     ofHost: (hostId) => all<StoredBooking>(OF_HOST, hostId),
     overlaps: (hostId) => all<{ a: string; b: string }>(OVERLAPS, hostId),
   };
+}
+
+/** A database for one test file on either engine: the `--db` value, its bookings, and how to drop it after. */
+export interface TestDatabase {
+  readonly db: string;
+  readonly stored: StoredBookings;
+  drop(): Promise<void>;
+}
+
+/** A fresh PostgreSQL schema, or a SQLite file in a temporary directory; nothing is created until a server opens it. */
+export function testDatabase(backend: 'sqlite' | 'postgres'): TestDatabase {
+  if (backend === 'postgres') {
+    const schema = testSchema();
+    return { db: schema.dbUrl, stored: postgresBookings(schema), drop: () => schema.drop() };
+  }
+  const db = join(tempDir('schedule-db-'), 'shared.db');
+  return { db, stored: sqliteBookings(db), drop: async () => {} };
 }

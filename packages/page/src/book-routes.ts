@@ -241,6 +241,10 @@ export async function bookRoute(ctx: PageContext, r: PageRequest, username: stri
       r.url.searchParams.delete('fragment');
       return eventTypeRoute(ctx, r, username, slug, taken);
     }
+    // The form was sent before with other details: its token is spent, as a stale one is; a fresh form lets the visitor send again.
+    if (error.code === 'idempotency_key_conflict') {
+      return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.formExpired]]), status: 400 });
+    }
     if (error.code === 'no_dates_free') {
       return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.noDatesFree]]), status: 422 });
     }

@@ -78,5 +78,27 @@ export const meetingIn = (start: string, end: string, zone: string, locale: stri
 export const ZONES: readonly string[] = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])].sort();
 const KNOWN = new Set(ZONES);
 
-/** A zone the page may show times in: one of ZONES. */
-export const isZone = (zone: string | undefined): zone is string => zone !== undefined && KNOWN.has(zone);
+/** An IANA name's shape: `Area/Place` or `Area/Region/Place`, no longer than any real one. */
+const ZONE_NAME = /^[A-Za-z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+){1,2}$/;
+
+/**
+ * A zone the page may show times in: one of ZONES, or another IANA name
+ * this runtime knows. ICU lists one name per zone, often not the current
+ * one (`Asia/Katmandu`, `Asia/Calcutta`, `Europe/Kiev`), while browsers and
+ * the API take the current names (`Asia/Kathmandu`): those must not fall
+ * back to the host's zone.
+ */
+export function isZone(zone: string | undefined): zone is string {
+  if (zone === undefined) return false;
+  if (KNOWN.has(zone)) return true;
+  if (zone.length > 64 || !ZONE_NAME.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The picker's zones: ZONES, with the one shown among them when ICU lists it under another name. */
+export const zonesWith = (zone: string): readonly string[] => (KNOWN.has(zone) ? ZONES : [...ZONES, zone].sort());

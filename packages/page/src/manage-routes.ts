@@ -270,6 +270,8 @@ export async function moveRoute(ctx: PageContext, r: PageRequest, token: string)
 
 /** A refusal on the manage page itself: in the past, canceled, not allowed, or a value the operation would not take. */
 function refusedOnManage(ctx: PageContext, r: PageRequest, token: string, error: ScheduleError, m: PageState['messages']): Promise<number> {
+  // A form sent before with other details (another reason, another time): spent, as a stale form is.
+  if (error.code === 'idempotency_key_conflict') return manageRoute(ctx, r, token, { status: 400, text: m.formExpired });
   const text =
     error.code === 'booking_in_past'
       ? m.inPast

@@ -1,4 +1,4 @@
-import { dayOf, monthTitle, timeOf, weekdays, ZONES } from '../format.js';
+import { dayOf, monthTitle, timeOf, weekdays, zonesWith } from '../format.js';
 import { type Html, html } from '../html.js';
 import { type Slot, shiftMonth, weeksOf } from '../month.js';
 import { hrefOf, keptParams, type PageState } from '../page-state.js';
@@ -25,7 +25,7 @@ export function zonePicker(state: PageState, path: string, view: MonthView): Htm
   const hidden = keptParams(state).filter(([name]) => name !== 'tz');
   return html`<form class="zone" method="get" action="${path}" data-zone-form>
 <label for="tz">${m.timeZone}</label>
-<select id="tz" name="tz" autocomplete="off">${ZONES.map((zone) => html`<option${zone === state.zone ? ' selected' : ''}>${zone}</option>`)}</select>
+<select id="tz" name="tz" autocomplete="off">${zonesWith(state.zone).map((zone) => html`<option${zone === state.zone ? ' selected' : ''}>${zone}</option>`)}</select>
 <input type="hidden" name="month" value="${view.month}">${view.date ? html`<input type="hidden" name="date" value="${view.date}">` : ''}
 ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <button type="submit">${m.change}</button>
