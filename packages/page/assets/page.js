@@ -106,6 +106,12 @@
         select.value = browserZone;
         const url = chosen();
         void swap(url, { history: 'replace' }).then(() => updateZoneLinks(browserZone));
+      } else {
+        // A name the list writes otherwise (Asia/Kolkata where ICU lists Asia/Calcutta): the server renders
+        // the whole page in it, its picker naming it, rather than this script guessing which entry it is.
+        const url = chosen();
+        url.searchParams.set('tz', browserZone);
+        location.replace(url);
       }
     }
   }
