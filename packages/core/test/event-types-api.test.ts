@@ -157,6 +157,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         attendee_mail: true,
         location: { type: 'conference' },
         visibility: 'public',
+        booking_url: null,
         questions: [],
         version: 1,
         created_at: T0,
