@@ -4,12 +4,21 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import type { ManageLinkWriter } from '../src/manage-links/manage-link.js';
 import { type DispatchDeps, dispatchNotifications, MAX_SEND_ATTEMPTS } from '../src/notifications/dispatch-notifications.js';
-import type { Mail, Mailer } from '../src/notifications/mailer.js';
+import type { Mail } from '../src/notifications/mailer.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
-import { clearMailWrites, ET_MAIL, HANA, HOST_EMAIL, IVY, loadMailWorkspace, MAIL_T0 } from './support/mail-workspace.js';
+import {
+  clearMailWrites,
+  ET_MAIL,
+  HOST_EMAIL,
+  IVY,
+  loadMailWorkspace,
+  MAIL_T0,
+  mailSeriesBody,
+  recordingMailer,
+} from './support/mail-workspace.js';
 import { changeSeriesHost, createSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -20,16 +29,6 @@ import { storeFixtures } from './support/stores.js';
 
 const ATTENDEE = { email: 'bob@guest.test', name: 'Bob Guest', timezone: 'Asia/Tokyo' };
 const LINE = 'To reschedule or cancel: ';
-
-function recordingMailer(): Mailer & { delivered: Mail[] } {
-  return {
-    delivered: [],
-    async send(mail) {
-      this.delivered.push(mail);
-      return undefined;
-    },
-  };
-}
 
 /** A writer that names what it was asked for, and records each ask. */
 function namingWriter(): ManageLinkWriter & { asked: [string, string][] } {
@@ -113,17 +112,7 @@ describe.each(storeFixtures())('manage links in booking mail on $name', (fixture
   });
 
   it("a series' confirmation carries none; each occurrence's invite and its change of host carry the occurrence's link", async () => {
-    const body = {
-      host_user_id: HANA,
-      event_type_id: ET_MAIL.meet,
-      attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
-      frequency: 'weekly',
-      weekdays: ['mon'],
-      time: '10:00',
-      timezone: 'Europe/Berlin',
-      starts_on: '2026-03-23',
-      count: 2,
-    };
+    const body = mailSeriesBody({ count: 2 });
     const created = (await createSeries(deps, hana, body)).outcome.data as { series: { uid: string }; occurrences: { uid: string }[] };
     const [first, second] = created.occurrences.map((o) => o.uid) as [string, string];
     const write = namingWriter();

@@ -3,12 +3,20 @@ import type { Principal } from '../src/auth/principal.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import { randomIds } from '../src/ids.js';
 import { type DispatchReport, dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
-import type { Mail, Mailer } from '../src/notifications/mailer.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
-import { clearMailWrites, ET_MAIL, HANA, HOST_EMAIL, loadMailWorkspace, MAIL_T0, mailRowsOf } from './support/mail-workspace.js';
+import {
+  clearMailWrites,
+  ET_MAIL,
+  HOST_EMAIL,
+  loadMailWorkspace,
+  MAIL_T0,
+  mailRowsOf,
+  recordingMailer,
+  mailSeriesBody as seriesBody,
+} from './support/mail-workspace.js';
 import { createSeries, pauseSeries, resumeSeries, updateSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -17,16 +25,6 @@ import { storeFixtures } from './support/stores.js';
 
 const NOTHING: DispatchReport = { sent: 0, suppressed: 0, failed: 0, deferred: 0 };
 const ATTENDEE = { email: 'bob@guest.test', name: 'Bob Guest', timezone: 'Asia/Tokyo' };
-
-function recordingMailer(): Mailer & { delivered: Mail[] } {
-  return {
-    delivered: [],
-    async send(mail) {
-      this.delivered.push(mail);
-      return undefined;
-    },
-  };
-}
 
 describe.each(storeFixtures())('booking mail on $name', (fixture) => {
   let store: Store;
@@ -199,17 +197,3 @@ describe.each(storeFixtures())('booking mail on $name', (fixture) => {
     expect((await mailRowsOf(store)).map((r) => r.status)).toEqual(['sent']);
   });
 });
-
-function seriesBody(): Record<string, unknown> {
-  return {
-    host_user_id: HANA,
-    event_type_id: ET_MAIL.meet,
-    attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
-    frequency: 'weekly',
-    weekdays: ['mon'],
-    time: '10:00',
-    timezone: 'Europe/Berlin',
-    starts_on: '2026-03-23',
-    count: 3,
-  };
-}
