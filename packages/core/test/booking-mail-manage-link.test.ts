@@ -171,6 +171,31 @@ describe.each(storeFixtures())('manage links in booking mail on $name', (fixture
     ]);
   });
 
+  it('a failed link waits longer after each attempt, also with nobody told of failures', async () => {
+    await book('2026-03-25T10:00:00Z');
+    await store.db.updateTable('notifications').set({ attempts: 2 }).where('recipient', '=', 'bob@guest.test').execute();
+    const failing: ManageLinkWriter = async () => {
+      throw new Error('database away');
+    };
+    expect(await dispatch({ manageLinks: failing })).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 1 });
+    const [row] = await store.db
+      .selectFrom('notifications')
+      .select(['status', 'attempts', 'next_attempt_at'])
+      .where('recipient', '=', 'bob@guest.test')
+      .execute();
+    // The third attempt failed: 2 s doubled twice.
+    expect(row).toEqual({ status: 'pending', attempts: 3, next_attempt_at: '2026-03-20T00:00:08.000Z' });
+  });
+
+  it('a booking mail that names no booking carries no link, and asks for none', async () => {
+    await book('2026-03-25T10:00:00Z');
+    await store.db.updateTable('notifications').set({ booking_uid: null }).execute();
+    const write = namingWriter();
+    expect(await dispatch({ manageLinks: write })).toMatchObject({ sent: 2, deferred: 0 });
+    expect(write.asked).toEqual([]);
+    expect(lines().map((l) => l.manage)).toEqual([null, null]);
+  });
+
   it('the last attempt whose link cannot be written is given up', async () => {
     await book('2026-03-25T10:00:00Z');
     await store.db

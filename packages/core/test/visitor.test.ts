@@ -94,7 +94,9 @@ describe('visitor principals', () => {
   });
 
   it('describes no visitor: it holds no token', () => {
-    expect(() => describeCaller(visitorPrincipal(BOOK_HANA))).toThrow(expect.objectContaining({ code: 'insufficient_scope' }));
+    expect(() => describeCaller(visitorPrincipal(BOOK_HANA))).toThrow(
+      expect.objectContaining({ code: 'insufficient_scope', message: 'A visitor of the booking page holds no token.', details: {} }),
+    );
     expect(describeCaller(owner).credential).toBe('pat');
   });
 });
@@ -201,7 +203,11 @@ describe.each(storeFixtures())('a visitor through execute on $name', (fixture) =
     for (const operation of [whoamiOperation, listPeopleOperation, listEventTypesOperation]) {
       for (const principal of [visitor, visitorPrincipal({ kind: 'manage', bookingUid: UID, eventTypeId: ET.meet })]) {
         const refused = await scheduleErrorOf(execute(deps, operation, principal, { params: {}, query: {}, body: undefined }, 'req-who'));
-        expect(refused).toMatchObject({ code: 'insufficient_scope', details: { required_scope: null } });
+        expect(refused).toMatchObject({
+          code: 'insufficient_scope',
+          message: 'A visitor of the booking page may not call this.',
+          details: { required_scope: null },
+        });
       }
     }
     expect((await execute(deps, whoamiOperation, hana, { params: {}, query: {}, body: undefined }, 'req-who')).outcome.status).toBe(200);
