@@ -220,6 +220,26 @@ describe('composeMail', () => {
     expect(ended.html).toContain('<p>Weekly with Hana Host has ended. These meetings are canceled:</p>\n</body>');
   });
 
+  it('a manage link closes the mail in its own paragraph, as text and as an escaped link in the HTML; none is written without one', () => {
+    const url = 'https://book.test/booking/b1.1780300000.mac?x=<1>&y';
+    const mail = composeMail({ ...stored(BOOKING), manageUrl: url });
+    expect(mail.text.split('\n').slice(-3)).toEqual([
+      'Open the attached invitation to add it to your calendar.',
+      '',
+      `To reschedule or cancel: ${url}`,
+    ]);
+    expect(mail.html).toContain(
+      [
+        '<p>Open the attached invitation to add it to your calendar.</p>',
+        '<p>To reschedule or cancel: <a href="https://book.test/booking/b1.1780300000.mac?x=&#60;1&#62;&#38;y">https://book.test/booking/b1.1780300000.mac?x=&#60;1&#62;&#38;y</a></p>',
+        '</body>',
+      ].join('\n'),
+    );
+    // An empty link is no link; the mail reads as one composed without it.
+    expect(composeMail({ ...stored(BOOKING), manageUrl: '' })).toEqual(composeMail(stored(BOOKING)));
+    expect(composeMail({ ...stored(BOOKING), manageUrl: undefined }).text).not.toContain('To reschedule or cancel');
+  });
+
   it("reads in English whatever the server's default locale", () => {
     const before = Settings.defaultLocale;
     Settings.defaultLocale = 'de-DE';

@@ -130,6 +130,8 @@ describe.each(storeFixtures())('the directory on $name', (fixture) => {
       // Alice has no working hours of her own: her profile's zone.
       timezone: 'Europe/Berlin',
       questions: [],
+      // No pages address given: no booking page.
+      booking_url: null,
     });
     expect(byId[STRICT]).toMatchObject({
       allow_reschedule: false,

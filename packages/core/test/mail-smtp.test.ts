@@ -12,7 +12,15 @@ import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { cancelBooking, createBooking, rescheduleBooking } from './support/booking-calls.js';
 import { testDeps } from './support/deps.js';
-import { clearMailWrites, ET_MAIL, HANA, HOST_EMAIL, loadMailWorkspace, MAIL_T0, mailRowsOf } from './support/mail-workspace.js';
+import {
+  clearMailWrites,
+  ET_MAIL,
+  HOST_EMAIL,
+  loadMailWorkspace,
+  MAIL_T0,
+  mailRowsOf,
+  mailSeriesBody as seriesBody,
+} from './support/mail-workspace.js';
 import { createSeries, endSeries } from './support/series-calls.js';
 import { type Received, type SmtpSink, startSilentServer, startSmtpSink } from './support/smtp-sink.js';
 import { storeFixtures } from './support/stores.js';
@@ -456,18 +464,3 @@ describe.each(storeFixtures())('mail through SMTP on $name', (fixture) => {
     });
   });
 });
-
-/** Weekly on Mondays at 10:00 in Berlin, three times from 23 March: across the spring change. */
-function seriesBody(): Record<string, unknown> {
-  return {
-    host_user_id: HANA,
-    event_type_id: ET_MAIL.meet,
-    attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
-    frequency: 'weekly',
-    weekdays: ['mon'],
-    time: '10:00',
-    timezone: 'Europe/Berlin',
-    starts_on: '2026-03-23',
-    count: 3,
-  };
-}

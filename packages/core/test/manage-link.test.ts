@@ -1,8 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../src/clock.js';
-import { MAX_MANAGE_LINK_LENGTH, manageLinkKey, readManageLink, signManageLink } from '../src/manage-links/manage-link.js';
-import type { Store } from '../src/storage/store.js';
+import {
+  MAX_MANAGE_LINK_LENGTH,
+  manageLinkKey,
+  manageLinkPath,
+  manageLinkWriter,
+  readManageLink,
+  signManageLink,
+} from '../src/manage-links/manage-link.js';
+import type { Executor, Store } from '../src/storage/store.js';
 import { storeFixtures } from './support/stores.js';
 
 // Manage links (manage-links/manage-link.ts): a token names one booking and
@@ -144,5 +151,86 @@ describe.each(storeFixtures())('the manage link key on $name', (fixture) => {
     const after = await manageLinkKey(store.db, { clock });
     expect(after).not.toBe(before);
     expect(readManageLink(after, link, 0)).toEqual({ kind: 'invalid' });
+  });
+});
+
+describe('manage link paths', () => {
+  it('is the token under /booking/', () => {
+    expect(manageLinkPath('abc.1.mac')).toBe('/booking/abc.1.mac');
+  });
+});
+
+/** The database, failing every query while `broken.now` is set: a database that is away. */
+function breakable(db: Executor, broken: { now: boolean }): Executor {
+  return new Proxy(db, {
+    get(target, key) {
+      if (broken.now && (key === 'selectFrom' || key === 'insertInto' || key === 'transaction')) throw new Error('database away');
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+describe.each(storeFixtures())('manage link writers on $name', (fixture) => {
+  let store: Store;
+  const clock = manualClock('2026-03-01T00:00:00.000Z');
+  const END_AT = '2026-03-02T09:30:00.000Z';
+
+  beforeAll(async () => {
+    store = await fixture.open();
+  });
+  afterAll(() => fixture.cleanup());
+
+  const secrets = () => store.db.selectFrom('server_secrets').select('value').where('name', '=', 'manage_link_key').execute();
+
+  it('writes the absolute link under the public address, one slash between, valid until the meeting ends', async () => {
+    const write = manageLinkWriter(store.db, { clock }, () => 'https://book.test//');
+    const link = await write(UID, END_AT);
+    const key = await manageLinkKey(store.db, { clock });
+    expect(link).toBe(`https://book.test/booking/${signManageLink(key, UID, Date.parse(END_AT))}`);
+    const token = (link as string).slice('https://book.test/booking/'.length);
+    expect(readManageLink(key, token, Date.parse(END_AT) - 1)).toEqual({ kind: 'valid', bookingUid: UID, expiresAtMs: Date.parse(END_AT) });
+    expect(readManageLink(key, token, Date.parse(END_AT)).kind).toBe('expired');
+    // An address without a trailing slash is taken as it is.
+    expect(await manageLinkWriter(store.db, { clock }, () => 'http://127.0.0.1:8080')(UID, END_AT)).toBe(
+      `http://127.0.0.1:8080/booking/${signManageLink(key, UID, Date.parse(END_AT))}`,
+    );
+  });
+
+  it('writes none where no server serves pages, and reads no key for it', async () => {
+    await store.db.deleteFrom('server_secrets').execute();
+    const broken = { now: true };
+    const write = manageLinkWriter(breakable(store.db, broken), { clock }, () => undefined);
+    expect(await write(UID, END_AT)).toBeUndefined();
+    expect(await secrets()).toEqual([]);
+  });
+
+  it('reads the address per link: a server on port 0 knows it only once it listens', async () => {
+    let address: string | undefined;
+    const write = manageLinkWriter(store.db, { clock }, () => address);
+    expect(await write(UID, END_AT)).toBeUndefined();
+    address = 'https://late.test';
+    expect(await write(UID, END_AT)).toMatch(/^https:\/\/late\.test\/booking\//);
+  });
+
+  it('reads the key once: links written after the row is deleted are still signed with the key it read', async () => {
+    const write = manageLinkWriter(store.db, { clock }, () => 'https://book.test');
+    const first = await write(UID, END_AT);
+    const key = await manageLinkKey(store.db, { clock });
+    await store.db.deleteFrom('server_secrets').execute();
+    const second = await write(OTHER_UID, END_AT);
+    expect(second).toBe(`https://book.test/booking/${signManageLink(key, OTHER_UID, Date.parse(END_AT))}`);
+    expect(first).toBe(`https://book.test/booking/${signManageLink(key, UID, Date.parse(END_AT))}`);
+  });
+
+  it('asks for the key again after a read that failed, and fails that link', async () => {
+    await store.db.deleteFrom('server_secrets').execute();
+    const broken = { now: true };
+    const write = manageLinkWriter(breakable(store.db, broken), { clock }, () => 'https://book.test');
+    await expect(write(UID, END_AT)).rejects.toThrow('database away');
+    broken.now = false;
+    const link = await write(UID, END_AT);
+    const key = await manageLinkKey(store.db, { clock });
+    expect(link).toBe(`https://book.test/booking/${signManageLink(key, UID, Date.parse(END_AT))}`);
   });
 });

@@ -54,6 +54,16 @@ describe('bucketFor', () => {
     expect(bucketFor(undefined, '203.0.113.9', limits)).toEqual({ key: 'anonymous:203.0.113.9', limit: 5 });
   });
 
+  it('counts a visitor of the booking page as anyone not authenticated: by client IP, whatever its grant', () => {
+    const grants = [
+      { kind: 'book', hostId: 'host-1' },
+      { kind: 'manage', bookingUid: 'booking-1' },
+    ] as const;
+    for (const grant of grants) {
+      expect(bucketFor(principal({ kind: 'visitor', grant }), '203.0.113.9', limits)).toEqual({ key: 'anonymous:203.0.113.9', limit: 5 });
+    }
+  });
+
   it('uses the spec limits by default: 120, 120 and 30 per minute', () => {
     expect([
       bucketFor(principal({ kind: 'pat' }), '::1', DEFAULT_LIMITS).limit,

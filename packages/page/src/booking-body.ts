@@ -99,8 +99,8 @@ export function seriesBody(type: PublicEventType, values: FormValues, start: str
 
 /** Where an operation's field is on the form: `attendee.email` is `email`, `responses.topic` is `q.topic`. */
 function formFieldOf(apiField: string): string {
-  if (apiField.startsWith('attendee.name')) return 'name';
-  if (apiField.startsWith('attendee.')) return 'email';
+  if (apiField === 'attendee.name') return 'name';
+  if (apiField === 'attendee.email') return 'email';
   if (apiField.startsWith('guests')) return 'guests';
   if (apiField.startsWith('responses.')) return `q.${apiField.slice('responses.'.length).split('.')[0]}`;
   if (apiField === 'count') return 'count';

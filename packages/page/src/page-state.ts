@@ -33,7 +33,7 @@ export function pageState(query: URLSearchParams, acceptLanguage: string | undef
     locale,
     zone: isZone(tz) ? tz : hostZone,
     zoneChosen: isZone(tz),
-    lang: lang === messages.lang ? lang : undefined,
+    lang: lang?.toLowerCase() === messages.lang ? messages.lang : undefined,
     embed,
     parent: embed ? originOf(query.get('parent') ?? undefined) : undefined,
   };

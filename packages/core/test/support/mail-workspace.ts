@@ -1,6 +1,7 @@
 import type { Principal } from '../../src/auth/principal.js';
 import type { Clock } from '../../src/clock.js';
 import { randomIds } from '../../src/ids.js';
+import type { Mail, Mailer } from '../../src/notifications/mailer.js';
 import type { Store } from '../../src/storage/store.js';
 import { loadWorkspace } from '../../src/workspace/load-workspace.js';
 import { parseWorkspace } from '../../src/workspace/parse-workspace.js';
@@ -77,4 +78,31 @@ export async function clearMailWrites(store: Store): Promise<void> {
 export async function mailRowsOf(store: Store) {
   const rows = await store.db.selectFrom('notifications').selectAll().orderBy('created_at').orderBy('recipient').orderBy('id').execute();
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload_json) as Record<string, unknown> }));
+}
+
+/** A mailer that keeps every mail it is handed, in order. */
+export function recordingMailer(): Mailer & { delivered: Mail[] } {
+  return {
+    delivered: [],
+    async send(mail) {
+      this.delivered.push(mail);
+      return undefined;
+    },
+  };
+}
+
+/** Weekly on Mondays at 10:00 in Berlin, three times from 23 March (across the spring change), `changes` over it. */
+export function mailSeriesBody(changes: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    host_user_id: HANA,
+    event_type_id: ET_MAIL.meet,
+    attendee: { email: 'bob@guest.test', name: 'Bob Guest' },
+    frequency: 'weekly',
+    weekdays: ['mon'],
+    time: '10:00',
+    timezone: 'Europe/Berlin',
+    starts_on: '2026-03-23',
+    count: 3,
+    ...changes,
+  };
 }

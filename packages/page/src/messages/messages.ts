@@ -21,7 +21,9 @@ const MAX_ACCEPT_LANGUAGE = 256;
  */
 export function chooseLanguage(lang: string | undefined, acceptLanguage: string | undefined): { messages: Messages; locale: string } {
   const ranked = rankedTags(acceptLanguage);
-  const chosen = lang !== undefined && CATALOGUE.has(lang) ? lang : ranked.map(primary).find((tag) => CATALOGUE.has(tag));
+  // Language tags are case-insensitive (RFC 5646 section 2.1.1): `?lang=DE` is German.
+  const asked = lang?.toLowerCase();
+  const chosen = asked !== undefined && CATALOGUE.has(asked) ? asked : ranked.map(primary).find((tag) => CATALOGUE.has(tag));
   const messages = CATALOGUE.get(chosen ?? 'en') ?? en;
   // The visitor's own tag when it is of the chosen language and a locale Intl knows; else the language alone.
   const regional = ranked.find((tag) => primary(tag) === messages.lang && Intl.DateTimeFormat.supportedLocalesOf(tag).length > 0);
