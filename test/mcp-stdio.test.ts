@@ -116,6 +116,8 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
       future_limit_days: 400,
       timezone: 'Asia/Tokyo',
       questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
+      // `schedule mcp` on stdio serves no booking pages, and this one has no PUBLIC_URL naming a server that does.
+      booking_url: null,
     });
     expect(toolData(await s.call('list_event_types'))).toEqual({
       data: [twin('alder'), twin('birch')],

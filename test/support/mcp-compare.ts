@@ -40,6 +40,8 @@ export function normalizerFor(twin: Twin): Normalizer {
   const words: [string, string][] = [
     [`${twin}@mcp.test`, '<host email>'],
     [TWIN_EVENT_TYPES[twin].slug, '<event type slug>'],
+    // A booking_url names its owner: `/@alder/…` over HTTP is `/@birch/…` over MCP.
+    [`/@${twin}/`, '/@<host username>/'],
   ];
   const sources: unknown[] = [];
 
