@@ -183,6 +183,21 @@ describe('which pages exist', () => {
     for (const name of ['Secret chat', 'Inner circle', 'Paused talk', 'Gone talk']) expect(res.text).not.toContain(name);
   });
 
+  it('on the last day of a month with no free time left, the page opens on the next calendar month, not 32 days on', async () => {
+    // 2030-01-31 after the host's hours: January has nothing left; 32 days on is March, which skipped February.
+    const before = clock.now();
+    clock.set(Date.parse('2030-01-31T13:00:00.000Z'));
+    try {
+      const res = await getPage(server.url, '/@hana/intro');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<h2 id="month-title" aria-live="polite">February 2030</h2>');
+      // Its first free day is chosen: Friday 1 February 2030, from 09:00 UTC (the host's zone, no tz asked).
+      expect(timesShown(res.text)[0]).toBe('2030-02-01T09:00:00.000Z');
+    } finally {
+      clock.set(before);
+    }
+  });
+
   it.each([
     ['an unknown host', '/@nobody'],
     ['an unknown host’s type', '/@nobody/intro'],

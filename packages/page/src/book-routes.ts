@@ -13,7 +13,7 @@ import {
 } from '@schedule/core';
 import { bookingBody, fieldErrors, formValues, seriesBody } from './booking-body.js';
 import { issueFormToken, readFormToken } from './form-token.js';
-import { dateIn, localDate, monthOf, monthQueries, type Slot, slotsByDay } from './month.js';
+import { dateIn, localDate, monthOf, monthQueries, type Slot, shiftMonth, slotsByDay } from './month.js';
 import type { PageContext, PageRequest } from './page-deps.js';
 import { hrefOf, type PageState, pageState } from './page-state.js';
 import { type FormFields, field, readForm } from './read-form.js';
@@ -95,7 +95,8 @@ export async function monthView(
   };
   let shown = await month(asked ?? askedDate?.slice(0, 7));
   if (asked === undefined && askedDate === undefined && shown.days.size === 0) {
-    const next = await month(monthOf(undefined, state.zone, r.nowMs + 32 * 86_400_000).month);
+    // The calendar month after, not 32 days on: from January 31 that would be March.
+    const next = await month(shiftMonth(shown.window.month, state.zone, 1));
     if (next.days.size > 0) shown = next;
   }
   const thisMonth = monthOf(undefined, state.zone, r.nowMs).month;
