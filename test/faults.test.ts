@@ -152,6 +152,13 @@ describe('schedule serve on PostgreSQL through a faulty network', () => {
       expect(probe.status).toBe(503);
       expect(probe.body.error).toMatchObject({ code: 'database_unavailable', details: { database: 'unavailable', rate_limits: 'ok' } });
       expect(probe.elapsedMs).toBeLessThan(3000);
+      // The booking page is a front end like the API: a visitor gets its 503 page in the bound, never a 500 or a hang.
+      const asked = performance.now();
+      const page = await fetch(`${server.url}/@fay/fault`);
+      expect(performance.now() - asked).toBeLessThan(MAX_ANSWER_MS);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await page.text()).toContain('The service cannot answer right now. Please try again in a moment.');
       expect(server.child.exitCode).toBeNull();
     } finally {
       proxy.restore();

@@ -49,8 +49,15 @@ export async function hostRoute(ctx: PageContext, r: PageRequest, username: stri
   return 200;
 }
 
+interface EventTypePage {
+  readonly principal: Principal;
+  readonly type: PublicEventType;
+  readonly state: PageState;
+  readonly path: string;
+}
+
 /** An event type's page as the visitor sees it, with the zone they chose or the host's. */
-async function eventTypePage(ctx: PageContext, r: PageRequest, username: string, slug: string) {
+async function eventTypePage(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<EventTypePage> {
   const principal = await visitorOf(ctx, username);
   const type = await publicEventType(ctx.deps.core.store.db, principal, username, slug);
   const state = pageState(r.url.searchParams, r.req.headers['accept-language'], type.host.timezone);
@@ -113,9 +120,14 @@ export async function monthView(
 }
 
 /** `GET /@:username/:slug`: the calendar; `?fragment=1` only the part a script swaps when month or day change. */
-export async function eventTypeRoute(ctx: PageContext, r: PageRequest, username: string, slug: string, notice?: string): Promise<number> {
-  const { principal, type, state, path } = await eventTypePage(ctx, r, username, slug);
-  const ref = { username, event_slug: slug };
+export async function eventTypeRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
+  return showEventType(ctx, r, await eventTypePage(ctx, r, username, slug));
+}
+
+/** An event type's page already read; `notice` says why the time posted was not booked. */
+async function showEventType(ctx: PageContext, r: PageRequest, page: EventTypePage, notice?: string): Promise<number> {
+  const { principal, type, state, path } = page;
+  const ref = { username: type.host.username, event_slug: type.slug };
   const view = type.bookable ? await monthView(ctx, r, principal, ref, state, notice) : emptyView();
   const timeHref = (slot: Slot) => hrefOf(state, `${path}/book`, { start: slot.start });
   const status = notice === undefined ? 200 : 409;
@@ -178,7 +190,7 @@ async function renderForm(
 export async function formRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
   const page = await eventTypePage(ctx, r, username, slug);
   const start = startOf(r.url.searchParams.get('start') ?? undefined);
-  if (start === undefined || !page.type.bookable) return eventTypeRoute(ctx, r, username, slug);
+  if (start === undefined || !page.type.bookable) return showEventType(ctx, r, page);
   return renderForm(ctx, r, page, start, { values: EMPTY_FORM, errors: new Map(), status: 200 });
 }
 
@@ -202,7 +214,7 @@ export async function bookRoute(ctx: PageContext, r: PageRequest, username: stri
   const { type, state, path, principal } = page;
   const { form, token, key } = await checkedPost(ctx, r, `${path}/book`);
   const start = startOf(field(form, 'start'));
-  if (start === undefined) return eventTypeRoute(ctx, r, username, slug);
+  if (start === undefined) return showEventType(ctx, r, page);
   const values = formValues(form, type);
   const m = state.messages;
   if (token === 'stale') return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.formExpired]]), status: 400 });
@@ -240,7 +252,7 @@ export async function bookRoute(ctx: PageContext, r: PageRequest, username: stri
       r.url.searchParams.set('month', date.slice(0, 7));
       r.url.searchParams.set('date', date);
       r.url.searchParams.delete('fragment');
-      return eventTypeRoute(ctx, r, username, slug, taken);
+      return showEventType(ctx, r, page, taken);
     }
     // The form was sent before with other details: its token is spent, as a stale one is; a fresh form lets the visitor send again.
     if (error.code === 'idempotency_key_conflict') {

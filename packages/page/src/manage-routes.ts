@@ -110,14 +110,13 @@ async function managed(ctx: PageContext, r: PageRequest, token: string): Promise
 const DONE = new Set(['booked', 'series', 'rescheduled', 'canceled']);
 
 /** `GET /booking/:token`: the confirmation and manage page. */
-export async function manageRoute(
-  ctx: PageContext,
-  r: PageRequest,
-  token: string,
-  error?: { status: number; text: string },
-): Promise<number> {
+export async function manageRoute(ctx: PageContext, r: PageRequest, token: string): Promise<number> {
   const found = await managed(ctx, r, token);
-  if (!found) return 410;
+  return found ? showManage(ctx, r, found) : 410;
+}
+
+/** The manage page of a booking already read, perhaps with why the last post was refused (nothing was written then). */
+async function showManage(ctx: PageContext, r: PageRequest, found: Managed, error?: { status: number; text: string }): Promise<number> {
   const { booking, state, path, api } = found;
   const doneParam = r.url.searchParams.get('done') ?? '';
   const done = DONE.has(doneParam) ? (doneParam as 'booked' | 'series' | 'rescheduled' | 'canceled') : undefined;
@@ -173,11 +172,15 @@ export async function icsRoute(ctx: PageContext, r: PageRequest, token: string):
 }
 
 /** `GET /booking/:token/reschedule`: the calendar to pick a new time; with `?start=`, the confirmation of that time. */
-export async function rescheduleRoute(ctx: PageContext, r: PageRequest, token: string, notice?: string): Promise<number> {
+export async function rescheduleRoute(ctx: PageContext, r: PageRequest, token: string): Promise<number> {
   const found = await managed(ctx, r, token);
-  if (!found) return 410;
+  return found ? showReschedule(ctx, r, found) : 410;
+}
+
+/** The reschedule pages of a booking already read; `notice` says why the time asked for was not booked. */
+async function showReschedule(ctx: PageContext, r: PageRequest, found: Managed, notice?: string): Promise<number> {
   const { booking, state, path, principal } = found;
-  if (!booking.allowReschedule || booking.status !== 'confirmed' || booking.inPast) return manageRoute(ctx, r, token);
+  if (!booking.allowReschedule || booking.status !== 'confirmed' || booking.inPast) return showManage(ctx, r, found);
   const action = `${path}/reschedule`;
   const start = r.url.searchParams.get('start');
   const startMs = start === null || start.length > 40 ? Number.NaN : Date.parse(start);
@@ -235,7 +238,7 @@ export async function moveRoute(ctx: PageContext, r: PageRequest, token: string)
   const action = `${path}/reschedule`;
   const { form, token: formToken, key } = await checkedPost(ctx, r, action);
   const m = state.messages;
-  if (formToken === 'stale') return manageRoute(ctx, r, token, { status: 400, text: m.formExpired });
+  if (formToken === 'stale') return showManage(ctx, r, found, { status: 400, text: m.formExpired });
   const reason = field(form, 'reason')?.trim();
   const body = { start: field(form, 'start') ?? '', ...(reason ? { reason } : {}) };
   try {
@@ -262,16 +265,22 @@ export async function moveRoute(ctx: PageContext, r: PageRequest, token: string)
         r.url.searchParams.set('date', date);
       }
       r.url.searchParams.delete('start');
-      return rescheduleRoute(ctx, r, token, taken);
+      return showReschedule(ctx, r, found, taken);
     }
-    return refusedOnManage(ctx, r, token, error, m);
+    return refusedOnManage(ctx, r, found, error, m);
   }
 }
 
 /** A refusal on the manage page itself: in the past, canceled, not allowed, or a value the operation would not take. */
-function refusedOnManage(ctx: PageContext, r: PageRequest, token: string, error: ScheduleError, m: PageState['messages']): Promise<number> {
+function refusedOnManage(
+  ctx: PageContext,
+  r: PageRequest,
+  found: Managed,
+  error: ScheduleError,
+  m: PageState['messages'],
+): Promise<number> {
   // A form sent before with other details (another reason, another time): spent, as a stale form is.
-  if (error.code === 'idempotency_key_conflict') return manageRoute(ctx, r, token, { status: 400, text: m.formExpired });
+  if (error.code === 'idempotency_key_conflict') return showManage(ctx, r, found, { status: 400, text: m.formExpired });
   const text =
     error.code === 'booking_in_past'
       ? m.inPast
@@ -281,7 +290,7 @@ function refusedOnManage(ctx: PageContext, r: PageRequest, token: string, error:
           ? m.noReschedule
           : error.message;
   const status = error.code === 'validation_error' ? 400 : 409;
-  return manageRoute(ctx, r, token, { status, text });
+  return showManage(ctx, r, found, { status, text });
 }
 
 /** `POST /booking/:token/cancel`: cancels the meeting, with the reason given. */
@@ -291,7 +300,7 @@ export async function cancelRoute(ctx: PageContext, r: PageRequest, token: strin
   const { state, path, principal, booking } = found;
   const { form, token: formToken, key } = await checkedPost(ctx, r, `${path}/cancel`);
   const m = state.messages;
-  if (formToken === 'stale') return manageRoute(ctx, r, token, { status: 400, text: m.formExpired });
+  if (formToken === 'stale') return showManage(ctx, r, found, { status: 400, text: m.formExpired });
   const reason = field(form, 'reason')?.trim();
   try {
     await ctx.call(
@@ -302,7 +311,7 @@ export async function cancelRoute(ctx: PageContext, r: PageRequest, token: strin
     );
   } catch (error) {
     if (!isScheduleError(error)) throw error;
-    return refusedOnManage(ctx, r, token, error, m);
+    return refusedOnManage(ctx, r, found, error, m);
   }
   redirect(r.res, hrefOf(state, path, { done: 'canceled' }));
   return 303;
