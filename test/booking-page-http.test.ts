@@ -6,6 +6,7 @@ import { jsonOf, runCli } from './support/cli-run.js';
 import { type ApiRequest, type ApiResponse, api as apiChecked } from './support/http.js';
 import { type MovableClock, movableClock, startInProcess } from './support/in-process.js';
 import { connectHttp, type McpSession, toolData } from './support/mcp-client.js';
+import { openSocket, parseResponse, readUntil, requestHead } from './support/raw-http.js';
 import type { TestServer } from './support/serve.js';
 import { tempDir, writeWorkspace } from './support/serve.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -452,6 +453,33 @@ describe('booking by post', () => {
     expect(json.status).toBe(415);
     const multipart = await postForm(server.url, '/@hana/intro/book', 'x', { 'content-type': 'multipart/form-data; boundary=x' });
     expect(multipart.status).toBe(415);
+    expect(await bookingsAt(start)).toEqual([]);
+  });
+
+  it('a chunked form passing 64 KB (no Content-Length): the 413 page reaches the client, without the rest being sent; nothing booked', async () => {
+    const start = '2030-01-08T10:30:00.000Z';
+    const { token } = await formFor('intro', start);
+    const host = new URL(server.url).host;
+    const socket = await openSocket(server.url);
+    socket.write(
+      requestHead('POST', '/@hana/intro/book', {
+        Host: host,
+        Origin: server.url,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Transfer-Encoding': 'chunked',
+      }),
+    );
+    const content = Buffer.from(`form_token=${token}&start=${encodeURIComponent(start)}&q.topic=${'x'.repeat(64 * 1024)}`);
+    // One chunk past the limit and no final chunk: the page must answer without the rest.
+    for (let offset = 0; offset < content.length; offset += 16 * 1024) {
+      const piece = content.subarray(offset, offset + 16 * 1024);
+      socket.write(`${piece.length.toString(16)}\r\n`);
+      socket.write(piece);
+      socket.write('\r\n');
+    }
+    const res = parseResponse(await readUntil(socket, () => false));
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await bookingsAt(start)).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, listen, type RunningS
 export { observeHandler } from './observe-handler.js';
 export { OPENAPI_PATH } from './openapi/meta-paths.js';
 export { openApiDocument, openApiText } from './openapi/openapi-document.js';
-export { lingerAfterRefusal, MAX_BODY_BYTES, readJsonBody } from './read-body.js';
+export { lingerAfterRefusal, MAX_BODY_BYTES, readBody, readJsonBody } from './read-body.js';
 export { errorEnvelope, sendError } from './respond.js';
 export { HTTP_STATUS } from './status-codes.js';
 export { bearerChallenge } from './www-authenticate.js';

@@ -3,8 +3,8 @@ import { ScheduleError } from '@schedule/core';
 
 /** docs/api/requests.md "Request limits": bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Past this much, an oversized body is not worth draining: the connection is dropped. */
-const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+/** Past this many times the limit, an oversized body is not worth draining: the connection is dropped. */
+const DRAIN_FACTOR = 64;
 
 /**
  * Reads a JSON body. Over the limit is `413 payload_too_large` (known from
@@ -15,17 +15,33 @@ const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
  * that is still sending receives the 413 instead of a reset connection; see
  * `lingerAfterRefusal` for one that stops sending.
  */
-export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req, MAX_BODY_BYTES, tooLarge);
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ScheduleError('validation_error', 'The request body is not valid JSON.', { fields: [] });
+  }
+}
+
+/**
+ * Reads a body of at most `maxBytes`, else rejects with `tooLarge()`: known
+ * from Content-Length up front, else while reading. The rest of an oversized
+ * body is still read and thrown away (up to 64 times the limit), so the
+ * client receives the refusal rather than a reset connection.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, tooLarge: () => ScheduleError): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+    let refused = Number(req.headers['content-length'] ?? 0) > maxBytes;
     if (refused) reject(tooLarge());
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_DRAIN_BYTES) req.destroy();
+      if (size > maxBytes * DRAIN_FACTOR) req.destroy();
       if (refused) return;
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBytes) {
         refused = true;
         chunks.length = 0;
         reject(tooLarge());
@@ -35,13 +51,7 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
     req.on('error', reject);
     req.on('end', () => {
-      if (refused) return;
-      if (size === 0) return resolve(undefined);
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch {
-        reject(new ScheduleError('validation_error', 'The request body is not valid JSON.', { fields: [] }));
-      }
+      if (!refused) resolve(Buffer.concat(chunks));
     });
   });
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isScheduleError, manageLinkKey, ScheduleError } from '@schedule/core';
-import { admitRequest, HTTP_STATUS } from '@schedule/http';
+import { admitRequest, HTTP_STATUS, lingerAfterRefusal } from '@schedule/http';
 import { ASSETS_PATH, loadAssets } from './assets.js';
 import { bookRoute, eventTypeRoute, formRoute, hostRoute } from './book-routes.js';
 import { cancelRoute, icsRoute, manageRoute, moveRoute, rescheduleRoute } from './manage-routes.js';
@@ -114,6 +114,8 @@ export function buildBookingPages(deps: BookingPagesDeps): BookingPages {
             : status < 500
               ? [m.fieldInvalid, m.fieldInvalid]
               : [m.unavailable, m.unavailable];
+    // A refused body may still be arriving (a form over the limit): let it drain briefly, then drop the connection, as the API does.
+    if (!r.req.complete) lingerAfterRefusal(r.req);
     if (r.res.headersSent) return status;
     sendPage(r.req, r.res, status, layout(state, assets, { title, path: r.url.pathname, main: messagePage(title, text) }), state);
     return status;
