@@ -104,6 +104,7 @@ export { bookingHost, type PublicEventType, type PublicHost, publicEventType, pu
 export { answerProblem, QUESTION_TYPES, type Question, type QuestionType, questionSchema } from './event-types/questions.js';
 export { MAX_INTERVALS_A_DAY, MAX_OVERRIDES, mergeDay, type Schedule, scheduleSchema, WEEKDAYS } from './event-types/schedule.js';
 export { type Readiness, type ReadinessDeps, type ReadinessOptions, readinessCheck } from './health/readiness.js';
+export { type Hold, holdSchema } from './holds/hold-view.js';
 export { KEY_LIFETIME_MS, MAX_KEY_LENGTH, purgeExpiredKeys } from './idempotency/idempotency.js';
 export { type IdGenerator, isUuid, randomIds, sequentialIds, stableUuid } from './ids.js';
 export {

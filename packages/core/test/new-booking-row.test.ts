@@ -72,7 +72,7 @@ describe('writeNewBooking', () => {
     // No database: the refusal comes before the first statement.
     const noDatabase = {} as Executor;
     const write = { row, event: outboxRow(deps, 'booking.created', row.uid, {}), mail };
-    await expect(writeNewBooking(noDatabase, 'postgres', write, { startMs: 0, endMs: 1 })).rejects.toThrow(
+    await expect(writeNewBooking(noDatabase, 'postgres', write, { startMs: 0, endMs: 1 }, { nowMs: 0, holder: '' })).rejects.toThrow(
       'writeNewBooking: at most 2 mails per booking',
     );
   });

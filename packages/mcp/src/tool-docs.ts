@@ -140,6 +140,17 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
     description: 'Whether one exact start can be booked; if not, the reason and next_available within the next 7 days (or null).',
     annotations: read,
   },
+  create_hold: {
+    title: 'Hold a time',
+    description:
+      'Keep one free start for you while someone decides: busy for everyone else until expires_at (ttl_seconds, default 600). Book it with create_booking and hold_id.',
+    annotations: create,
+  },
+  release_hold: {
+    title: 'Release a hold',
+    description: 'Free a time you held (create_hold) at once, when it will not be booked.',
+    annotations: destroy,
+  },
   list_webhooks: {
     title: 'List webhooks',
     description: "Your own webhooks (never anyone else's), newest first: url, events, status (active, paused, disabled) and failures.",

@@ -15,6 +15,7 @@ export const TOOLSETS = {
   calendars: "CalDAV calendar accounts: connect, test, remove, write the bookings' events again.",
   event_types: 'Create, change, switch off and archive event types.',
   availability: 'Weekly working hours, date overrides and time off.',
+  holds: 'Hold a free time for a few minutes while someone decides, then book it with hold_id; release it.',
   people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
 } as const;
 
@@ -29,6 +30,8 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   list_event_types: 'booking',
   list_slots: 'booking',
   check_slot: 'booking',
+  create_hold: 'holds',
+  release_hold: 'holds',
   list_bookings: 'booking',
   get_booking: 'booking',
   create_booking: 'booking',

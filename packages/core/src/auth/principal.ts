@@ -18,7 +18,8 @@ export interface Account {
  * names, and the slots of its event type to move it to.
  */
 export type VisitorGrant =
-  | { readonly kind: 'book'; readonly hostId: string }
+  /** `holder` names one visitor's form, whose hold (holds/holder.ts) is its own; without it the visitor holds nothing. */
+  | { readonly kind: 'book'; readonly hostId: string; readonly holder?: string | undefined }
   /** `eventTypeId` is known once the booking is read, and only then reaches the slots. */
   | { readonly kind: 'manage'; readonly bookingUid: string; readonly eventTypeId?: string | undefined };
 

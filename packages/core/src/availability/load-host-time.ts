@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
+import { type HoldReader, heldTimes } from '../holds/held-times.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
@@ -53,6 +54,26 @@ export async function confirmedBookings(db: Executor, hostId: string, window: In
   const out: Interval[] = [];
   for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
   return out;
+}
+
+/**
+ * What keeps a new booking of the host out of `window`: the host's confirmed
+ * bookings (except one being moved) and the live holds of everyone but the
+ * reader (docs/api/holds.md). Every write checks this under the host's lock,
+ * and every read of availability takes the same two, so a held time is busy
+ * alike in slots, checks, creates, reschedules and series.
+ */
+export async function takenTimes(
+  db: Executor,
+  hostId: string,
+  window: Interval,
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
+): Promise<Interval[]> {
+  const [bookings, holds] = await Promise.all([
+    confirmedBookings(db, hostId, window, reader.exceptUid),
+    heldTimes(db, hostId, overlapBounds(window), reader),
+  ]);
+  return [...bookings, ...holds];
 }
 
 /**
@@ -130,26 +151,24 @@ export async function loadHostTime(
   range: Interval,
   options: {
     exceptBookingUid?: string | undefined;
+    /** Whose holds leave their time free (holds/holder.ts ownHolds); by default no one's. */
+    holder?: string | undefined;
     /**
-     * False leaves the host's bookings out: for a caller that checks them
-     * itself under the host's lock (a create), where reading them here too
-     * would only repeat that check. Both answer `slot_busy`.
+     * False leaves the host's bookings and holds out: for a caller that
+     * checks them itself under the host's lock (a create), where reading them
+     * here too would only repeat that check. Both answer `slot_busy`.
      */
     withBookings?: boolean;
   } = {},
 ): Promise<HostTime> {
   const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
   const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
-  const [bookings, calendar] = await Promise.all([
+  const nowMs = deps.clock.now();
+  const reader = { nowMs, holder: options.holder ?? '', exceptUid: options.exceptBookingUid };
+  const [taken, calendar] = await Promise.all([
     // Stryker disable next-line ArrayDeclaration: a seeded entry has no startMs or endMs, and busyOf (mergeIntervals) drops an interval of no length.
-    options.withBookings === false ? [] : confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
+    options.withBookings === false ? [] : takenTimes(deps.db, host.id, window, reader),
     hostBusy(deps, host, window),
   ]);
-  return {
-    policy,
-    schedule: host.schedule,
-    zone: host.timezone,
-    busy: busyOf(bookings, calendar),
-    nowMs: deps.clock.now(),
-  };
+  return { policy, schedule: host.schedule, zone: host.timezone, busy: busyOf(taken, calendar), nowMs };
 }

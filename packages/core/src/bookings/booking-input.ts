@@ -13,6 +13,7 @@ export const createBookingBodySchema = z.object({
   username: eventTypeOwner.optional(),
   event_slug: eventSlug.optional(),
   start: instant.meta({ description: `A free slot's start. ${WITH_OFFSET}` }),
+  hold_id: uuid.optional().meta({ description: 'Your hold of this start (create_hold).' }),
   timezone: timeZone.optional().meta({ description: 'IANA zone; default attendee.timezone, then UTC.' }),
   attendee: attendee
     .extend({

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { confirmedBookings, loadHostTime, policyOf } from '../availability/load-host-time.js';
+import { loadHostTime, policyOf, takenTimes } from '../availability/load-host-time.js';
 import { checkStart } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
@@ -8,6 +8,9 @@ import { ScheduleError } from '../errors.js';
 import { bookingLocationOf } from '../event-types/booking-location.js';
 import { checkAnswers } from '../event-types/questions.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
+import type { HoldReader } from '../holds/held-times.js';
+import { ownHolds } from '../holds/holder.js';
+import { holdVouches, useHold } from '../holds/use-hold.js';
 import type { IdGenerator } from '../ids.js';
 import { outboxRow } from '../outbox/record-event.js';
 import { notificationRows } from '../outbox/record-notification.js';
@@ -39,11 +42,11 @@ export function unavailable(reason: string): ScheduleError {
 }
 
 /**
- * True when no confirmed booking of the host overlaps the slot widened by its
- * buffers. Run inside the write transaction: it takes the host's lock first,
- * so that this check and the write that follows are one step. This is the
- * check that makes double booking impossible; earlier reads only give the
- * caller a precise reason.
+ * True when no confirmed booking of the host, and no live hold of anyone but
+ * the reader, overlaps the slot widened by its buffers. Run inside the write
+ * transaction: it takes the host's lock first, so that this check and the
+ * write that follows are one step. This is the check that makes double
+ * booking impossible; earlier reads only give the caller a precise reason.
  */
 export async function isStillFree(
   trx: Executor,
@@ -51,10 +54,10 @@ export async function isStillFree(
   hostId: string,
   eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
   slot: { startMs: number; endMs: number },
-  exceptUid?: string,
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
 ): Promise<boolean> {
   await lockHost(trx, dialect, hostId);
-  return (await confirmedBookings(trx, hostId, widen(eventType, slot), exceptUid)).length === 0;
+  return (await takenTimes(trx, hostId, widen(eventType, slot), reader)).length === 0;
 }
 
 /** The time a booking of this event type keeps the host from other bookings: the slot and its buffers. */
@@ -78,18 +81,35 @@ export async function prepareBooking(
   deps: BookingWriteDeps & { db: Executor },
   principal: Principal,
   body: CreateBookingBody,
-): Promise<{ eventType: EventTypeWithHost; startMs: number; endMs: number }> {
+): Promise<PreparedBooking> {
   const eventType = await resolveEventType(deps.db, principal, eventTypeRefOf(body));
   checkAnswers(eventType.questions, body.responses);
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const startMs = parseInstant(body.start)!.epochMs;
-  if (startMs < deps.clock.now()) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
+  const nowMs = deps.clock.now();
+  if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
   const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
-  // The host's bookings are checked once, in the write under the host's lock (insertBooking).
-  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
-  const check = checkStart(time, startMs);
-  if (!check.available) throw unavailable(check.reason);
-  return { eventType, startMs, endMs };
+  const holdId = body.hold_id;
+  // A hold vouches for the host's time as of when it was made (holds/use-hold.ts); the write checks the rest.
+  const vouched =
+    holdId !== undefined && (await holdVouches(deps.db, principal, holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs }));
+  if (!vouched) {
+    // The host's bookings and holds are checked once, in the write under the host's lock (insertBooking).
+    const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
+    const check = checkStart(time, startMs);
+    if (!check.available) throw unavailable(check.reason);
+  }
+  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId: holdId?.toLowerCase() };
+}
+
+/** A create checked before its write: the event type, the slot, and the hold it turns into, if any. */
+export interface PreparedBooking {
+  readonly eventType: EventTypeWithHost;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The caller's holds leave their time free for this booking (holds/holder.ts). */
+  readonly holder: string;
+  readonly holdId?: string | undefined;
 }
 
 /** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
@@ -97,7 +117,7 @@ export async function insertBooking(
   trx: Executor,
   deps: BookingWriteDeps,
   body: CreateBookingBody,
-  prepared: { eventType: EventTypeWithHost; startMs: number; endMs: number },
+  prepared: PreparedBooking,
 ): Promise<Booking> {
   const { eventType, startMs, endMs } = prepared;
   const uid = deps.ids.uuid();
@@ -132,11 +152,14 @@ export async function insertBooking(
     attendeeMail: eventType.attendeeMail,
   });
   await lockHost(trx, deps.dialect, eventType.host.id);
+  const nowMs = deps.clock.now();
+  if (prepared.holdId !== undefined) await useHold(trx, prepared.holdId, nowMs);
   const written = await writeNewBooking(
     trx,
     deps.dialect,
     { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
     widen(eventType, { startMs, endMs }),
+    { nowMs, holder: prepared.holder },
   );
   if (!written) throw unavailable('slot_busy');
   return booking;

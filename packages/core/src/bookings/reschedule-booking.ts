@@ -3,6 +3,7 @@ import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart } from '../availability/slot-rules.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
+import { ownHolds } from '../holds/holder.js';
 import type { Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
@@ -47,7 +48,7 @@ export async function prepareMove(
   if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The new start is in the past.', {});
   const endMs = startMs + (Date.parse(row.end_at) - Date.parse(row.start_at));
   const policy = { ...policyOf(eventType), durationMinutes: (endMs - startMs) / 60_000 };
-  const time = await loadHostTime(deps, policy, host, { startMs, endMs }, { exceptBookingUid: row.uid });
+  const time = await loadHostTime(deps, policy, host, { startMs, endMs }, { exceptBookingUid: row.uid, holder: ownHolds(principal) });
   const check = checkStart(time, startMs);
   if (!check.available) throw unavailable(check.reason);
   return { row, eventType, host, startMs, endMs };
@@ -61,7 +62,8 @@ export async function moveBooking(
   move: PreparedMove,
   body: RescheduleBookingBody,
 ): Promise<Booking> {
-  await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, move.row.uid);
+  const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal), exceptUid: move.row.uid };
+  await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, reader);
   // Read again under the lock: a cancel or another move may have landed since the checks.
   const row = await findVisibleBooking(trx, principal, move.row.uid);
   if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});

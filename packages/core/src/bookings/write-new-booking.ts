@@ -1,12 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Interval } from '../availability/busy.js';
-import { confirmedBookings, overlapBounds, overlappingBookings } from '../availability/load-host-time.js';
+import { overlapBounds, overlappingBookings, takenTimes } from '../availability/load-host-time.js';
+import { type HoldReader, overlappingHolds } from '../holds/held-times.js';
 import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { insertOutboxRow, OUTBOX_COLUMNS, type outboxRow } from '../outbox/record-event.js';
 import { insertNotificationRows, NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
+import { toTimestamp } from '../time.js';
 import { BOOKING_COLUMNS, insertBookingRow } from './insert-booking-row.js';
 
 /** A new booking and what its create records with it: the `booking.created` event and the mail. */
@@ -18,8 +20,8 @@ export interface NewBookingWrite {
 
 /**
  * Writes a new booking with its event and mail if the host has no confirmed
- * booking overlapping `blocked` (the slot widened by its buffers); false when
- * one does, and nothing is written. The caller holds the host's lock
+ * booking, and no one but the reader a live hold, overlapping `blocked` (the
+ * slot widened by its buffers); false when one does, and nothing is written. The caller holds the host's lock
  * (lockHost), so the check sees every booking committed before it and no
  * other write for this host can come between the check and the insert.
  *
@@ -29,14 +31,21 @@ export interface NewBookingWrite {
  * (README "Benchmarks"). SQLite runs in process, where a statement costs
  * little, so it runs them one by one.
  */
-export async function writeNewBooking(trx: Executor, dialect: Dialect, write: NewBookingWrite, blocked: Interval): Promise<boolean> {
+export async function writeNewBooking(
+  trx: Executor,
+  dialect: Dialect,
+  write: NewBookingWrite,
+  blocked: Interval,
+  reader: HoldReader,
+): Promise<boolean> {
   const { row, event, mail } = write;
   if (dialect === 'postgres') {
     const build = insertIfFree[mail.length];
     if (build === undefined) throw new Error(`writeNewBooking: at most ${insertIfFree.length - 1} mails per booking`);
     const { rows } = await executePrepared(trx, build, [
-      row.host_user_id,
-      ...overlapBounds(blocked),
+      // Each parameter appears once in the statement (executePrepared): the holds' check takes its own copy of the bounds.
+      ...[row.host_user_id, ...overlapBounds(blocked)],
+      ...[row.host_user_id, ...overlapBounds(blocked), toTimestamp(reader.nowMs), reader.holder],
       ...BOOKING_COLUMNS.map((column) => row[column]),
       ...OUTBOX_COLUMNS.map((column) => event[column]),
       ...mail.flatMap((m) => NOTIFICATION_COLUMNS.map((column) => m[column])),
@@ -45,7 +54,7 @@ export async function writeNewBooking(trx: Executor, dialect: Dialect, write: Ne
     if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
     return true;
   }
-  if ((await confirmedBookings(trx, row.host_user_id, blocked)).length > 0) return false;
+  if ((await takenTimes(trx, row.host_user_id, blocked, reader)).length > 0) return false;
   await insertBookingRow(trx, row);
   await insertOutboxRow(trx, event);
   await insertNotificationRows(trx, mail);
@@ -65,8 +74,8 @@ const valueList = (values: readonly unknown[]) => sql.join(values.map((value) =>
  */
 function insertIfFreeWith(mails: number) {
   return (db: Executor, ...args: unknown[]) => {
-    const [hostId, lowest, before, after] = args;
-    let at = 4;
+    const [hostId, lowest, before, after, holdHost, holdLowest, holdBefore, holdAfter, now, holder] = args as string[];
+    let at = 10;
     const take = (n: number) => {
       const taken = args.slice(at, at + n);
       at += n;
@@ -82,7 +91,8 @@ function insertIfFreeWith(mails: number) {
     const statement = sql<{ uid: string }>`with "booking" as (
         insert into "bookings" (${columnList(BOOKING_COLUMNS)})
         select ${valueList(booking)}
-        where not exists (${overlappingBookings(db, hostId as string, lowest as string, before as string, after as string)})
+        where not exists (${overlappingBookings(db, hostId!, lowest!, before!, after!)})
+        and not exists (${overlappingHolds(db, holdHost!, holdLowest!, holdBefore!, holdAfter!, now!, holder!)})
         returning "uid"),
       "event" as (insert into "outbox" (${columnList(OUTBOX_COLUMNS)}) select ${valueList(event)} from "booking")
       ${sql.join(mailCtes, sql``)}

@@ -27,6 +27,7 @@ import {
   getEventTypeOperation,
   updateEventTypeOperation,
 } from './event-type-operations.js';
+import { createHoldOperation, releaseHoldOperation } from './hold-operations.js';
 import type { Operation } from './operation.js';
 import {
   createPersonOperation,
@@ -92,6 +93,8 @@ export const operations = [
   updateBookingOperation,
   listSlotsOperation,
   checkSlotOperation,
+  createHoldOperation,
+  releaseHoldOperation,
   listWebhooksOperation,
   getWebhookOperation,
   createWebhookOperation,

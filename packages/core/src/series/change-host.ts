@@ -5,6 +5,7 @@ import { isStillFree } from '../bookings/create-booking.js';
 import { syncStatusFor } from '../bookings/new-booking.js';
 import { receivesBookings } from '../event-types/calendar.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
+import { ownHolds } from '../holds/holder.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';
 import { allowedHost } from './create-series.js';
@@ -81,7 +82,8 @@ export async function changeSeriesHost(
       const current = await currentOccurrence(trx, occurrence.uid);
       // Stryker disable next-line OptionalChaining: bookings are never deleted, so the occurrence listed above is always found.
       if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
-      if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
+      const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal), exceptUid: current.uid };
+      if (!free || !(await isStillFree(trx, deps.store.dialect, newHost.id, eventType, slot, reader))) return 'busy' as const;
       const changed = await applyBookingChange(
         trx,
         deps,

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { visitorMayBookHost } from '../auth/visitor.js';
-import { confirmedBookings } from '../availability/load-host-time.js';
+import { takenTimes } from '../availability/load-host-time.js';
 import type { HostTime } from '../availability/slot-rules.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
@@ -13,6 +13,8 @@ import {
   type HostRecord,
   resolveEventType,
 } from '../event-types/resolve-event-type.js';
+import type { HoldReader } from '../holds/held-times.js';
+import { ownHolds } from '../holds/holder.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { recordNotification } from '../outbox/record-notification.js';
 import { lockHost } from '../storage/host-lock.js';
@@ -140,13 +142,18 @@ function planOccurrences(time: HostTime, eventType: EventTypeWithHost, candidate
   return { free, skipped };
 }
 
-/** The host's time across the candidates with their bookings, read in `db` (under the host's lock for a create). */
-async function withBookings(db: Executor, prepared: PreparedSeries): Promise<HostTime> {
+/** The host's time across the candidates with their bookings and others' holds, read in `db` (under the host's lock for a create). */
+async function withBookings(db: Executor, prepared: PreparedSeries, reader: HoldReader): Promise<HostTime> {
   const { eventType, host, candidates, read } = prepared;
   const first = candidates[0]!.instantMs;
   const last = candidates.at(-1)!.instantMs;
   const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes + eventType.durationMinutes) * MINUTE_MS;
-  return withBusy(read.time, await confirmedBookings(db, host.id, { startMs: first - reach, endMs: last + reach }));
+  return withBusy(read.time, await takenTimes(db, host.id, { startMs: first - reach, endMs: last + reach }, reader));
+}
+
+/** Holds are read as of now, the caller's own left out. */
+function holdReader(deps: SeriesDeps, principal: Principal): HoldReader {
+  return { nowMs: deps.clock.now(), holder: ownHolds(principal) };
 }
 
 /**
@@ -157,7 +164,11 @@ async function withBookings(db: Executor, prepared: PreparedSeries): Promise<Hos
  */
 export async function previewSeries(deps: SeriesDeps, principal: Principal, body: CreateSeriesBody): Promise<SeriesPreview> {
   const prepared = await prepareSeries(deps, principal, body);
-  const plan = planOccurrences(await withBookings(deps.store.db, prepared), prepared.eventType, prepared.candidates);
+  const plan = planOccurrences(
+    await withBookings(deps.store.db, prepared, holdReader(deps, principal)),
+    prepared.eventType,
+    prepared.candidates,
+  );
   if (plan.free.length === 0) throw noDatesFree(plan.skipped);
   const durationMs = prepared.eventType.durationMinutes * MINUTE_MS;
   return {
@@ -227,7 +238,7 @@ export async function createSeries(
   return finish(async (trx) => {
     await lockHost(trx, deps.store.dialect, host.id);
     // Bookings made since the read above count too: the lock keeps any more from landing until this commits.
-    const plan = planOccurrences(await withBookings(trx, prepared), eventType, prepared.candidates);
+    const plan = planOccurrences(await withBookings(trx, prepared, holdReader(deps, principal)), eventType, prepared.candidates);
     if (plan.free.length === 0) throw noDatesFree(plan.skipped);
     await trx.insertInto('series').values(row).execute();
     const mail = await occurrenceMailOf(trx, row, eventType.name, host);

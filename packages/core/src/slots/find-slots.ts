@@ -5,6 +5,7 @@ import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, freeSlots } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import { resolveEventType } from '../event-types/resolve-event-type.js';
+import { ownHolds } from '../holds/holder.js';
 import type { Executor } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS, toTimestamp } from '../time.js';
 import type { checkSlotQuerySchema, listSlotsQuerySchema } from './slot-queries.js';
@@ -23,7 +24,7 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
   checkWindow(query.start.epochMs, query.end.epochMs, MAX_SLOT_WINDOW_DAYS);
   const eventType = await resolveEventType(deps.db, principal, ref);
   const range = { startMs: query.start.epochMs, endMs: query.end.epochMs };
-  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, range);
+  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, range, { holder: ownHolds(principal) });
   return {
     event_type_id: eventType.id,
     // The zone the host's schedule is read in; UTC for a host without one.
@@ -45,7 +46,13 @@ export async function checkSlot(deps: SlotDeps, principal: Principal, query: z.o
   const startMs = query.start.epochMs;
   const endMs = query.end?.epochMs ?? startMs + eventType.durationMinutes * MINUTE_MS;
   const search = { startMs: endMs, endMs: endMs + NEXT_AVAILABLE_SEARCH_DAYS * DAY_MS };
-  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs: search.endMs });
+  const time = await loadHostTime(
+    deps,
+    policyOf(eventType),
+    eventType.host,
+    { startMs, endMs: search.endMs },
+    { holder: ownHolds(principal) },
+  );
   const check = checkStart(time, startMs, endMs);
   if (check.available) return { available: true, duration_minutes: eventType.durationMinutes };
   const next = freeSlots(time, search)[0];

@@ -468,4 +468,27 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0016_holds': {
+    async up(db: Kysely<any>) {
+      // A start held for one caller for a few minutes (docs/api/holds.md).
+      // A row past `expires_at` blocks nothing: every reader compares it with
+      // the clock, so no sweeper is needed for correctness.
+      await db.schema
+        .createTable('holds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('event_type_id', 'text', (c) => c.notNull().references('event_types.id'))
+        .addColumn('host_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('start_at', 'text', (c) => c.notNull())
+        .addColumn('end_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // The overlap read of every availability check: a short range scan of the host's holds.
+      await db.schema.createIndex('holds_host_start').on('holds').columns(['host_user_id', 'start_at']).execute();
+      // The cap on a caller's live holds of one host.
+      await db.schema.createIndex('holds_token_host').on('holds').columns(['token_id', 'host_user_id', 'expires_at']).execute();
+    },
+  },
 };

@@ -339,6 +339,21 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
+/** A start held for one caller until `expires_at` (migration 0016, docs/api/holds.md). */
+export interface HoldsTable {
+  id: string;
+  /** Who may use or release it: the token, or one visitor of the booking page (holds/holder.ts). */
+  holder: string;
+  /** The caller's token (a visitor's shared one): the cap on live holds counts per token and host. */
+  token_id: string;
+  event_type_id: string;
+  host_user_id: string;
+  start_at: string;
+  end_at: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UsersTable;
@@ -356,4 +371,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   calendar_syncs: CalendarSyncsTable;
   time_off: TimeOffTable;
+  holds: HoldsTable;
 }

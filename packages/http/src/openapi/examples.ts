@@ -7,6 +7,7 @@ import type {
   Delivery,
   EventType,
   EventTypeSummary,
+  Hold,
   Person,
   PersonDetail,
   Series,
@@ -138,6 +139,15 @@ export const SLOTS: SlotList = {
     { start: '2026-12-08T08:00:00.000Z', end: '2026-12-08T08:30:00.000Z', available: true },
     { start: '2026-12-08T08:30:00.000Z', end: '2026-12-08T09:00:00.000Z', available: true },
   ],
+};
+
+export const HOLD: Hold = {
+  id: '5b0c2e4e-8f3a-4c1d-9a2b-7e6f5d4c3b2a',
+  event_type_id: BOOKING.event_type_id,
+  start: '2026-12-08T10:00:00.000Z',
+  end: '2026-12-08T10:30:00.000Z',
+  expires_at: '2026-12-01T09:10:00.000Z',
+  created_at: '2026-12-01T09:00:00.000Z',
 };
 
 export const SLOT_TAKEN: SlotCheck = { available: false, reason: 'slot_busy', next_available: '2026-12-08T10:00:00.000Z' };

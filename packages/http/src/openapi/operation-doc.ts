@@ -5,6 +5,7 @@ export const TAGS = {
   Series: 'Recurring series: a pattern that books a run of occurrences for one attendee. Occurrences are bookings.',
   Bookings: 'One meeting between a host and an attendee on an event type; series occurrences too.',
   Slots: 'Start times at which an event type can be booked, computed on request and never stored.',
+  Holds: 'A free start kept for one caller for a few minutes while someone decides, then booked with `hold_id` or released.',
   Webhooks:
     'Subscriptions of the caller’s own account to events, delivered as signed POSTs (docs/webhooks.md); their secrets and deliveries.',
   Calendars:

@@ -4,6 +4,7 @@ import { BOOKING_DOCS } from './docs/bookings.js';
 import { CALENDAR_DOCS } from './docs/calendars.js';
 import { DIRECTORY_DOCS } from './docs/directory.js';
 import { EVENT_TYPE_DOCS } from './docs/event-types.js';
+import { HOLD_DOCS } from './docs/holds.js';
 import { PEOPLE_DOCS } from './docs/people.js';
 import { SERIES_DOCS } from './docs/series.js';
 import { SLOT_DOCS } from './docs/slots.js';
@@ -19,6 +20,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   ...SERIES_DOCS,
   ...BOOKING_DOCS,
   ...SLOT_DOCS,
+  ...HOLD_DOCS,
   ...WEBHOOK_DOCS,
   ...CALENDAR_DOCS,
   ...AVAILABILITY_DOCS,

@@ -23,6 +23,7 @@ const TABLES: Record<keyof Database, true> = {
   webhook_deliveries: true,
   calendar_syncs: true,
   time_off: true,
+  holds: true,
 };
 
 /** A digest of each table's rows, by table name. */

@@ -1,0 +1,125 @@
+import type { Principal } from '../auth/principal.js';
+import type { CalendarReader } from '../availability/calendar-reader.js';
+import { loadHostTime, policyOf, takenTimes } from '../availability/load-host-time.js';
+import { checkStart } from '../availability/slot-rules.js';
+import { eventTypeRefOf } from '../bookings/booking-input.js';
+import { unavailable } from '../bookings/create-booking.js';
+import type { Clock } from '../clock.js';
+import { ScheduleError } from '../errors.js';
+import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
+import type { IdGenerator } from '../ids.js';
+import { lockHost } from '../storage/host-lock.js';
+import type { HoldsTable } from '../storage/schema.js';
+import type { Dialect, Executor } from '../storage/store.js';
+import { DAY_MS, MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
+import type { CreateHoldBody } from './hold-input.js';
+import { type Hold, toHold } from './hold-view.js';
+import { holderOf } from './holder.js';
+
+/** docs/api/holds.md: live holds one token may have on one host's time at once. */
+export const MAX_LIVE_HOLDS = 20;
+
+/** An expired hold's row is kept this long, so a late booking with it hears `hold_expired`, then it is deleted on the host's next hold. */
+export const EXPIRED_HOLD_KEPT_MS = DAY_MS;
+
+export interface HoldDeps {
+  readonly db: Executor;
+  readonly dialect: Dialect;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly calendars: CalendarReader;
+}
+
+export interface PreparedHold {
+  readonly holder: string;
+  readonly eventType: EventTypeWithHost;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/**
+ * Checks a hold as a booking of the same start would be checked (the same
+ * reasons, the same order), before the write. A caller who owns no holds
+ * (a manage link) cannot hold.
+ */
+export async function prepareHold(deps: HoldDeps, principal: Principal, body: CreateHoldBody): Promise<PreparedHold> {
+  const holder = holderOf(principal);
+  const eventType = await resolveEventType(deps.db, principal, eventTypeRefOf(body));
+  // Stryker disable next-line ConditionalExpression: a visitor without a form (the only principal without a holder) has no grant to book, so resolveEventType has refused it already.
+  if (holder === null) throw new ScheduleError('forbidden', 'This caller cannot hold times.', {});
+  if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
+  const startMs = parseInstant(body.start)!.epochMs;
+  if (startMs < deps.clock.now()) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
+  const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
+  const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
+  const check = checkStart(time, startMs);
+  if (!check.available) throw unavailable(check.reason);
+  return { holder, eventType, startMs, endMs };
+}
+
+/**
+ * Writes the hold under the host's lock if no booking and no one else's live
+ * hold overlaps the slot widened by its buffers: the same check a booking's
+ * write makes, so a time is never held and booked by two callers at once.
+ */
+export async function insertHold(
+  trx: Executor,
+  deps: HoldDeps,
+  principal: Principal,
+  body: CreateHoldBody,
+  prepared: PreparedHold,
+): Promise<Hold> {
+  const { holder, eventType, startMs, endMs } = prepared;
+  const hostId = eventType.host.id;
+  const nowMs = deps.clock.now();
+  await lockHost(trx, deps.dialect, hostId);
+  await dropLongExpired(trx, hostId, nowMs);
+  await checkLiveHolds(trx, principal.tokenId, hostId, nowMs);
+  const blocked = {
+    startMs: startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
+    endMs: endMs + eventType.bufferAfterMinutes * MINUTE_MS,
+  };
+  if ((await takenTimes(trx, hostId, blocked, { nowMs, holder })).length > 0) throw unavailable('slot_busy');
+  const row: HoldsTable = {
+    id: deps.ids.uuid(),
+    holder,
+    token_id: principal.tokenId,
+    event_type_id: eventType.id,
+    host_user_id: hostId,
+    start_at: toTimestamp(startMs),
+    end_at: toTimestamp(endMs),
+    expires_at: toTimestamp(nowMs + body.ttl_seconds * 1000),
+    created_at: toTimestamp(nowMs),
+  };
+  await trx.insertInto('holds').values(row).execute();
+  return toHold(row);
+}
+
+/** `409 hold_limit_reached` when the token already holds MAX_LIVE_HOLDS of this host's times; run under the host's lock, so the cap is exact. */
+async function checkLiveHolds(trx: Executor, tokenId: string, hostId: string, nowMs: number): Promise<void> {
+  const { count } = await trx
+    .selectFrom('holds')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('token_id', '=', tokenId)
+    .where('host_user_id', '=', hostId)
+    .where('expires_at', '>', toTimestamp(nowMs))
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_LIVE_HOLDS) {
+    throw new ScheduleError('hold_limit_reached', `At most ${MAX_LIVE_HOLDS} times of one host may be held at once; release one first.`, {
+      max: MAX_LIVE_HOLDS,
+    });
+  }
+}
+
+/**
+ * Deletes the host's holds that expired more than EXPIRED_HOLD_KEPT_MS ago.
+ * Housekeeping only: an expired row blocks nothing (held-times.ts), so
+ * nothing depends on this having run.
+ */
+async function dropLongExpired(trx: Executor, hostId: string, nowMs: number): Promise<void> {
+  await trx
+    .deleteFrom('holds')
+    .where('host_user_id', '=', hostId)
+    .where('expires_at', '<', toTimestamp(nowMs - EXPIRED_HOLD_KEPT_MS))
+    .execute();
+}
