@@ -5,6 +5,7 @@ import { registerBookings } from './commands/bookings.js';
 import { registerCalendars } from './commands/calendars.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDirectory } from './commands/directory.js';
+import { registerHolds } from './commands/holds.js';
 import { registerInit } from './commands/init.js';
 import { registerOAuthClients } from './commands/oauth-clients.js';
 import { registerPasswords } from './commands/passwords.js';
@@ -100,6 +101,7 @@ export function buildProgram(): Command {
   registerBookings(program);
   registerSeries(program);
   registerSlots(program);
+  registerHolds(program);
   registerDirectory(program);
   registerWebhooks(program);
   registerTimeOff(program);

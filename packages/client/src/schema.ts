@@ -314,6 +314,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a free start
+         * @description Keeps one free start of an event type for the caller for `ttl_seconds` (30 to 1800, default 600): until `expires_at` it is busy for everyone else in slots, checks, bookings and series, and free for the caller. Book it with `hold_id` on `POST /v1/bookings`. Checked as a booking of that start would be, and refused with the same errors.
+         *
+         *     Needs the scope `bookings:create`. MCP tool: `create_hold`.
+         */
+        post: operations["create_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a hold
+         * @description Frees the caller’s hold at once and answers it. Another caller’s hold, or an unknown id, is `404 hold_not_found`.
+         *
+         *     Needs the scope `bookings:create`. MCP tool: `release_hold`.
+         */
+        delete: operations["release_hold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1367,6 +1411,11 @@ export interface components {
              */
             start: string;
             /**
+             * Format: uuid
+             * @description Your hold of this start (create_hold).
+             */
+            hold_id?: string;
+            /**
              * @description IANA zone; default attendee.timezone, then UTC.
              * @example Europe/Berlin
              */
@@ -1458,6 +1507,28 @@ export interface components {
             };
             /** @description The attendee's new name. */
             attendee_name?: string;
+        };
+        CreateHoldBody: {
+            /**
+             * Format: uuid
+             * @description The event type; or username + event_slug.
+             */
+            event_type_id?: string;
+            /** @description The event type owner's username, with event_slug. */
+            username?: string;
+            /** @description The event type slug, with username. */
+            event_slug?: string;
+            /**
+             * Format: date-time
+             * @description A free slot's start. ISO 8601 with Z or an offset; zone-less is refused.
+             * @example 2026-12-09T11:00:00+01:00
+             */
+            start: string;
+            /**
+             * @description Seconds the time stays held (30-1800, default 600).
+             * @default 600
+             */
+            ttl_seconds?: number;
         };
         CreateWebhookBody: {
             /**
@@ -1981,6 +2052,22 @@ export interface components {
             reason?: "event_type_inactive" | "in_past" | "outside_minimum_notice" | "outside_future_limit" | "slot_busy";
             /** @description The first free start in the 7 days after the checked end. */
             next_available?: string | null;
+        };
+        Hold: {
+            /** @description Pass as hold_id to create_booking. */
+            id: string;
+            event_type_id: string;
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end: string;
+            /**
+             * Format: date-time
+             * @description From this instant the time is free for anyone again.
+             */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /** @description A subscription of its owner to events, delivered by signed POSTs to `url`. */
         Webhook: {
@@ -4281,7 +4368,29 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
-            404: components["responses"]["EventTypeNotFound"];
+            /**
+             * @description Not Found.
+             *
+             *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+             *     - `hold_not_found`: The hold id is malformed, unknown, or another caller’s (they answer alike).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "event_type_not_found" | "hold_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             /**
              * @description Conflict.
@@ -4289,6 +4398,8 @@ export interface operations {
              *     - `event_type_inactive`: The event type is switched off and takes no bookings.
              *     - `slot_in_past`: The requested start is before now.
              *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
+             *     - `hold_expired`: The hold expired or was released before this booking; `details.expires_at`. Hold the time again, or book without a hold.
+             *     - `hold_mismatch`: The hold is for another event type or start than the body names; `details` give the held ones.
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
              *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
              */
@@ -4306,7 +4417,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "event_type_inactive" | "slot_in_past" | "slot_unavailable" | "idempotency_key_conflict" | "idempotency_in_progress";
+                            code?: "event_type_inactive" | "slot_in_past" | "slot_unavailable" | "hold_expired" | "hold_mismatch" | "idempotency_key_conflict" | "idempotency_in_progress";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -4825,6 +4936,228 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AvailabilityUnavailableOrDatabaseUnavailable"];
+        };
+    };
+    create_hold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHoldBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hold"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["EventTypeNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `event_type_inactive`: The event type is switched off and takes no bookings.
+             *     - `slot_in_past`: The requested start is before now.
+             *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
+             *     - `hold_limit_reached`: The caller already holds as many of this host’s times as allowed (`details.max`); release one first.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "event_type_inactive" | "slot_in_past" | "slot_unavailable" | "hold_limit_reached" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
+             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
+             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "availability_unavailable" | "slot_lock_timeout" | "database_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    release_hold: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the webhook, event type or range of time off the path names. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Hold"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: No such path, or a path parameter that no resource can have (U+0000, a lone surrogate).
+             *     - `hold_not_found`: The hold id is malformed, unknown, or another caller’s (they answer alike).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found" | "hold_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     list_webhooks: {

@@ -62,6 +62,7 @@ const ID_OF: readonly (readonly [RegExp, string])[] = [
   [/event_type/, "The event type's id."],
   [/time_off/, "The time-off range's id."],
   [/webhook/, "The webhook's id."],
+  [/hold/, "The hold's id (create_hold)."],
 ];
 
 /** The `id` argument of an operation's tool, said for what it names: a model must not pass one resource's id for another's. */

@@ -15,8 +15,8 @@ export const TOOLSETS = {
   calendars: "CalDAV calendar accounts: connect, test, remove, write the bookings' events again.",
   event_types: 'Create, change, switch off and archive event types.',
   availability: 'Weekly working hours, date overrides and time off.',
-  holds: 'Hold a free time for a few minutes while someone decides, then book it with hold_id; release it.',
   people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
+  holds: 'Hold a free time for a few minutes while someone decides, then book it with hold_id; release it.',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;

@@ -88,6 +88,7 @@ const DESTRUCTIVE = new Set([
   'delete_event_type',
   'delete_time_off',
   'remove_availability_override',
+  'release_hold',
 ]);
 /**
  * Repeating a create without the same idempotency_key books again (tool-docs.ts, commit aedb34b); a
@@ -105,6 +106,7 @@ const NOT_IDEMPOTENT = new Set([
   'create_token',
   'create_event_type',
   'create_time_off',
+  'create_hold',
 ]);
 /** A test or a redelivery POSTs to the webhook's URL, outside this service; adding or testing a CalDAV account reads its server (tool-docs.ts). */
 const OPEN_WORLD = new Set(['redeliver_webhook_delivery', 'test_webhook', 'add_calendar', 'test_calendar']);
@@ -156,6 +158,8 @@ const TAKES_KEY = new Set([
   'replace_availability',
   'add_availability_override',
   'remove_availability_override',
+  'create_hold',
+  'release_hold',
 ]);
 
 interface ListedTool {
@@ -246,7 +250,7 @@ describe('the server surface', () => {
     }
   });
 
-  it('says on every tool whose id it takes: a webhook, an event type or a time-off range', () => {
+  it('says on every tool whose id it takes: a webhook, an event type, a time-off range or a hold', () => {
     const described = tools
       .filter((t) => t.inputSchema.properties?.id !== undefined)
       .map((t) => [t.name, (t.inputSchema.properties!.id as { description: string }).description]);
@@ -257,7 +261,9 @@ describe('the server surface', () => {
           ? "The event type's id."
           : name!.includes('time_off')
             ? "The time-off range's id."
-            : "The webhook's id.",
+            : name!.includes('hold')
+              ? "The hold's id (create_hold)."
+              : "The webhook's id.",
       });
     }
     expect(described.length).toBeGreaterThanOrEqual(7 + 3 + 3);

@@ -113,6 +113,7 @@ export function registerBookings(program: Command): void {
       .option('--guest <email>', 'a guest (repeatable)', collect)
       .option('--responses <json>', 'form answers, JSON object')
       .option('--metadata <json>', 'metadata, JSON object')
+      .option('--hold <id>', 'book the start you held (schedule holds create)')
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText(
@@ -130,6 +131,7 @@ export function registerBookings(program: Command): void {
         const body = defined({
           ...(await eventTypeOf(ctx, 'is-owner')),
           start: o.start,
+          hold_id: o.hold,
           timezone: o.timezone,
           attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, timezone: o.attendeeTimezone, phone: o.phone }),
           guests: o.guest,

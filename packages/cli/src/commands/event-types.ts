@@ -3,15 +3,13 @@ import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
+import { numberFlag } from '../input/number-flag.js';
 import { eventTypeArchivedText, eventTypeCreatedText, eventTypeUpdatedText } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 
 // `schedule event-types get|create|update|delete` (docs/api/event-types.md);
 // `list` is the directory's (directory.ts). Every flag is one API field, so
 // the API checks the values and names the field a bad one is in.
-
-/** A number flag: a number when it reads as one, else the text, for the API to refuse naming its field. */
-const numberFlag = (text: string): number | string => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
 
 /** A yes/no flag: true or false; anything else goes as typed, for the API to refuse. */
 const booleanFlag = (text: string): boolean | string => (text === 'true' ? true : text === 'false' ? false : text);
