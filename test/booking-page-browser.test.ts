@@ -272,6 +272,37 @@ describe('the booking page in Chromium', () => {
     await rescheduleThenCancel(page, link, who.email, who.newDate, js);
   }
 
+  it('holds the chosen time while the form is filled: gone from a second visitor’s page, back when the first leaves (issue 34)', async () => {
+    const date = '2026-12-01';
+    const day = `${server.url}${BOOKING_PAGE}?month=2026-12&date=${date}&tz=${encodeURIComponent(VISITOR_ZONE)}`;
+    const first = await open();
+    const second = await open();
+    try {
+      await first.page.goto(day);
+      const start = `${date}T08:00:00.000Z`;
+      const time = first.page.locator('a.time').first();
+      expect(await time.locator('time').getAttribute('datetime')).toBe(start);
+      await Promise.all([first.page.waitForURL((url) => url.pathname.endsWith('/book')), time.click()]);
+      // The script holds the time and says until when: ten minutes after the server's now.
+      await expect.poll(() => first.page.locator('#held').innerText()).toBe('This time is held for you until 2:10 AM.');
+      const shownTo = async () => {
+        await second.page.goto(day);
+        return second.page.locator('a.time time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')));
+      };
+      expect(await shownTo()).not.toContain(start);
+      expect(await shownTo()).toContain(`${date}T08:30:00.000Z`);
+      // The first visitor goes back without booking: the page releases the hold as it leaves.
+      await Promise.all([
+        first.page.waitForURL((url) => !url.pathname.endsWith('/book')),
+        first.page.getByRole('link', { name: 'Back' }).click(),
+      ]);
+      await expect.poll(shownTo, { timeout: 10_000, interval: 100 }).toContain(start);
+      expect([...first.problems, ...second.problems]).toEqual([]);
+    } finally {
+      await Promise.all([first.context.close(), second.context.close()]);
+    }
+  });
+
   it('books with the mouse in the visitor’s own zone, then moves and cancels it from the mailed link', async () => {
     const { context, page, problems } = await open();
     await bookAndManage(page, true, { name: 'Ada Mouse', email: 'ada@guest.test', date: '2026-11-24', newDate: '2026-11-25' });

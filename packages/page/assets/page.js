@@ -17,6 +17,44 @@
   // A form sent back with errors: focus goes to their list, which links to each field.
   document.getElementById('form-errors')?.focus();
 
+  // The chosen time is held while the form is filled in, so no one else takes
+  // it meanwhile, and released when the visitor leaves without booking
+  // (docs/booking-page.md "Holds"). Without the script the form still books;
+  // the time is only not held.
+  const bookForm = document.querySelector('form.book[data-hold]');
+  const holdField = bookForm?.querySelector('input[name="hold_id"]');
+  if (bookForm && holdField) {
+    const formFields = (names) => {
+      const sent = new URLSearchParams();
+      for (const name of names) sent.set(name, bookForm.querySelector(`input[name="${name}"]`)?.value ?? '');
+      return sent;
+    };
+    let sending = false;
+    bookForm.addEventListener('submit', () => {
+      sending = true;
+    });
+    if (!holdField.value) {
+      fetch(bookForm.dataset.hold, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { Accept: 'application/json' },
+        body: formFields(['form_token', 'start']),
+      })
+        .then((response) => (response.ok ? response.json() : undefined))
+        .then((held) => {
+          if (!held) return;
+          holdField.value = held.hold_id;
+          const note = document.getElementById('held');
+          if (note) note.textContent = held.message;
+        })
+        .catch(() => {});
+    }
+    window.addEventListener('pagehide', () => {
+      if (sending || !holdField.value) return;
+      navigator.sendBeacon(bookForm.dataset.release, formFields(['form_token', 'hold_id']));
+    });
+  }
+
   const zoneForm = document.querySelector('form[data-zone-form]');
 
   async function swap(href, how) {

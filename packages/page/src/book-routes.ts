@@ -13,11 +13,12 @@ import {
 } from '@schedule/core';
 import { bookingBody, fieldErrors, formValues, seriesBody } from './booking-body.js';
 import { issueFormToken, readFormToken } from './form-token.js';
+import { timeOf } from './format.js';
 import { dateIn, localDate, monthOf, monthQueries, type Slot, shiftMonth, slotsByDay } from './month.js';
 import type { PageContext, PageRequest } from './page-deps.js';
 import { hrefOf, type PageState, pageState } from './page-state.js';
 import { type FormFields, field, readForm } from './read-form.js';
-import { redirect, sendPage } from './respond.js';
+import { redirect, sendJson, sendPage } from './respond.js';
 import { fromOwnPage } from './same-origin.js';
 import { bookingForm, EMPTY_FORM, type FormValues, type PreviewShown, previewDate } from './views/booking-form.js';
 import { bookingPage } from './views/booking-page.js';
@@ -154,6 +155,12 @@ function startOf(text: string | undefined): string | undefined {
 }
 
 interface FormRender {
+  /**
+   * The form's nonce when it is shown again after a post: its hold stays the
+   * visitor's own (holds/holder.ts), and a post refused leaves the key
+   * unspent (only successes are remembered), so the next post may use it.
+   */
+  readonly nonce?: string | undefined;
   readonly values: FormValues;
   readonly errors: ReadonlyMap<string, string>;
   readonly preview?: PreviewShown | undefined;
@@ -173,7 +180,9 @@ async function renderForm(
   const date = localDate(start, state.zone);
   const main = bookingForm(state, type, {
     action: hrefOf(state, action),
-    token: issueFormToken(await ctx.key(), action, r.nowMs),
+    holdAction: hrefOf(state, `${action}/hold`),
+    releaseAction: hrefOf(state, `${action}/release`),
+    token: issueFormToken(await ctx.key(), action, r.nowMs, shown.nonce),
     start,
     end,
     values: shown.values,
@@ -199,32 +208,35 @@ export async function checkedPost(
   ctx: PageContext,
   r: PageRequest,
   action: string,
-): Promise<{ form: FormFields; token: 'valid' | 'stale'; key: string | undefined }> {
+): Promise<{ form: FormFields; token: 'valid' | 'stale'; key: string | undefined; nonce: string | undefined }> {
   if (!fromOwnPage(r.req, new URL(ctx.deps.publicUrl).origin)) {
     throw new ScheduleError('forbidden', 'A form is accepted only from this site’s own pages.', {});
   }
   const form = await readForm(r.req);
   const reading = readFormToken(await ctx.key(), field(form, 'form_token'), action, r.nowMs);
-  return reading.kind === 'valid' ? { form, token: 'valid', key: `page:${reading.nonce}` } : { form, token: 'stale', key: undefined };
+  return reading.kind === 'valid'
+    ? { form, token: 'valid', key: `page:${reading.nonce}`, nonce: reading.nonce }
+    : { form, token: 'stale', key: undefined, nonce: undefined };
 }
 
 /** `POST /@:username/:slug/book`: books one meeting or a series, or previews the series. */
 export async function bookRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
   const page = await eventTypePage(ctx, r, username, slug);
-  const { type, state, path, principal } = page;
-  const { form, token, key } = await checkedPost(ctx, r, `${path}/book`);
+  const { type, state, path } = page;
+  const { form, token, key, nonce } = await checkedPost(ctx, r, `${path}/book`);
+  const principal = formHolder(page.principal, nonce);
   const start = startOf(field(form, 'start'));
   if (start === undefined) return showEventType(ctx, r, page);
   const values = formValues(form, type);
   const m = state.messages;
-  if (token === 'stale') return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.formExpired]]), status: 400 });
+  if (token === 'stale') return renderForm(ctx, r, page, start, { nonce, values, errors: new Map([['form', m.formExpired]]), status: 400 });
   // A filled honeypot is a robot: nothing is booked, and it is told no more than a person would be.
   if ((field(form, 'website') ?? '') !== '')
-    return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.fieldInvalid]]), status: 400 });
+    return renderForm(ctx, r, page, start, { nonce, values, errors: new Map([['form', m.fieldInvalid]]), status: 400 });
   const series = type.recurring && values.repeat !== 'none';
   try {
     if (field(form, 'action') === 'preview') {
-      if (!series) return renderForm(ctx, r, page, start, { values, errors: new Map(), status: 200 });
+      if (!series) return renderForm(ctx, r, page, start, { nonce, values, errors: new Map(), status: 200 });
       const body = seriesBody(type, values, start, state.zone);
       const answer = (await ctx.call('preview_series', principal, { params: {}, query: {}, body }, r.requestId)) as {
         occurrences: { start_at: string; end_at: string }[];
@@ -235,7 +247,7 @@ export async function bookRoute(ctx: PageContext, r: PageRequest, username: stri
         booked: answer.occurrences.map((o) => previewDate(state, o.start_at, o.end_at)),
         skipped: answer.skipped.map((s) => previewDate(state, s.start_at, new Date(Date.parse(s.start_at) + duration).toISOString())),
       };
-      return renderForm(ctx, r, page, start, { values, errors: new Map(), preview, status: 200 });
+      return renderForm(ctx, r, page, start, { nonce, values, errors: new Map(), preview, status: 200 });
     }
     const booked = series
       ? await bookSeries(ctx, r, principal, seriesBody(type, values, start, state.zone), key)
@@ -259,10 +271,10 @@ export async function bookRoute(ctx: PageContext, r: PageRequest, username: stri
       return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.formExpired]]), status: 400 });
     }
     if (error.code === 'no_dates_free') {
-      return renderForm(ctx, r, page, start, { values, errors: new Map([['form', m.noDatesFree]]), status: 422 });
+      return renderForm(ctx, r, page, start, { nonce, values, errors: new Map([['form', m.noDatesFree]]), status: 422 });
     }
     if (['validation_error', 'attendee_email_invalid', 'count_out_of_range'].includes(error.code)) {
-      return renderForm(ctx, r, page, start, { values, errors: fieldErrors(error, m), status: 400 });
+      return renderForm(ctx, r, page, start, { nonce, values, errors: fieldErrors(error, m), status: 400 });
     }
     throw error;
   }
@@ -284,12 +296,86 @@ export function takenNotice(error: ScheduleError, m: PageState['messages']): str
 }
 
 async function bookOne(ctx: PageContext, r: PageRequest, principal: Principal, body: Record<string, unknown>, key: string | undefined) {
-  const booking = (await ctx.call('create_booking', principal, { params: {}, query: {}, body, idempotencyKey: key }, r.requestId)) as {
-    uid: string;
-    end_at: string;
-  };
+  const create = (sent: Record<string, unknown>) =>
+    ctx.call('create_booking', principal, { params: {}, query: {}, body: sent, idempotencyKey: key }, r.requestId) as Promise<{
+      uid: string;
+      end_at: string;
+    }>;
+  let booking: { uid: string; end_at: string };
+  try {
+    booking = await create(body);
+  } catch (error) {
+    // The hold ran out (the form sat open too long) or is not this form's: the time may still be free, so book without it.
+    if (!(isScheduleError(error) && HOLD_REFUSALS.has(error.code) && body.hold_id !== undefined)) throw error;
+    const { hold_id: _, ...unheld } = body;
+    booking = await create(unheld);
+  }
   return { uid: booking.uid, end: booking.end_at };
 }
+
+const HOLD_REFUSALS: ReadonlySet<string> = new Set(['hold_not_found', 'hold_expired', 'hold_mismatch']);
+
+/**
+ * The visitor as the holder of the form whose token carries `nonce`: the
+ * hold its page made is its own (core holds/holder.ts). Every visitor of a
+ * host shares one principal; the nonce tells one form's visitor apart.
+ */
+function formHolder(principal: Principal, nonce: string | undefined): Principal {
+  const { credential } = principal;
+  if (nonce === undefined || credential.kind !== 'visitor' || credential.grant.kind !== 'book') return principal;
+  return visitorPrincipal({ ...credential.grant, holder: nonce });
+}
+
+/**
+ * `POST /@:username/:slug/book/hold`: the script holds the form's time while
+ * the visitor fills it in (docs/booking-page.md "Holds"). Answers JSON for
+ * the script: the hold and a sentence saying until when, or why not.
+ */
+export async function holdRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
+  const page = await eventTypePage(ctx, r, username, slug);
+  const { nonce, form } = await checkedPost(ctx, r, `${page.path}/book`);
+  const start = startOf(field(form, 'start'));
+  if (nonce === undefined || start === undefined) return sendJson(r.res, 400, { error: 'form_expired' });
+  const body = { event_type_id: page.type.id, start, ttl_seconds: PAGE_HOLD_SECONDS };
+  try {
+    const hold = (await ctx.call(
+      'create_hold',
+      formHolder(page.principal, nonce),
+      { params: {}, query: {}, body, idempotencyKey: `page-hold:${nonce}` },
+      r.requestId,
+    )) as {
+      id: string;
+      expires_at: string;
+    };
+    const until = timeOf(hold.expires_at, page.state.zone, page.state.locale);
+    return sendJson(r.res, 201, { hold_id: hold.id, expires_at: hold.expires_at, message: page.state.messages.heldUntil(until) });
+  } catch (error) {
+    if (!isScheduleError(error)) throw error;
+    // Not held (taken meanwhile, or the visitor's address holds too many): the form still books if the time is free.
+    return sendJson(r.res, 409, { error: error.code });
+  }
+}
+
+/** `POST /@:username/:slug/book/release`: the visitor left the form; its hold frees the time at once. Always 204: a beacon reads no answer. */
+export async function releaseRoute(ctx: PageContext, r: PageRequest, username: string, slug: string): Promise<number> {
+  const page = await eventTypePage(ctx, r, username, slug);
+  const { nonce, form } = await checkedPost(ctx, r, `${page.path}/book`);
+  const id = field(form, 'hold_id') ?? '';
+  if (nonce !== undefined && id !== '') {
+    try {
+      await ctx.call('release_hold', formHolder(page.principal, nonce), { params: { id }, query: {}, body: undefined }, r.requestId);
+    } catch (error) {
+      if (!isScheduleError(error)) throw error;
+    }
+  }
+  r.res.statusCode = 204;
+  r.res.setHeader('Cache-Control', 'no-store');
+  r.res.end();
+  return 204;
+}
+
+/** How long the page holds a time: ten minutes to fill the form, the API's default. */
+export const PAGE_HOLD_SECONDS = 600;
 
 async function bookSeries(ctx: PageContext, r: PageRequest, principal: Principal, body: Record<string, unknown>, key: string | undefined) {
   const made = (await ctx.call('create_series', principal, { params: {}, query: {}, body, idempotencyKey: key }, r.requestId)) as {

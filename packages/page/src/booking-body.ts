@@ -10,12 +10,16 @@ import type { FormValues } from './views/booking-form.js';
 // fields they name.
 
 /** What was typed, as the form shows it again. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function formValues(form: FormFields, type: PublicEventType): FormValues {
   const repeat = field(form, 'repeat');
   return {
     name: field(form, 'name') ?? '',
     email: field(form, 'email') ?? '',
     guests: field(form, 'guests') ?? '',
+    // Only the form's own holder can use it (core holds/holder.ts); a bad one is answered as no hold.
+    holdId: (field(form, 'hold_id') ?? '').slice(0, 64),
     answers: new Map(type.questions.map((q) => [q.id, form.get(`q.${q.id}`) ?? []])),
     repeat: repeat === 'weekly' || repeat === 'monthly' ? repeat : 'none',
     count: field(form, 'count') ?? '4',
@@ -70,6 +74,7 @@ export function bookingBody(type: PublicEventType, values: FormValues, start: st
   return {
     ...named,
     start,
+    ...(UUID.test(values.holdId) ? { hold_id: values.holdId } : {}),
     attendee: { ...named.attendee, timezone: zoneForAttendee },
     guests: guestsOf(values.guests),
     ...(type.questions.length > 0 ? { responses } : {}),

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isScheduleError, manageLinkKey, ScheduleError } from '@schedule/core';
 import { admitRequest, HTTP_STATUS, lingerAfterRefusal } from '@schedule/http';
 import { ASSETS_PATH, loadAssets } from './assets.js';
-import { bookRoute, eventTypeRoute, formRoute, hostRoute } from './book-routes.js';
+import { bookRoute, eventTypeRoute, formRoute, holdRoute, hostRoute, releaseRoute } from './book-routes.js';
 import { cancelRoute, icsRoute, manageRoute, moveRoute, rescheduleRoute } from './manage-routes.js';
 import type { BookingPagesDeps, PageContext, PageRequest } from './page-deps.js';
 import { pageState } from './page-state.js';
@@ -41,6 +41,10 @@ function routeOf(method: string, path: string): Route | undefined {
       if (get) return { name: 'GET /@:username/:slug/book', serve: (c, r) => formRoute(c, r, username, second) };
       if (post) return { name: 'POST /@:username/:slug/book', serve: (c, r) => bookRoute(c, r, username, second) };
     }
+    if (second !== undefined && third === 'book' && fourth === 'hold' && parts.length === 4 && post)
+      return { name: 'POST /@:username/:slug/book/hold', serve: (c, r) => holdRoute(c, r, username, second) };
+    if (second !== undefined && third === 'book' && fourth === 'release' && parts.length === 4 && post)
+      return { name: 'POST /@:username/:slug/book/release', serve: (c, r) => releaseRoute(c, r, username, second) };
     return undefined;
   }
   if (first === 'booking' && second !== undefined && fourth === undefined) {

@@ -71,6 +71,18 @@ export function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asse
   send(req, res, 200, asset[encoding], encoding);
 }
 
+/** An answer for the page's own script: small JSON, never cached. */
+export function sendJson(res: ServerResponse, status: number, value: unknown): number {
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+  return status;
+}
+
 /** After a post, where the visitor goes next (303: the browser follows with a GET, so a reload does not post again). */
 export function redirect(res: ServerResponse, location: string): void {
   res.statusCode = 303;

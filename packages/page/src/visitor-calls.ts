@@ -4,6 +4,8 @@ import { type ExecuteDeps, execute, type Operation, type Principal, type RawCall
 export const PAGE_OPERATIONS = [
   'list_slots',
   'create_booking',
+  'create_hold',
+  'release_hold',
   'create_series',
   'preview_series',
   'get_booking',

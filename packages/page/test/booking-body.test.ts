@@ -64,6 +64,7 @@ describe('formValues', () => {
         ['q.unknown', 'ignored'],
         ['repeat', 'weekly'],
         ['count', '6'],
+        ['hold_id', '5b0c2e4e-8f3a-4c1d-9a2b-7e6f5d4c3b2a'],
       ]),
       TYPE,
     );
@@ -74,6 +75,7 @@ describe('formValues', () => {
       answers: new Map(QUESTIONS.map((q) => [q.id, q.id === 'tools' ? ['x', 'z'] : q.id === 'topic' ? ['Hello'] : []])),
       repeat: 'weekly',
       count: '6',
+      holdId: '5b0c2e4e-8f3a-4c1d-9a2b-7e6f5d4c3b2a',
     });
   });
 
@@ -85,6 +87,7 @@ describe('formValues', () => {
       answers: new Map(QUESTIONS.map((q) => [q.id, []])),
       repeat: 'none',
       count: '4',
+      holdId: '',
     });
     expect(formValues(form([['repeat', 'monthly']]), TYPE).repeat).toBe('monthly');
     expect(formValues(form([['repeat', 'daily']]), TYPE).repeat).toBe('none');
@@ -107,6 +110,14 @@ describe('bookingBody', () => {
       responses: { news: false },
       metadata: { booked_from: 'booking_page' },
     });
+  });
+
+  it('sends the form’s hold only when it is a UUID, so a mangled one books as no hold rather than failing the form', () => {
+    const withHold = (holdId: string) => bookingBody(TYPE, values({ holdId }), START, 'Asia/Tokyo').hold_id;
+    expect(withHold('5B0C2E4E-8F3A-4C1D-9A2B-7E6F5D4C3B2A')).toBe('5B0C2E4E-8F3A-4C1D-9A2B-7E6F5D4C3B2A');
+    expect(withHold('')).toBeUndefined();
+    expect(withHold('not-a-uuid')).toBeUndefined();
+    expect(withHold('5b0c2e4e-8f3a-4c1d-9a2b-7e6f5d4c3b2a-x')).toBeUndefined();
   });
 
   it('sends each answer as its question takes it', () => {

@@ -51,6 +51,7 @@ export const de: Messages = {
   fixErrors: 'Bitte korrigieren Sie die markierten Felder.',
   fieldInvalid: 'Bitte prüfen Sie dieses Feld.',
   emailInvalid: 'Bitte geben Sie eine E-Mail-Adresse ein, etwa name@example.com.',
+  heldUntil: (time: string) => `Diese Zeit ist bis ${time} für Sie reserviert.`,
   justTaken: 'Diese Zeit wurde gerade vergeben. Bitte wählen Sie eine andere.',
   slotPast: 'Diese Zeit ist vorbei. Bitte wählen Sie eine andere.',
   inactive: 'Dieser Termin kann gerade nicht gebucht werden.',

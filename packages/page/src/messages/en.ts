@@ -50,6 +50,7 @@ export const en = {
   fixErrors: 'Please correct the marked fields.',
   fieldInvalid: 'Please check this field.',
   emailInvalid: 'Please enter an email address, such as name@example.com.',
+  heldUntil: (time: string) => `This time is held for you until ${time}.`,
   justTaken: 'That time was just taken. Please pick another.',
   slotPast: 'That time has passed. Please pick another.',
   inactive: 'This event type is not taking bookings right now.',

@@ -12,9 +12,11 @@ export interface FormValues {
   readonly answers: ReadonlyMap<string, readonly string[]>;
   readonly repeat: 'none' | 'weekly' | 'monthly';
   readonly count: string;
+  /** The hold the page's script made for this form's time (docs/booking-page.md "Holds"); empty without one. */
+  readonly holdId: string;
 }
 
-export const EMPTY_FORM: FormValues = { name: '', email: '', guests: '', answers: new Map(), repeat: 'none', count: '4' };
+export const EMPTY_FORM: FormValues = { name: '', email: '', guests: '', answers: new Map(), repeat: 'none', count: '4', holdId: '' };
 
 /** A series preview to show before the visitor confirms: the dates booked and skipped. */
 export interface PreviewShown {
@@ -24,6 +26,9 @@ export interface PreviewShown {
 
 export interface FormView {
   readonly action: string;
+  /** Where the script holds the time while the form is filled, and releases it when the visitor leaves. */
+  readonly holdAction: string;
+  readonly releaseAction: string;
   readonly token: string;
   readonly start: string;
   readonly end: string;
@@ -125,8 +130,9 @@ export function bookingForm(state: PageState, type: PublicEventType, view: FormV
 <section class="chosen" aria-labelledby="chosen-title"><h2 id="chosen-title">${m.chosenTime}</h2>
 <p><time datetime="${view.start}">${meetingIn(view.start, view.end, state.zone, state.locale)}</time></p>
 <p class="muted">${m.timesShownIn(state.zone)}</p>
+<p class="muted" id="held" role="status"></p>
 <p><a href="${view.backHref}">${m.back}</a></p></section>
-<form class="book" method="post" action="${view.action}" novalidate>
+<form class="book" method="post" action="${view.action}" data-hold="${view.holdAction}" data-release="${view.releaseAction}" novalidate>
 ${
   // Enter in a field submits with the form's first submit button: this one, so it books, as the visible
   // button at the end says, rather than previewing the series (a button that comes earlier on the page).
@@ -144,6 +150,7 @@ ${
 <h2>${m.yourDetails}</h2>
 <input type="hidden" name="form_token" value="${view.token}">
 <input type="hidden" name="start" value="${view.start}">
+<input type="hidden" name="hold_id" value="${v.holdId}">
 <div class="field"><label for="name">${m.name} <span class="req">(${m.required})</span></label>
 <input type="text" id="name" name="name" value="${v.name}" autocomplete="name" maxlength="255" required aria-required="true"${invalid('name', errors)}${describedBy('name', errors)}>${errorOf('name', errors)}</div>
 <div class="field"><label for="email">${m.email} <span class="req">(${m.required})</span></label>
