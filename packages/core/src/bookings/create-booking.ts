@@ -10,7 +10,7 @@ import { checkAnswers } from '../event-types/questions.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { HoldReader } from '../holds/held-times.js';
 import { ownHolds } from '../holds/holder.js';
-import { holdVouches, useHold } from '../holds/use-hold.js';
+import { useHold } from '../holds/use-hold.js';
 import type { IdGenerator } from '../ids.js';
 import { outboxRow } from '../outbox/record-event.js';
 import { notificationRows } from '../outbox/record-notification.js';
@@ -90,16 +90,14 @@ export async function prepareBooking(
   if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
   const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
   const holdId = body.hold_id;
-  // A hold vouches for the host's time as of when it was made (holds/use-hold.ts); the write checks the rest.
-  const vouched =
-    holdId !== undefined && (await holdVouches(deps.db, principal, holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs }));
-  if (!vouched) {
+  // A hold vouches for the host's time as of when it was made; the write uses it up or refuses (holds/use-hold.ts).
+  if (holdId === undefined) {
     // The host's bookings and holds are checked once, in the write under the host's lock (insertBooking).
     const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
     const check = checkStart(time, startMs);
     if (!check.available) throw unavailable(check.reason);
   }
-  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId: holdId?.toLowerCase() };
+  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId };
 }
 
 /** A create checked before its write: the event type, the slot, and the hold it turns into, if any. */
@@ -153,7 +151,8 @@ export async function insertBooking(
   });
   await lockHost(trx, deps.dialect, eventType.host.id);
   const nowMs = deps.clock.now();
-  if (prepared.holdId !== undefined) await useHold(trx, prepared.holdId, nowMs);
+  if (prepared.holdId !== undefined)
+    await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
   const written = await writeNewBooking(
     trx,
     deps.dialect,

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { loadHostTime, policyOf, takenTimes } from '../availability/load-host-time.js';
+import { loadHostTime, overlapBounds, overlappingBookings, policyOf, takenTimes } from '../availability/load-host-time.js';
 import { checkStart } from '../availability/slot-rules.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
 import { unavailable } from '../bookings/create-booking.js';
@@ -9,9 +10,11 @@ import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import { lockHost } from '../storage/host-lock.js';
+import { executePrepared } from '../storage/prepared-query.js';
 import type { HoldsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
+import { overlappingHolds } from './held-times.js';
 import type { CreateHoldBody } from './hold-input.js';
 import { type Hold, toHold } from './hold-view.js';
 import { holderOf } from './holder.js';
@@ -72,14 +75,6 @@ export async function insertHold(
   const { holder, eventType, startMs, endMs } = prepared;
   const hostId = eventType.host.id;
   const nowMs = deps.clock.now();
-  await lockHost(trx, deps.dialect, hostId);
-  await dropLongExpired(trx, hostId, nowMs);
-  await checkLiveHolds(trx, principal.tokenId, hostId, nowMs);
-  const blocked = {
-    startMs: startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
-    endMs: endMs + eventType.bufferAfterMinutes * MINUTE_MS,
-  };
-  if ((await takenTimes(trx, hostId, blocked, { nowMs, holder })).length > 0) throw unavailable('slot_busy');
   const row: HoldsTable = {
     id: deps.ids.uuid(),
     holder,
@@ -91,9 +86,70 @@ export async function insertHold(
     expires_at: toTimestamp(nowMs + body.ttl_seconds * 1000),
     created_at: toTimestamp(nowMs),
   };
+  const blocked = {
+    startMs: startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
+    endMs: endMs + eventType.bufferAfterMinutes * MINUTE_MS,
+  };
+  await lockHost(trx, deps.dialect, hostId);
+  if (deps.dialect === 'postgres') {
+    // One round trip for the usual case; a refusal is rare, and then the checks below say which it is.
+    const { rows } = await executePrepared(trx, insertHoldIfFree, [
+      ...[hostId, toTimestamp(nowMs - EXPIRED_HOLD_KEPT_MS)],
+      ...HOLD_COLUMNS.map((column) => row[column]),
+      ...[hostId, ...overlapBounds(blocked)],
+      ...[hostId, ...overlapBounds(blocked), toTimestamp(nowMs), holder],
+      ...[principal.tokenId, hostId, toTimestamp(nowMs), MAX_LIVE_HOLDS],
+    ]);
+    if (rows.length > 0) return toHold(row);
+  } else {
+    await dropLongExpired(trx, hostId, nowMs);
+  }
+  await checkLiveHolds(trx, principal.tokenId, hostId, nowMs);
+  if ((await takenTimes(trx, hostId, blocked, { nowMs, holder })).length > 0) throw unavailable('slot_busy');
   await trx.insertInto('holds').values(row).execute();
   return toHold(row);
 }
+
+const HOLD_COLUMNS = [
+  'id',
+  'holder',
+  'token_id',
+  'event_type_id',
+  'host_user_id',
+  'start_at',
+  'end_at',
+  'expires_at',
+  'created_at',
+] as const satisfies readonly (keyof HoldsTable)[];
+
+/**
+ * insertHold on PostgreSQL as one statement, compiled once: the housekeeping
+ * delete, then the insert if no booking and no one else's live hold overlaps
+ * and the token is under its cap. It runs after the host's lock was granted,
+ * so in READ COMMITTED its snapshot sees every booking and hold committed
+ * for the host (bookings/write-new-booking.ts says the same of a create).
+ * Each argument appears once, in the order insertHold passes them.
+ */
+const insertHoldIfFree = (db: Executor, ...args: unknown[]) => {
+  const [dropHost, dropBefore, ...rest] = args as string[];
+  const values = rest.slice(0, HOLD_COLUMNS.length);
+  const [bookingHost, lowest, before, after, holdHost, holdLowest, holdBefore, holdAfter, now, holder, tokenId, capHost, capNow, cap] =
+    rest.slice(HOLD_COLUMNS.length);
+  const statement = sql<{ id: string }>`with "dropped" as (
+      delete from "holds" where "host_user_id" = ${dropHost} and "expires_at" < ${dropBefore})
+    insert into "holds" (${sql.join(HOLD_COLUMNS.map((column) => sql.ref(column)))})
+    select ${sql.join(values.map((value) => sql.val(value)))}
+    where not exists (${overlappingBookings(db, bookingHost!, lowest!, before!, after!)})
+    and not exists (${overlappingHolds(db, holdHost!, holdLowest!, holdBefore!, holdAfter!, now!, holder!)})
+    and (${db
+      .selectFrom('holds')
+      .select((eb) => eb.fn.countAll().as('live'))
+      .where('token_id', '=', tokenId!)
+      .where('host_user_id', '=', capHost!)
+      .where('expires_at', '>', capNow!)}) < ${cap}
+    returning "id"`;
+  return { compile: () => statement.compile(db) };
+};
 
 /** `409 hold_limit_reached` when the token already holds MAX_LIVE_HOLDS of this host's times; run under the host's lock, so the cap is exact. */
 async function checkLiveHolds(trx: Executor, tokenId: string, hostId: string, nowMs: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { runPrepared } from '../storage/prepared-query.js';
 import type { HoldsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
@@ -24,46 +25,48 @@ async function findOwnHold(db: Executor, principal: Principal, id: string): Prom
 }
 
 /**
- * Whether the caller's live hold `id` vouches for this booking: `409
- * hold_expired` once past its expiry, `409 hold_mismatch` when it holds
- * another event type or start. A hold vouches for everything availability
- * decides (working hours, the grid, notice, calendars, others' bookings) as
- * of when it was made; false when the event type's length changed since,
- * so the time past the held end is checked as any booking's is.
+ * Uses up the caller's hold `id` for a booking of this event type, start and
+ * end, in the booking's transaction under the host's lock: its row is
+ * deleted, and the refusals below roll that back. `404 hold_not_found` for
+ * anyone else's or an unknown id; `409 hold_expired` from its expiry on (or
+ * once released); `409 hold_mismatch` when it holds another event type or
+ * start, or the event type's length changed since. A hold that passes
+ * vouches for everything availability decided when it was made (working
+ * hours, the grid, notice, calendars); the booking's own write still checks
+ * the host's bookings and others' holds.
  */
-export async function holdVouches(
-  db: Executor,
-  principal: Principal,
+export async function useHold(
+  trx: Executor,
+  holder: string,
   id: string,
   booking: { eventTypeId: string; startMs: number; endMs: number; nowMs: number },
-): Promise<boolean> {
-  const hold = await findOwnHold(db, principal, id);
+): Promise<void> {
+  const [hold] = await runPrepared(trx, deleteOwnHold, [id, holder]);
+  if (hold === undefined) throw holdNotFound(id);
   if (hold.expires_at <= toTimestamp(booking.nowMs)) throw holdExpired(hold);
-  if (hold.event_type_id !== booking.eventTypeId || hold.start_at !== toTimestamp(booking.startMs)) {
+  const start = toTimestamp(booking.startMs);
+  if (hold.event_type_id !== booking.eventTypeId || hold.start_at !== start || hold.end_at !== toTimestamp(booking.endMs)) {
     throw new ScheduleError('hold_mismatch', 'The hold is for another event type or start than this booking.', {
       hold_id: hold.id,
       event_type_id: hold.event_type_id,
       start: hold.start_at,
     });
   }
-  return hold.end_at === toTimestamp(booking.endMs);
 }
+
+// Compiled once: a booking with a hold runs it on every create.
+const deleteOwnHold = (db: Executor, id: string, holder: string) =>
+  db
+    .deleteFrom('holds')
+    .where('id', '=', id)
+    .where('holder', '=', holder)
+    .returning(['id', 'event_type_id', 'start_at', 'end_at', 'expires_at']);
 
 function holdExpired(hold: { id: string; expires_at: string }): ScheduleError {
   return new ScheduleError('hold_expired', 'The hold expired; hold the time again or book without it.', {
     hold_id: hold.id,
     expires_at: hold.expires_at,
   });
-}
-
-/**
- * Deletes the hold a booking turns into, in the booking's transaction under
- * the host's lock. `409 hold_expired` when it expired or was released since
- * it was checked: the booking is not made on a hold that no longer stands.
- */
-export async function useHold(trx: Executor, id: string, nowMs: number): Promise<void> {
-  const deleted = await trx.deleteFrom('holds').where('id', '=', id).where('expires_at', '>', toTimestamp(nowMs)).executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw holdExpired({ id, expires_at: toTimestamp(nowMs) });
 }
 
 /**
