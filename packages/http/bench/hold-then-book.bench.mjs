@@ -24,7 +24,15 @@ const firstSlot = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000;
 const { dir, workspacePath } = writeBenchWorkspace({
   users: [{ username: 'host', email: 'host@bench.test', role: 'owner', timezone: 'UTC' }],
   event_types: [
-    { id: eventTypeId, owner: 'host', slug: 'call', name: 'Call', duration_minutes: 15, slot_interval_minutes: 15, future_limit_days: 3650 },
+    {
+      id: eventTypeId,
+      owner: 'host',
+      slug: 'call',
+      name: 'Call',
+      duration_minutes: 15,
+      slot_interval_minutes: 15,
+      future_limit_days: 3650,
+    },
   ],
   tokens: [{ name: 'bench', user: 'host', secret, scopes: ['bookings:create'] }],
 });
@@ -67,7 +75,9 @@ async function timeFlow(url, flow, meetings) {
 }
 
 async function measure(db) {
-  const server = await startServe(startProcess, [bin, 'serve', '--workspace', workspacePath, '--db', db, '--port', '0'], { LOG_LEVEL: 'warn' });
+  const server = await startServe(startProcess, [bin, 'serve', '--workspace', workspacePath, '--db', db, '--port', '0'], {
+    LOG_LEVEL: 'warn',
+  });
   try {
     // Warm up both paths (prepared statements, JIT) before timing.
     await timeFlow(server.url, 'direct', 100);
