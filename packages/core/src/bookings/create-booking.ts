@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { confirmedBookings, loadHostTime, policyOf } from '../availability/load-host-time.js';
-import { checkStart } from '../availability/slot-rules.js';
+import { confirmedBookings, loadHostTime, policyOf, withHostBookings } from '../availability/load-host-time.js';
+import { checkStart, type HostTime } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import { ScheduleError } from '../errors.js';
@@ -19,7 +19,7 @@ import { bookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { newBookingRow } from './new-booking.js';
-import { writeNewBooking } from './write-new-booking.js';
+import { writeBookingRows, writeNewBooking } from './write-new-booking.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -73,12 +73,36 @@ export async function assertStillFree(...args: Parameters<typeof isStillFree>): 
   if (!(await isStillFree(...args))) throw unavailable('slot_busy');
 }
 
+/** A create checked before its write: the event type, the slot, and the host's time without bookings. */
+export interface PreparedBooking {
+  readonly eventType: EventTypeWithHost;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly time: HostTime;
+}
+
+/**
+ * Under the host's lock, for a type with limits or seats: the host's
+ * bookings read now, judged by the same checkStart as the reads before
+ * (`409 slot_unavailable` with its reason when refused).
+ */
+export async function assertStillBookable(
+  trx: Executor,
+  time: HostTime,
+  host: EventTypeWithHost['host'],
+  slot: { startMs: number; endMs: number },
+  exceptUid?: string,
+): Promise<void> {
+  const check = checkStart(await withHostBookings(trx, time, host, slot, exceptUid), slot.startMs);
+  if (!check.available) throw unavailable(check.reason);
+}
+
 /** Validates a create against the event type and the host's time, before any write. */
 export async function prepareBooking(
   deps: BookingWriteDeps & { db: Executor },
   principal: Principal,
   body: CreateBookingBody,
-): Promise<{ eventType: EventTypeWithHost; startMs: number; endMs: number }> {
+): Promise<PreparedBooking> {
   const eventType = await resolveEventType(deps.db, principal, eventTypeRefOf(body));
   checkAnswers(eventType.questions, body.responses);
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
@@ -89,7 +113,7 @@ export async function prepareBooking(
   const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
   const check = checkStart(time, startMs);
   if (!check.available) throw unavailable(check.reason);
-  return { eventType, startMs, endMs };
+  return { eventType, startMs, endMs, time };
 }
 
 /** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
@@ -97,7 +121,7 @@ export async function insertBooking(
   trx: Executor,
   deps: BookingWriteDeps,
   body: CreateBookingBody,
-  prepared: { eventType: EventTypeWithHost; startMs: number; endMs: number },
+  prepared: PreparedBooking,
 ): Promise<Booking> {
   const { eventType, startMs, endMs } = prepared;
   const uid = deps.ids.uuid();
@@ -132,12 +156,14 @@ export async function insertBooking(
     attendeeMail: eventType.attendeeMail,
   });
   await lockHost(trx, deps.dialect, eventType.host.id);
-  const written = await writeNewBooking(
-    trx,
-    deps.dialect,
-    { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
-    widen(eventType, { startMs, endMs }),
-  );
+  const write = { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) };
+  if (prepared.time.policy.limits !== undefined) {
+    // Limits and seats count the type's bookings, which the one-statement check cannot: a sequential check, under the same lock.
+    await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs });
+    await writeBookingRows(trx, write);
+    return booking;
+  }
+  const written = await writeNewBooking(trx, deps.dialect, write, widen(eventType, { startMs, endMs }));
   if (!written) throw unavailable('slot_busy');
   return booking;
 }

@@ -93,6 +93,7 @@ export function skipCauseAt(time: HostTime, startMs: number, rules: StartRules =
     // An occurrence is not held to the grid (OCCURRENCE_RULES); a host move neither.
     case 'off_grid':
     case 'busy':
+    case 'limit_reached':
       return 'busy';
     case 'outside_working_hours':
     case 'outside_future_limit':
