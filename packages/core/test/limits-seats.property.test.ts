@@ -33,7 +33,7 @@ const world = fc.record({
   from: fc.integer({ min: 0, max: 4 * 288 }),
   length: fc.integer({ min: 12, max: 3 * 288 }),
   // Each step: a point in the window to probe (or a listed start, to fill seats), or a cancel.
-  steps: fc.array(fc.oneof(fc.record({ probe: fc.double({ min: 0, max: 1, noNaN: true }) }), fc.record({ listed: fc.nat(5) }), fc.record({ cancel: fc.nat() })), {
+  steps: fc.array(fc.oneof(fc.record({ probe: fc.double({ min: 0, max: 1, noNaN: true }) }), fc.record({ listed: fc.nat(5) }), fc.record({ again: fc.nat() }), fc.record({ cancel: fc.nat() })), {
     minLength: 4,
     maxLength: 12,
   }),
@@ -88,6 +88,7 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
         const origin = Date.parse(T0);
         const window = { startMs: origin + w.from * FIVE_MINUTES, endMs: origin + (w.from + w.length) * FIVE_MINUTES };
         const booked: string[] = [];
+        const bookedAt: number[] = [];
         for (const [i, step] of w.steps.entries()) {
           if ('cancel' in step) {
             const uid = booked.splice(step.cancel % Math.max(1, booked.length), 1)[0];
@@ -102,10 +103,13 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
           const listed = slots.map((s) => Date.parse(s.start));
           // Seats left are shown exactly on a seated type.
           for (const s of slots) expect(s.seats_left === undefined).toBe(w.seats === null);
+          // A start booked before (a seat group filling, a day at its limit), a listed one, or any point.
           const t =
-            'listed' in step && listed.length > 0
-              ? listed[step.listed % listed.length]!
-              : window.startMs + Math.floor(('probe' in step ? step.probe : 0) * w.length) * FIVE_MINUTES;
+            'again' in step && bookedAt.length > 0
+              ? bookedAt[step.again % bookedAt.length]!
+              : 'listed' in step && listed.length > 0
+                ? listed[step.listed % listed.length]!
+                : window.startMs + Math.floor(('probe' in step ? step.probe : 0) * w.length) * FIVE_MINUTES;
           const isListed = listed.includes(t);
           const check = (await checkSlot(deps, owner, { event_type_id: eventTypeId, start: iso(t) })).outcome.data as { available: boolean; reason?: string };
           expect({ start: iso(t), available: check.available }).toEqual({ start: iso(t), available: isListed });
@@ -121,6 +125,7 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
           if (isListed) {
             expect({ start: iso(t), status: 'status' in outcome ? outcome.status : outcome }).toEqual({ start: iso(t), status: 201 });
             booked.push((outcome as { uid: string }).uid);
+            bookedAt.push(t);
             seen.booked++;
             if (slots.find((s) => Date.parse(s.start) === t)!.seats_left! < (w.seats ?? 0)) seen.joined++;
           } else {
