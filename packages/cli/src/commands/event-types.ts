@@ -13,8 +13,8 @@ import { confirmationLine, renderObject } from '../output/render.js';
 /** A number flag: a number when it reads as one, else the text, for the API to refuse naming its field. */
 const numberFlag = (text: string): number | string => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text);
 
-/** A limit or seats flag: `none` clears it (null), anything else as numberFlag. */
-const optionalNumberFlag = (text: string): number | string | null => (text === 'none' ? null : numberFlag(text));
+/** A limit or seats flag's value: `none` clears it (null); commander turns a parser's null into '', so it is mapped here. */
+const noneIsNull = (value: number | string | undefined) => (value === 'none' ? null : value);
 
 /** A yes/no flag: true or false; anything else goes as typed, for the API to refuse. */
 const booleanFlag = (text: string): boolean | string => (text === 'true' ? true : text === 'false' ? false : text);
@@ -54,9 +54,9 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       recurring: o.recurring,
       allow_reschedule: o.allowReschedule,
       attendee_mail: o.attendeeMail,
-      max_bookings_per_day: o.maxPerDay,
-      max_bookings_per_week: o.maxPerWeek,
-      seats: o.seats,
+      max_bookings_per_day: noneIsNull(o.maxPerDay),
+      max_bookings_per_week: noneIsNull(o.maxPerWeek),
+      seats: noneIsNull(o.seats),
       location: jsonOption('--location', o.location),
       questions: jsonOption('--questions', o.questions),
     }),
@@ -80,9 +80,9 @@ function withFieldOptions(command: Command): Command {
     .option('--recurring <on|off>', 'off: no new series')
     .option('--allow-reschedule <true|false>', 'whether bookings may be moved', booleanFlag)
     .option('--attendee-mail <true|false>', 'whether attendees get mail', booleanFlag)
-    .option('--max-per-day <n|none>', "most bookings per host per day (host's zone); none: no limit", optionalNumberFlag)
-    .option('--max-per-week <n|none>', 'most bookings per host per ISO week; none: no limit', optionalNumberFlag)
-    .option('--seats <n|none>', 'attendees per start, 2 to 1000; none: one per booking', optionalNumberFlag)
+    .option('--max-per-day <n|none>', "most bookings per host per day (host's zone); none: no limit", numberFlag)
+    .option('--max-per-week <n|none>', 'most bookings per host per ISO week; none: no limit', numberFlag)
+    .option('--seats <n|none>', 'attendees per start, 2 to 1000; none: one per booking', numberFlag)
     .option('--location <json>', 'e.g. \'{"type":"link","url":"https://meet.example.com/me"}\' or \'{"type":"conference"}\'')
     .option('--questions <json>', 'the booking form as a JSON array (replaces it)')
     .option('--file <path>', 'a JSON object of fields; flags beside it win')
