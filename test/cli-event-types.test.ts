@@ -162,7 +162,16 @@ describe('schedule event-types', { timeout: 30_000 }, () => {
       expect(jsonOf(runs[name])).toMatchObject({ max_bookings_per_day: 3, max_bookings_per_week: 10, seats: 4 });
     }
     expectAlike(runs);
-    const cleared = await modes.both((mode) => ['event-types', 'update', made[mode.name].id, '--max-per-week', 'none', '--seats', 'none', '--json']);
+    const cleared = await modes.both((mode) => [
+      'event-types',
+      'update',
+      made[mode.name].id,
+      '--max-per-week',
+      'none',
+      '--seats',
+      'none',
+      '--json',
+    ]);
     for (const name of MODE_NAMES) {
       expect(jsonOf(cleared[name])).toMatchObject({ max_bookings_per_day: 3, max_bookings_per_week: null, seats: null });
     }

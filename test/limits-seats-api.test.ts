@@ -75,7 +75,9 @@ describe('seats over HTTP', () => {
       reason: 'slot_busy',
     });
     // The group is one meeting for the host's other types.
-    expectError(await createBooking(server.url, TOKEN, bookingBody(IDS.call, isoAt(3, 10, 30))), 409, 'slot_unavailable', { reason: 'slot_busy' });
+    expectError(await createBooking(server.url, TOKEN, bookingBody(IDS.call, isoAt(3, 10, 30))), 409, 'slot_unavailable', {
+      reason: 'slot_busy',
+    });
     // One seat moves alone; the seat it left is free again.
     expectData(await rescheduleBooking(server.url, TOKEN, first.uid, { start: isoAt(3, 11) }));
     expect((await slotsOf(IDS.class)).map((s) => s.seats_left)).toEqual([2, 1, 1]);

@@ -38,10 +38,19 @@ async function race(depsList: readonly ExecuteDeps[], store: Store, bodyOf: (i: 
 }
 
 const seatedBody = (i: number) => ({ event_type_id: ET.meet, start: SEATED, attendee: { email: `p${i}@example.com` } });
-const limitedBody = (i: number) => ({ event_type_id: ET.long, start: LIMITED[i % LIMITED.length], attendee: { email: `p${i}@example.com` } });
+const limitedBody = (i: number) => ({
+  event_type_id: ET.long,
+  start: LIMITED[i % LIMITED.length],
+  attendee: { email: `p${i}@example.com` },
+});
 
 async function confirmedOf(store: Store, eventTypeId: string) {
-  return store.db.selectFrom('bookings').select(['start_at']).where('event_type_id', '=', eventTypeId).where('status', '=', 'confirmed').execute();
+  return store.db
+    .selectFrom('bookings')
+    .select(['start_at'])
+    .where('event_type_id', '=', eventTypeId)
+    .where('status', '=', 'confirmed')
+    .execute();
 }
 
 function writersOn(open: () => Promise<readonly Store[]>, cleanup: () => Promise<void>) {
@@ -75,9 +84,18 @@ function writersOn(open: () => Promise<readonly Store[]>, cleanup: () => Promise
 }
 
 describe.each(storeFixtures().filter((f) => f.name === 'sqlite'))('racing writers on one $name Store', (fixture) => {
-  writersOn(async () => [await fixture.open()], () => fixture.cleanup());
+  writersOn(
+    async () => [await fixture.open()],
+    () => fixture.cleanup(),
+  );
 });
 
-describe.each(sharedDatabases().filter((shared) => shared.name === 'postgres'))('racing writers on two Stores sharing one $name database', (shared) => {
-  writersOn(() => shared.open(), () => shared.cleanup());
-});
+describe.each(sharedDatabases().filter((shared) => shared.name === 'postgres'))(
+  'racing writers on two Stores sharing one $name database',
+  (shared) => {
+    writersOn(
+      () => shared.open(),
+      () => shared.cleanup(),
+    );
+  },
+);

@@ -33,10 +33,18 @@ const world = fc.record({
   from: fc.integer({ min: 0, max: 4 * 288 }),
   length: fc.integer({ min: 12, max: 3 * 288 }),
   // Each step: a point in the window to probe (or a listed start, to fill seats), or a cancel.
-  steps: fc.array(fc.oneof(fc.record({ probe: fc.double({ min: 0, max: 1, noNaN: true }) }), fc.record({ listed: fc.nat(5) }), fc.record({ again: fc.nat() }), fc.record({ cancel: fc.nat() })), {
-    minLength: 4,
-    maxLength: 12,
-  }),
+  steps: fc.array(
+    fc.oneof(
+      fc.record({ probe: fc.double({ min: 0, max: 1, noNaN: true }) }),
+      fc.record({ listed: fc.nat(5) }),
+      fc.record({ again: fc.nat() }),
+      fc.record({ cancel: fc.nat() }),
+    ),
+    {
+      minLength: 4,
+      maxLength: 12,
+    },
+  ),
 });
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -51,7 +59,11 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
   const seen = { booked: 0, refused: 0, joined: 0, limited: 0 };
 
   beforeAll(async () => {
-    ({ store, deps, owner, load } = await openGeneratedHostsWorld(await fixture.open(), T0, ['bookings:create', 'bookings:cancel', 'slots:read']));
+    ({ store, deps, owner, load } = await openGeneratedHostsWorld(await fixture.open(), T0, [
+      'bookings:create',
+      'bookings:cancel',
+      'slots:read',
+    ]));
   });
   afterAll(() => fixture.cleanup());
 
@@ -96,7 +108,8 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
             continue;
           }
           const slots = (
-            (await listSlots(deps, owner, { event_type_id: eventTypeId, start: iso(window.startMs), end: iso(window.endMs) })).outcome.data as {
+            (await listSlots(deps, owner, { event_type_id: eventTypeId, start: iso(window.startMs), end: iso(window.endMs) })).outcome
+              .data as {
               slots: { start: string; seats_left?: number }[];
             }
           ).slots;
@@ -111,12 +124,21 @@ describe.each(storeFixtures())('list, check and create agree with limits and sea
                 ? listed[step.listed % listed.length]!
                 : window.startMs + Math.floor(('probe' in step ? step.probe : 0) * w.length) * FIVE_MINUTES;
           const isListed = listed.includes(t);
-          const check = (await checkSlot(deps, owner, { event_type_id: eventTypeId, start: iso(t) })).outcome.data as { available: boolean; reason?: string };
+          const check = (await checkSlot(deps, owner, { event_type_id: eventTypeId, start: iso(t) })).outcome.data as {
+            available: boolean;
+            reason?: string;
+          };
           expect({ start: iso(t), available: check.available }).toEqual({ start: iso(t), available: isListed });
           let outcome: { status: number; uid?: string } | { code: string; reason: unknown };
           try {
-            const made = (await createBooking(deps, owner, { event_type_id: eventTypeId, start: iso(t), attendee: { email: `p${i}@example.com` } }, `k-${n}-${i}`))
-              .outcome;
+            const made = (
+              await createBooking(
+                deps,
+                owner,
+                { event_type_id: eventTypeId, start: iso(t), attendee: { email: `p${i}@example.com` } },
+                `k-${n}-${i}`,
+              )
+            ).outcome;
             outcome = { status: made.status, uid: (made.data as { uid: string }).uid };
           } catch (error) {
             if (!isScheduleError(error)) throw error;
@@ -150,11 +172,17 @@ async function expectWithinCapacity(
   eventTypeId: string,
   w: { zone: string; seats: number | null; perDay: number | null; perWeek: number | null },
 ): Promise<void> {
-  const rows = await store.db.selectFrom('bookings').select('start_at').where('event_type_id', '=', eventTypeId).where('status', '=', 'confirmed').execute();
+  const rows = await store.db
+    .selectFrom('bookings')
+    .select('start_at')
+    .where('event_type_id', '=', eventTypeId)
+    .where('status', '=', 'confirmed')
+    .execute();
   const perStart = new Map<string, number>();
   for (const r of rows) perStart.set(r.start_at, (perStart.get(r.start_at) ?? 0) + 1);
   for (const count of perStart.values()) expect(count).toBeLessThanOrEqual(w.seats ?? 1);
-  const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: w.zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+  const day = (ms: number) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: w.zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
   const perDay = new Map<string, number>();
   const perWeek = new Map<string, number>();
   for (const start of perStart.keys()) {

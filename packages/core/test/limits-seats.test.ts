@@ -5,7 +5,7 @@ import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import { createSeriesOperation } from '../src/operations/series-operations.js';
 import type { Store } from '../src/storage/store.js';
 import { cancelBooking, checkSlot, createBooking, listSlots, rescheduleBooking } from './support/booking-calls.js';
-import { type EventTypeChanges, ET, HANA, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
+import { ET, type EventTypeChanges, HANA, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
@@ -43,14 +43,19 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
     (await createBooking(deps, hana, { event_type_id: eventTypeId, start, attendee: { email: `a${++n}@example.com` } }, `k${n}`)).outcome
       .data as { uid: string };
   const refusal = async (eventTypeId: string, start: string) => {
-    const seen = await scheduleErrorOf(createBooking(deps, hana, { event_type_id: eventTypeId, start, attendee: { email: 'x@example.com' } }, `r${++n}`));
+    const seen = await scheduleErrorOf(
+      createBooking(deps, hana, { event_type_id: eventTypeId, start, attendee: { email: 'x@example.com' } }, `r${++n}`),
+    );
     return { code: seen.code, details: seen.details };
   };
   const check = async (eventTypeId: string, start: string) =>
     (await checkSlot(deps, hana, { event_type_id: eventTypeId, start })).outcome.data as { available: boolean; reason?: string };
   const slots = async (eventTypeId: string, start: string, end: string) =>
-    ((await listSlots(deps, hana, { event_type_id: eventTypeId, start, end })).outcome.data as { slots: { start: string; seats_left?: number }[] })
-      .slots;
+    (
+      (await listSlots(deps, hana, { event_type_id: eventTypeId, start, end })).outcome.data as {
+        slots: { start: string; seats_left?: number }[];
+      }
+    ).slots;
 
   describe('seats', () => {
     beforeEach(() => reset({ meet: { seats: 3 } }));
@@ -101,7 +106,9 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
         starts_on: '2026-03-02',
         count: 2,
       };
-      const seen = await scheduleErrorOf(execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's1' }, 'r'));
+      const seen = await scheduleErrorOf(
+        execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's1' }, 'r'),
+      );
       expect({ code: seen.code, details: seen.details }).toEqual({ code: 'recurring_disabled', details: { fields: ['seats'] } });
     });
   });
@@ -147,8 +154,8 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
         starts_on: '2026-03-02',
         count: 3,
       };
-      const made = (await execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's2' }, 'r')).outcome
-        .data as { occurrences: { start_at: string }[]; skipped: { date: string; reason: string }[] };
+      const made = (await execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's2' }, 'r'))
+        .outcome.data as { occurrences: { start_at: string }[]; skipped: { date: string; reason: string }[] };
       expect(made.occurrences.map((o) => o.start_at)).toEqual([MON('10:00'), TUE('10:00')]);
       expect(made.skipped.map((s) => s.date)).toEqual(['2026-03-04']);
     });

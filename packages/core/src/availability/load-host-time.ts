@@ -78,7 +78,8 @@ export async function confirmedBookings(
   const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window)]);
   const out: Interval[] = [];
   for (const r of rows) {
-    if (r.uid !== exceptUid && r.event_type_id !== exceptEventTypeId) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
+    if (r.uid !== exceptUid && r.event_type_id !== exceptEventTypeId)
+      out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
   }
   return out;
 }
@@ -212,7 +213,9 @@ export async function loadHostTime(
   const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
   const [bookings, calendar] = await Promise.all([
     // Stryker disable next-line ArrayDeclaration: a seeded entry has no startMs or endMs, and busyOf (mergeIntervals) drops an interval of no length.
-    options.withBookings === false ? { busy: [], capacity: undefined } : hostBookings(deps.db, policy, host, window, options.exceptBookingUid),
+    options.withBookings === false
+      ? { busy: [], capacity: undefined }
+      : hostBookings(deps.db, policy, host, window, options.exceptBookingUid),
     hostBusy(deps, host, window),
   ]);
   return {

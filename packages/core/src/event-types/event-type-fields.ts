@@ -75,12 +75,7 @@ export const eventTypeFields = {
     .nullable()
     .meta({ description: "Most bookings a host takes of it per day, in the host's zone; null: no limit." }),
   max_bookings_per_week: z.int().min(1).max(1000).nullable().meta({ description: 'The same per ISO week (Monday first); null: no limit.' }),
-  seats: z
-    .int()
-    .min(2)
-    .max(1000)
-    .nullable()
-    .meta({ description: 'Attendees per start, each their own booking; null: one.' }),
+  seats: z.int().min(2).max(1000).nullable().meta({ description: 'Attendees per start, each their own booking; null: one.' }),
   visibility: z
     .enum(VISIBILITIES)
     .meta({ description: 'public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.' }),

@@ -144,7 +144,8 @@ export async function replaceOwed(
       // A booking made since the read, seen under the host's lock.
       if (!(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot))) return 'busy' as const;
       // A type with limits counts its bookings too, those this step committed before included.
-      if (time.policy.limits !== undefined && !isFreeFor(await withHostBookings(trx, time, booking.host, slot), target.instantMs)) return 'busy' as const;
+      if (time.policy.limits !== undefined && !isFreeFor(await withHostBookings(trx, time, booking.host, slot), target.instantMs))
+        return 'busy' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
       await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid }, mail);
       await mailHeldCancel(trx, deps, mail, entry.heldBookingUid);

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { seatsLeft } from '../availability/capacity.js';
+import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, freeSlots } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import { resolveEventType } from '../event-types/resolve-event-type.js';

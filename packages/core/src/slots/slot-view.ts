@@ -7,7 +7,12 @@ export const slotListSchema = z.object({
   timezone: z.string(),
   computed_at: shownInstant,
   slots: z.array(
-    z.object({ start: shownInstant, end: shownInstant, available: z.literal(true), seats_left: z.int().optional().meta({ description: 'Seated types only.' }) }),
+    z.object({
+      start: shownInstant,
+      end: shownInstant,
+      available: z.literal(true),
+      seats_left: z.int().optional().meta({ description: 'Seated types only.' }),
+    }),
   ),
 });
 export type SlotList = z.infer<typeof slotListSchema>;
