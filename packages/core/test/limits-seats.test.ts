@@ -8,6 +8,7 @@ import { cancelBooking, checkSlot, createBooking, listSlots, rescheduleBooking }
 import { ET, type EventTypeChanges, HANA, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
+import { createSeries, pauseSeries, resumeSeries } from './support/series-calls.js';
 import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
@@ -158,6 +159,34 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
         .outcome.data as { occurrences: { start_at: string }[]; skipped: { date: string; reason: string }[] };
       expect(made.occurrences.map((o) => o.start_at)).toEqual([MON('10:00'), TUE('10:00')]);
       expect(made.skipped.map((s) => s.date)).toEqual(['2026-03-04']);
+    });
+
+    it('a resumed series counts against the limit: the date that filled up while paused is skipped', async () => {
+      await reset({ long: { max_bookings_per_day: 2 } });
+      const principal = { ...hana, scopes: new Set([...hana.scopes, 'series:write' as const, 'series:read' as const]) };
+      const body = {
+        host_user_id: HANA,
+        event_type_id: ET.long,
+        attendee: { email: 's@example.com' },
+        frequency: 'weekly',
+        weekdays: ['mon'],
+        time: '10:00',
+        starts_on: '2026-03-02',
+        count: 2,
+      };
+      const made = (await createSeries(deps, principal, body, { key: 's3' })).outcome.data as { series: { uid: string } };
+      await pauseSeries(deps, principal, made.series.uid, { key: 'p3' });
+      await book(ET.long, '2026-03-09T09:00:00.000Z');
+      await book(ET.long, '2026-03-09T14:00:00.000Z');
+      await resumeSeries(deps, principal, made.series.uid, { key: 'r3' });
+      const confirmed = await store.db
+        .selectFrom('bookings')
+        .select('start_at')
+        .where('event_type_id', '=', ET.long)
+        .where('status', '=', 'confirmed')
+        .orderBy('start_at')
+        .execute();
+      expect(confirmed.map((r) => r.start_at)).toEqual([MON('10:00'), '2026-03-09T09:00:00.000Z', '2026-03-09T14:00:00.000Z']);
     });
   });
 });
