@@ -30,7 +30,8 @@ const world = fc.record({
   seats: fc.option(fc.integer({ min: 2, max: 3 })),
   perDay: fc.option(fc.integer({ min: 1, max: 3 })),
   perWeek: fc.option(fc.integer({ min: 2, max: 5 })),
-  from: fc.integer({ min: 0, max: 4 * 288 }),
+  // After now: a booking that starts now cannot be canceled (booking_in_past).
+  from: fc.integer({ min: 1, max: 4 * 288 }),
   length: fc.integer({ min: 12, max: 3 * 288 }),
   // Each step: a point in the window to probe (or a listed start, to fill seats), or a cancel.
   steps: fc.array(
