@@ -4,12 +4,13 @@ import { type ManualClock, manualClock } from '../src/clock.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import { createSeriesOperation } from '../src/operations/series-operations.js';
 import type { Store } from '../src/storage/store.js';
+import { exportWorkspace } from '../src/workspace/export-workspace.js';
 import { cancelBooking, checkSlot, createBooking, listSlots, rescheduleBooking } from './support/booking-calls.js';
 import { ET, type EventTypeChanges, HANA, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { createSeries, pauseSeries, resumeSeries } from './support/series-calls.js';
 import { principalOf } from './support/organization.js';
+import { createSeries, pauseSeries, resumeSeries } from './support/series-calls.js';
 import { storeFixtures } from './support/stores.js';
 
 // Limits per day and week, and seats (issue 34 part 3): GET /v1/slots,
@@ -57,6 +58,16 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
         slots: { start: string; seats_left?: number }[];
       }
     ).slots;
+
+  it('the workspace file takes limits and seats, and an export shows them only where set', async () => {
+    await reset({ meet: { seats: 3 }, long: { max_bookings_per_day: 2 } });
+    const exported = (await exportWorkspace(store.db)) as { event_types: { id: string; [field: string]: unknown }[] };
+    const byId = new Map(exported.event_types.map((t) => [t.id, t]));
+    expect(byId.get(ET.meet)).toMatchObject({ seats: 3 });
+    expect(byId.get(ET.meet)).not.toHaveProperty('max_bookings_per_day');
+    expect(byId.get(ET.long)).toMatchObject({ max_bookings_per_day: 2 });
+    expect(byId.get(ET.buffered)).not.toHaveProperty('seats');
+  });
 
   describe('seats', () => {
     beforeEach(() => reset({ meet: { seats: 3 } }));
