@@ -102,12 +102,6 @@ export function skipCauseAt(time: HostTime, startMs: number, rules: StartRules =
   }
 }
 
-/** The same host time with the bookings seen under the host's lock. */
-export function withBusy(time: HostTime, more: readonly Interval[]): HostTime {
-  // Stryker disable next-line ConditionalExpression: speed only: merging nothing into busy time that is already merged gives the same list (the line's other mutant, never merging, is killed).
-  return more.length === 0 ? time : { ...time, busy: mergeIntervals([...time.busy, ...more]) };
-}
-
 /**
  * Occurrences one call books, so that the next one keeps clear of them too
  * (with the event type's buffers), without merging them into the host's
