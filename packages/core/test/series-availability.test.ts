@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostTime, SlotPolicy } from '../src/availability/slot-rules.js';
 import type { Schedule } from '../src/event-types/schedule.js';
-import {
-  BookedHere,
-  coversAll,
-  HOST_MOVE_RULES,
-  isFreeFor,
-  type SeriesHostTime,
-  skipCauseAt,
-} from '../src/series/series-availability.js';
+import { BookedHere, coversAll, HOST_MOVE_RULES, isFreeFor, type SeriesHostTime, skipCauseAt } from '../src/series/series-availability.js';
 import { POLICY } from './support/slot-policy.js';
 
 // The pure rules a series judges its dates by (series-availability.ts); the
