@@ -69,6 +69,20 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
     expect(byId.get(ET.buffered)).not.toHaveProperty('seats');
   });
 
+  /** Hana with the series scopes the booking workspace's token lacks. */
+  const seriesWriter = () => ({ ...hana, scopes: new Set([...hana.scopes, 'series:write' as const, 'series:read' as const]) });
+  /** A weekly series at 10:00 UTC from Monday 2026-03-02. */
+  const weeklyAtTen = (eventTypeId: string, weekdays: string[], count: number) => ({
+    host_user_id: HANA,
+    event_type_id: eventTypeId,
+    attendee: { email: 's@example.com' },
+    frequency: 'weekly',
+    weekdays,
+    time: '10:00',
+    starts_on: '2026-03-02',
+    count,
+  });
+
   describe('seats', () => {
     beforeEach(() => reset({ meet: { seats: 3 } }));
 
@@ -107,17 +121,8 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
     });
 
     it('refuses a series on a seated type: 409 recurring_disabled naming seats', async () => {
-      const principal = { ...hana, scopes: new Set([...hana.scopes, 'series:write' as const]) };
-      const body = {
-        host_user_id: HANA,
-        event_type_id: ET.meet,
-        attendee: { email: 's@example.com' },
-        frequency: 'weekly',
-        weekdays: ['mon'],
-        time: '10:00',
-        starts_on: '2026-03-02',
-        count: 2,
-      };
+      const principal = seriesWriter();
+      const body = weeklyAtTen(ET.meet, ['mon'], 2);
       const seen = await scheduleErrorOf(
         execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's1' }, 'r'),
       );
@@ -155,17 +160,8 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
 
     it('a series skips dates past the limit, counting its own occurrences', async () => {
       await reset({ long: { max_bookings_per_week: 2 } });
-      const principal = { ...hana, scopes: new Set([...hana.scopes, 'series:write' as const]) };
-      const body = {
-        host_user_id: HANA,
-        event_type_id: ET.long,
-        attendee: { email: 's@example.com' },
-        frequency: 'weekly',
-        weekdays: ['mon', 'tue', 'wed'],
-        time: '10:00',
-        starts_on: '2026-03-02',
-        count: 3,
-      };
+      const principal = seriesWriter();
+      const body = weeklyAtTen(ET.long, ['mon', 'tue', 'wed'], 3);
       const made = (await execute(deps, createSeriesOperation, principal, { params: {}, query: {}, body, idempotencyKey: 's2' }, 'r'))
         .outcome.data as { occurrences: { start_at: string }[]; skipped: { date: string; reason: string }[] };
       expect(made.occurrences.map((o) => o.start_at)).toEqual([MON('10:00'), TUE('10:00')]);
@@ -174,17 +170,8 @@ describe.each(storeFixtures())('booking limits and seats on $name', (fixture) =>
 
     it('a resumed series counts against the limit: the date that filled up while paused is skipped', async () => {
       await reset({ long: { max_bookings_per_day: 2 } });
-      const principal = { ...hana, scopes: new Set([...hana.scopes, 'series:write' as const, 'series:read' as const]) };
-      const body = {
-        host_user_id: HANA,
-        event_type_id: ET.long,
-        attendee: { email: 's@example.com' },
-        frequency: 'weekly',
-        weekdays: ['mon'],
-        time: '10:00',
-        starts_on: '2026-03-02',
-        count: 2,
-      };
+      const principal = seriesWriter();
+      const body = weeklyAtTen(ET.long, ['mon'], 2);
       const made = (await createSeries(deps, principal, body, { key: 's3' })).outcome.data as { series: { uid: string } };
       await pauseSeries(deps, principal, made.series.uid, { key: 'p3' });
       await book(ET.long, '2026-03-09T09:00:00.000Z');
