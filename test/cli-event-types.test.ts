@@ -145,6 +145,43 @@ describe('schedule event-types', { timeout: 30_000 }, () => {
     }
   });
 
+  it('--max-per-day, --max-per-week and --seats set limits and seats, none clears one, a bad one names its flag (exit 2)', async () => {
+    const runs = await modes.both((mode) => [
+      'event-types',
+      'update',
+      made[mode.name].id,
+      '--max-per-day',
+      '3',
+      '--max-per-week',
+      '10',
+      '--seats',
+      '4',
+      '--json',
+    ]);
+    for (const name of MODE_NAMES) {
+      expect(jsonOf(runs[name])).toMatchObject({ max_bookings_per_day: 3, max_bookings_per_week: 10, seats: 4 });
+    }
+    expectAlike(runs);
+    const cleared = await modes.both((mode) => [
+      'event-types',
+      'update',
+      made[mode.name].id,
+      '--max-per-week',
+      'none',
+      '--seats',
+      'none',
+      '--json',
+    ]);
+    for (const name of MODE_NAMES) {
+      expect(jsonOf(cleared[name])).toMatchObject({ max_bookings_per_day: 3, max_bookings_per_week: null, seats: null });
+    }
+    const bad = await modes.both((mode) => ['event-types', 'update', made[mode.name].id, '--seats', '1']);
+    for (const name of MODE_NAMES) {
+      expect([bad[name].code, bad[name].stdout]).toEqual([2, '']);
+      expect(bad[name].stderr).toMatch(/^error validation_error: --seats: /);
+    }
+  });
+
   it('delete archives: get then shows it with archived_at and the slug is free again', async () => {
     const runs = await modes.both((mode) => ['event-types', 'delete', made[mode.name].id, '--json']);
     for (const name of MODE_NAMES) {

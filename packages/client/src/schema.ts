@@ -1668,6 +1668,21 @@ export interface components {
                 value: string;
             };
             /**
+             * @description Most bookings a host takes of it per day, in the host's zone; null: no limit.
+             * @default null
+             */
+            max_bookings_per_day?: number | null;
+            /**
+             * @description The same per ISO week (Monday first); null: no limit.
+             * @default null
+             */
+            max_bookings_per_week?: number | null;
+            /**
+             * @description Attendees per start, each their own booking; null: one.
+             * @default null
+             */
+            seats?: number | null;
+            /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
              * @default public
              * @enum {string}
@@ -1743,6 +1758,12 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+            /** @description Most bookings a host takes of it per day, in the host's zone; null: no limit. */
+            max_bookings_per_day?: number | null;
+            /** @description The same per ISO week (Monday first); null: no limit. */
+            max_bookings_per_week?: number | null;
+            /** @description Attendees per start, each their own booking; null: one. */
+            seats?: number | null;
             /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
              * @enum {string}
@@ -2043,6 +2064,8 @@ export interface components {
                 end: string;
                 /** @constant */
                 available: true;
+                /** @description Seated types only. */
+                seats_left?: number;
             }[];
         };
         SlotCheck: {
@@ -2310,6 +2333,9 @@ export interface components {
             };
             /** @enum {string} */
             visibility: "public" | "hidden" | "private";
+            max_bookings_per_day: number | null;
+            max_bookings_per_week: number | null;
+            seats: number | null;
             /** @description Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages. */
             booking_url: string | null;
             questions: {

@@ -158,6 +158,9 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         attendee_mail: true,
         location: { type: 'conference' },
         visibility: 'public',
+        max_bookings_per_day: null,
+        max_bookings_per_week: null,
+        seats: null,
         booking_url: 'https://pages.test/@ann/deep-dive',
         questions: [],
         version: 1,
@@ -229,6 +232,11 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       [{ location: { type: 'link', url: 'ftp://files.example.com' } }, 'location.url'],
       [{ location: { type: 'phone', value: '' } }, 'location.value'],
       [{ location: { type: 'teleport' } }, 'location.type'],
+      [{ max_bookings_per_day: 0 }, 'max_bookings_per_day'],
+      [{ max_bookings_per_week: 1001 }, 'max_bookings_per_week'],
+      [{ max_bookings_per_day: 2.5 }, 'max_bookings_per_day'],
+      [{ seats: 1 }, 'seats'],
+      [{ seats: 1001 }, 'seats'],
     ])('refuses %j with 400 validation_error naming %s; nothing stored', async (bad, field) => {
       const body = { slug: 'bad', name: 'Bad', duration_minutes: 30, ...bad };
       const seen = await scheduleErrorOf(call('ann', 'create_event_type', { body }));

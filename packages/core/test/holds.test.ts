@@ -237,6 +237,32 @@ describe.each(storeFixtures())('holds on $name (issue 34)', (fixture) => {
     });
   });
 
+  it('takes one seat of a seated start, and counts against a daily limit, as the booking it may become', async () => {
+    await store.db.updateTable('event_types').set({ seats: 2 }).where('id', '=', ET.meet).execute();
+    await held(hana);
+    const seatsLeft = async (principal: Principal) =>
+      (
+        (await listSlots(deps, principal, { event_type_id: ET.meet, start: TEN, end: '2026-03-02T10:30:00Z' })).outcome.data as {
+          slots: { start: string; seats_left: number }[];
+        }
+      ).slots.map((slot) => slot.seats_left);
+    expect(await seatsLeft(admin)).toEqual([1]);
+    expect(await seatsLeft(hana)).toEqual([2]);
+    expect((await createBooking(deps, admin, book(), 'seat-1')).outcome.status).toBe(201);
+    expect(await outcomeOf(createBooking(deps, admin, book({ attendee: { email: 'carl@example.com' } }), 'seat-2'))).toBe(
+      'slot_unavailable',
+    );
+    expect(await outcomeOf(createHold(deps, admin, hold(), 'seat-hold'))).toBe('slot_unavailable');
+
+    await store.db.updateTable('event_types').set({ seats: null, max_bookings_per_day: 1 }).where('id', '=', ET.meet).execute();
+    await store.db.deleteFrom('bookings').execute();
+    expect(await outcomeOf(createBooking(deps, admin, book({ start: '2026-03-02T14:00:00Z' }), 'limit-1'))).toBe('slot_unavailable');
+    expect((await createBooking(deps, admin, book({ start: '2026-03-03T14:00:00Z' }), 'limit-2')).outcome.status).toBe(201);
+    // The holder books its held start: the hold it used up is not counted twice.
+    const [own] = await store.db.selectFrom('holds').select('id').execute();
+    expect((await createBooking(deps, hana, book({ hold_id: own!.id }), 'limit-held')).outcome.status).toBe(201);
+  });
+
   it('lets exactly one of two callers hold one start when they race', async () => {
     const results = await Promise.all([
       outcomeOf(createHold(deps, hana, hold(), 'race-hana')),

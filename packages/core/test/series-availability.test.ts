@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostTime, SlotPolicy } from '../src/availability/slot-rules.js';
 import type { Schedule } from '../src/event-types/schedule.js';
-import {
-  BookedHere,
-  coversAll,
-  HOST_MOVE_RULES,
-  isFreeFor,
-  type SeriesHostTime,
-  skipCauseAt,
-  withBusy,
-} from '../src/series/series-availability.js';
+import { BookedHere, coversAll, HOST_MOVE_RULES, isFreeFor, type SeriesHostTime, skipCauseAt } from '../src/series/series-availability.js';
 import { POLICY } from './support/slot-policy.js';
 
 // The pure rules a series judges its dates by (series-availability.ts); the
@@ -70,15 +62,6 @@ describe('skipCauseAt', () => {
     const time = hostTime({ policy: { minimumNoticeMinutes: 180, futureLimitDays: 1 } });
     expect(skipCauseAt(time, ms('2026-03-02T10:00:00Z'), HOST_MOVE_RULES)).toBeUndefined();
     expect(skipCauseAt(time, ms('2026-03-09T10:00:00Z'), HOST_MOVE_RULES)).toBeUndefined();
-  });
-});
-
-describe('withBusy', () => {
-  it('adds the bookings seen under the lock to the busy time, merged', () => {
-    const time = hostTime({ busy: [['2026-03-02T10:00:00Z', '2026-03-02T10:30:00Z']] });
-    const more = [{ startMs: ms('2026-03-02T10:30:00Z'), endMs: ms('2026-03-02T11:00:00Z') }];
-    expect(withBusy(time, more).busy).toEqual([{ startMs: ms('2026-03-02T10:00:00Z'), endMs: ms('2026-03-02T11:00:00Z') }]);
-    expect(withBusy(time, [])).toEqual(time);
   });
 });
 

@@ -11,6 +11,9 @@ import { confirmationLine, renderObject } from '../output/render.js';
 // `list` is the directory's (directory.ts). Every flag is one API field, so
 // the API checks the values and names the field a bad one is in.
 
+/** A limit or seats flag's value: `none` clears it (null); commander turns a parser's null into '', so it is mapped here. */
+const noneIsNull = (value: number | string | undefined) => (value === 'none' ? null : value);
+
 /** A yes/no flag: true or false; anything else goes as typed, for the API to refuse. */
 const booleanFlag = (text: string): boolean | string => (text === 'true' ? true : text === 'false' ? false : text);
 
@@ -49,6 +52,9 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       recurring: o.recurring,
       allow_reschedule: o.allowReschedule,
       attendee_mail: o.attendeeMail,
+      max_bookings_per_day: noneIsNull(o.maxPerDay),
+      max_bookings_per_week: noneIsNull(o.maxPerWeek),
+      seats: noneIsNull(o.seats),
       location: jsonOption('--location', o.location),
       questions: jsonOption('--questions', o.questions),
     }),
@@ -72,6 +78,9 @@ function withFieldOptions(command: Command): Command {
     .option('--recurring <on|off>', 'off: no new series')
     .option('--allow-reschedule <true|false>', 'whether bookings may be moved', booleanFlag)
     .option('--attendee-mail <true|false>', 'whether attendees get mail', booleanFlag)
+    .option('--max-per-day <n|none>', "most bookings per host per day (host's zone); none: no limit", numberFlag)
+    .option('--max-per-week <n|none>', 'most bookings per host per ISO week; none: no limit', numberFlag)
+    .option('--seats <n|none>', 'attendees per start, 2 to 1000; none: one per booking', numberFlag)
     .option('--location <json>', 'e.g. \'{"type":"link","url":"https://meet.example.com/me"}\' or \'{"type":"conference"}\'')
     .option('--questions <json>', 'the booking form as a JSON array (replaces it)')
     .option('--file <path>', 'a JSON object of fields; flags beside it win')

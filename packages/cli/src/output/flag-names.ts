@@ -65,6 +65,9 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   future_limit_days: ['--future-limit'],
   allow_reschedule: ['--allow-reschedule'],
   attendee_mail: ['--attendee-mail'],
+  max_bookings_per_day: ['--max-per-day'],
+  max_bookings_per_week: ['--max-per-week'],
+  seats: ['--seats'],
   'Idempotency-Key': ['--idempotency-key'],
   'If-Match': ['--if-match'],
 };

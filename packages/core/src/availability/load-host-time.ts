@@ -5,8 +5,9 @@ import { type HoldReader, heldTimes } from '../holds/held-times.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
-import type { Interval } from './busy.js';
+import { type Interval, overlaps } from './busy.js';
 import { type CalendarReader, CalendarUnreadable } from './calendar-reader.js';
+import { type Capacity, capacityOf, type Limits } from './capacity.js';
 import { busyOf, type HostTime, type SlotPolicy } from './slot-rules.js';
 import { timeOffBusy } from './time-off-busy.js';
 
@@ -22,8 +23,23 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
     futureLimitDays: eventType.futureLimitDays,
     bufferBeforeMinutes: eventType.bufferBeforeMinutes,
     bufferAfterMinutes: eventType.bufferAfterMinutes,
+    limits: limitsOf(eventType),
   };
 }
+
+/** The type's limits and seats, or undefined for a type with neither (its checks then read nothing more). */
+export function limitsOf(eventType: Pick<EventTypeWithHost, 'id' | 'maxPerDay' | 'maxPerWeek' | 'seats'>): Limits | undefined {
+  const { maxPerDay, maxPerWeek, seats } = eventType;
+  if (maxPerDay === null && maxPerWeek === null && seats === null) return undefined;
+  return { eventTypeId: eventType.id, maxPerDay, maxPerWeek, seats };
+}
+
+/**
+ * The statuses of a booking that holds the host's time and counts against
+ * limits and seats (docs/api/choices.md "Limits and seats"). The one place
+ * they are named.
+ */
+export const ACTIVE_BOOKING_STATUSES = ['confirmed'] as const;
 
 /**
  * No booking lasts longer than this (event types are at most a day long),
@@ -31,13 +47,13 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
  */
 export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
 
-/** The host's confirmed bookings overlapping a window given by overlapBounds. */
+/** The host's active bookings overlapping a window given by overlapBounds. */
 export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
   db
     .selectFrom('bookings')
-    .select(['start_at', 'end_at', 'uid'])
+    .select(['start_at', 'end_at', 'uid', 'event_type_id'])
     .where('host_user_id', '=', hostId)
-    .where('status', '=', 'confirmed')
+    .where('status', 'in', ACTIVE_BOOKING_STATUSES)
     // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
     .where('start_at', '>', lowest)
     .where('start_at', '<', before)
@@ -48,12 +64,74 @@ export function overlapBounds(window: Interval): [lowest: string, before: string
   return [toTimestamp(window.startMs - MAX_BOOKING_MS), toTimestamp(window.endMs), toTimestamp(window.startMs)];
 }
 
-/** The host's confirmed bookings that overlap `window`, except one being moved. */
-export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
+/**
+ * The host's active bookings that overlap `window`, except one being moved
+ * and, when given, those of one event type (a seated type's own, which its
+ * seat groups account for).
+ */
+export async function confirmedBookings(
+  db: Executor,
+  hostId: string,
+  window: Interval,
+  exceptUid?: string,
+  exceptEventTypeId?: string,
+): Promise<Interval[]> {
   const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window)]);
   const out: Interval[] = [];
-  for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
+  for (const r of rows) {
+    if (r.uid !== exceptUid && r.event_type_id !== exceptEventTypeId)
+      out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
+  }
   return out;
+}
+
+/** A limit counts the ISO week around a start; this reach covers any week (and a DST day) from any start of a window. */
+const WEEK_REACH_MS = 8 * 24 * 60 * MINUTE_MS;
+
+/** One event type's active bookings of a host starting in a window, for its limits and seats. */
+const typeBookingsQuery = (db: Executor, hostId: string, eventTypeId: string, from: string, to: string) =>
+  db
+    .selectFrom('bookings')
+    .select(['start_at', 'end_at', 'uid'])
+    .where('host_user_id', '=', hostId)
+    .where('status', 'in', ACTIVE_BOOKING_STATUSES)
+    .where('start_at', '>=', from)
+    .where('start_at', '<', to)
+    .where('event_type_id', '=', eventTypeId);
+
+/**
+ * The host's bookings and others' live holds as a check of `policy` over
+ * `window` needs them: the busy intervals, and for a type with limits or
+ * seats its own bookings and holds across the weeks the window touches (a
+ * hold takes a seat and counts against a limit as the booking it may
+ * become). Read the same way before a write and under the host's lock in
+ * it, so both judge alike.
+ */
+export async function hostBookings(
+  db: Executor,
+  policy: SlotPolicy,
+  host: Pick<HostRecord, 'id' | 'timezone' | 'schedule'>,
+  window: Interval,
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
+): Promise<{ busy: Interval[]; capacity: Capacity | undefined }> {
+  const limits = policy.limits;
+  if (limits === undefined) return { busy: await takenTimes(db, host.id, window, reader), capacity: undefined };
+  const seated = limits.seats === null ? undefined : limits.eventTypeId;
+  const range = [toTimestamp(window.startMs - WEEK_REACH_MS), toTimestamp(window.endMs + WEEK_REACH_MS)];
+  const [bookings, holds, own] = await Promise.all([
+    confirmedBookings(db, host.id, window, reader.exceptUid, seated),
+    // One read of the host's holds across the weeks: they are few, and this runs under the host's lock.
+    heldTimes(db, host.id, [range[0]!, range[1]!, range[0]!], reader),
+    runPrepared(db, typeBookingsQuery, [host.id, limits.eventTypeId, ...range]),
+  ]);
+  const ownType = holds.filter((h) => h.eventTypeId === limits.eventTypeId);
+  const busy = [...bookings, ...holds.filter((h) => h.eventTypeId !== seated && overlaps(h, window))];
+  const intervals = [
+    ...own.filter((r) => r.uid !== reader.exceptUid).map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) })),
+    ...ownType,
+  ];
+  // Days and weeks are the host's, in the zone their working hours are read in.
+  return { busy, capacity: capacityOf(limits, intervals, host.schedule?.timezone ?? host.timezone) };
 }
 
 /**
@@ -167,8 +245,26 @@ export async function loadHostTime(
   const reader = { nowMs, holder: options.holder ?? '', exceptUid: options.exceptBookingUid };
   const [taken, calendar] = await Promise.all([
     // Stryker disable next-line ArrayDeclaration: a seeded entry has no startMs or endMs, and busyOf (mergeIntervals) drops an interval of no length.
-    options.withBookings === false ? [] : takenTimes(deps.db, host.id, window, reader),
+    options.withBookings === false ? { busy: [], capacity: undefined } : hostBookings(deps.db, policy, host, window, reader),
     hostBusy(deps, host, window),
   ]);
-  return { policy, schedule: host.schedule, zone: host.timezone, busy: busyOf(taken, calendar), nowMs };
+  return { policy, schedule: host.schedule, zone: host.timezone, busy: busyOf(taken.busy, calendar), nowMs, capacity: taken.capacity };
+}
+
+/**
+ * A host time read without bookings (or read before the lock) completed
+ * with the bookings and others' holds read now in `db`, under the host's lock: what a write
+ * re-checks before it books a type with limits or seats.
+ */
+export async function withHostBookings(
+  db: Executor,
+  time: HostTime,
+  host: Pick<HostRecord, 'id' | 'timezone' | 'schedule'>,
+  slot: Interval,
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
+): Promise<HostTime> {
+  const { policy } = time;
+  const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
+  const bookings = await hostBookings(db, policy, host, { startMs: slot.startMs - reach, endMs: slot.endMs + reach }, reader);
+  return { ...time, busy: busyOf(time.busy, bookings.busy), capacity: bookings.capacity };
 }

@@ -1,6 +1,7 @@
 import type { Schedule } from '../event-types/schedule.js';
 import { DAY_MS, MINUTE_MS } from '../time.js';
 import { type Interval, mergeIntervals } from './busy.js';
+import { type Capacity, type Limits, limitReached, seatsClear } from './capacity.js';
 import { gridAnchorOf, gridAnchors, workingTime } from './working-hours.js';
 
 /** What the rules of a slot read from an event type. */
@@ -12,6 +13,8 @@ export interface SlotPolicy {
   readonly futureLimitDays: number;
   readonly bufferBeforeMinutes: number;
   readonly bufferAfterMinutes: number;
+  /** Set when the type has a booking limit or seats (limitsOf); loading the host's time then reads its own bookings too. */
+  readonly limits?: Limits | undefined;
 }
 
 /** Everything that decides whether a host is free: pure data, loaded once per call. */
@@ -19,9 +22,14 @@ export interface HostTime {
   readonly policy: SlotPolicy;
   readonly schedule: Schedule | null;
   readonly zone: string;
-  /** Confirmed bookings of the host and busy times of their calendars, merged. */
+  /**
+   * Active bookings of the host and busy times of their calendars, merged;
+   * a seated type's own bookings are in `capacity` instead, as seat groups.
+   */
   readonly busy: readonly Interval[];
   readonly nowMs: number;
+  /** The type's own bookings as its limits and seats count them; absent for a type with neither. */
+  readonly capacity?: Capacity | undefined;
 }
 
 /** Why a start is not bookable, in docs/api's order of precedence. */
@@ -32,7 +40,7 @@ export type Unavailable = 'event_type_inactive' | 'in_past' | 'outside_minimum_n
  * (docs/api/choices.md "Bookings"), told apart where a caller is shown why:
  * a series preview's skipped dates.
  */
-export type SlotBusyCause = 'outside_working_hours' | 'off_grid' | 'busy';
+export type SlotBusyCause = 'outside_working_hours' | 'off_grid' | 'busy' | 'limit_reached';
 
 /** Why a start is not bookable, with `slot_busy` split into its cause. */
 export type UnavailableCause = Exclude<Unavailable, 'slot_busy'> | SlotBusyCause;
@@ -63,7 +71,19 @@ function isClear(time: HostTime, startMs: number, endMs: number): boolean {
   const from = startMs - time.policy.bufferBeforeMinutes * MINUTE_MS;
   const to = endMs + time.policy.bufferAfterMinutes * MINUTE_MS;
   const next = time.busy[firstEndingAfter(time.busy, from)];
-  return next === undefined || next.startMs >= to;
+  if (next !== undefined && next.startMs < to) return false;
+  return time.capacity === undefined || seatsClear(time.capacity, startMs, from, to);
+}
+
+/**
+ * The last rules of a start, about the host's bookings, that freeSlots and
+ * judgeStart both ask: clear of busy time (seat groups included), then
+ * within the type's limits.
+ */
+function bookingsVerdict(time: HostTime, startMs: number, endMs: number): 'busy' | 'limit_reached' | undefined {
+  if (!isClear(time, startMs, endMs)) return 'busy';
+  if (time.capacity !== undefined && limitReached(time.capacity, startMs)) return 'limit_reached';
+  return undefined;
 }
 
 function withinNotice(time: HostTime, startMs: number): boolean {
@@ -96,7 +116,7 @@ export function freeSlots(time: HostTime, range: Interval): Interval[] {
       const first = anchor + Math.max(0, Math.ceil((range.startMs - anchor) / step)) * step;
       for (let start = first; start < until && start + duration <= stretch.endMs; start += step) {
         if (!withinNotice(time, start) || !withinHorizon(time, start)) continue;
-        if (isClear(time, start, start + duration)) slots.push({ startMs: start, endMs: start + duration });
+        if (bookingsVerdict(time, start, start + duration) === undefined) slots.push({ startMs: start, endMs: start + duration });
       }
     }
   }
@@ -133,7 +153,7 @@ export function checkStart(
 }
 
 function isSlotBusyCause(cause: UnavailableCause): cause is SlotBusyCause {
-  return cause === 'outside_working_hours' || cause === 'off_grid' || cause === 'busy';
+  return cause === 'outside_working_hours' || cause === 'off_grid' || cause === 'busy' || cause === 'limit_reached';
 }
 
 /** `checkStart`, telling apart the causes the API reports as `slot_busy`, in the same order of precedence. */
@@ -156,6 +176,6 @@ export function judgeStart(
   const stretch = stretches.find((w) => startMs >= w.startMs && end <= w.endMs);
   if (stretch === undefined) return { available: false, reason: 'outside_working_hours' };
   if (grid && (startMs - gridAnchorOf(stretch, startMs, zone)) % step !== 0) return { available: false, reason: 'off_grid' };
-  if (!isClear(time, startMs, end)) return { available: false, reason: 'busy' };
-  return { available: true };
+  const verdict = bookingsVerdict(time, startMs, end);
+  return verdict === undefined ? { available: true } : { available: false, reason: verdict };
 }

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { loadHostTime, policyOf, takenTimes } from '../availability/load-host-time.js';
-import { checkStart } from '../availability/slot-rules.js';
+import { loadHostTime, policyOf, takenTimes, withHostBookings } from '../availability/load-host-time.js';
+import { checkStart, type HostTime } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import { ScheduleError } from '../errors.js';
@@ -22,7 +22,7 @@ import { bookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { newBookingRow } from './new-booking.js';
-import { writeNewBooking } from './write-new-booking.js';
+import { writeBookingRows, writeNewBooking } from './write-new-booking.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -76,6 +76,22 @@ export async function assertStillFree(...args: Parameters<typeof isStillFree>): 
   if (!(await isStillFree(...args))) throw unavailable('slot_busy');
 }
 
+/**
+ * Under the host's lock, for a type with limits or seats: the host's
+ * bookings read now, judged by the same checkStart as the reads before
+ * (`409 slot_unavailable` with its reason when refused).
+ */
+export async function assertStillBookable(
+  trx: Executor,
+  time: HostTime,
+  host: EventTypeWithHost['host'],
+  slot: { startMs: number; endMs: number },
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
+): Promise<void> {
+  const check = checkStart(await withHostBookings(trx, time, host, slot, reader), slot.startMs);
+  if (!check.available) throw unavailable(check.reason);
+}
+
 /** Validates a create against the event type and the host's time, before any write. */
 export async function prepareBooking(
   deps: BookingWriteDeps & { db: Executor },
@@ -90,17 +106,22 @@ export async function prepareBooking(
   if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
   const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
   const holdId = body.hold_id;
+  const policy = policyOf(eventType);
   // A hold vouches for the host's time as of when it was made; the write uses it up or refuses (holds/use-hold.ts).
-  if (holdId === undefined) {
+  // A type with limits or seats is judged again in the write whatever vouches for it, from this time.
+  const time =
+    holdId === undefined || policy.limits !== undefined
+      ? await loadHostTime(deps, policy, eventType.host, { startMs, endMs }, { withBookings: false })
+      : undefined;
+  if (time !== undefined && holdId === undefined) {
     // The host's bookings and holds are checked once, in the write under the host's lock (insertBooking).
-    const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
     const check = checkStart(time, startMs);
     if (!check.available) throw unavailable(check.reason);
   }
-  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId };
+  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId, time };
 }
 
-/** A create checked before its write: the event type, the slot, and the hold it turns into, if any. */
+/** A create checked before its write: the event type, the slot, the hold it turns into, and the host's time read. */
 export interface PreparedBooking {
   readonly eventType: EventTypeWithHost;
   readonly startMs: number;
@@ -108,6 +129,8 @@ export interface PreparedBooking {
   /** The caller's holds leave their time free for this booking (holds/holder.ts). */
   readonly holder: string;
   readonly holdId?: string | undefined;
+  /** Without bookings; undefined when a hold vouches for a type without limits or seats. */
+  readonly time: HostTime | undefined;
 }
 
 /** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
@@ -153,13 +176,15 @@ export async function insertBooking(
   const nowMs = deps.clock.now();
   if (prepared.holdId !== undefined)
     await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
-  const written = await writeNewBooking(
-    trx,
-    deps.dialect,
-    { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
-    widen(eventType, { startMs, endMs }),
-    { nowMs, holder: prepared.holder },
-  );
+  const reader = { nowMs, holder: prepared.holder };
+  const write = { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) };
+  if (prepared.time?.policy.limits !== undefined) {
+    // Limits and seats count the type's bookings, which the one-statement check cannot: a sequential check, under the same lock.
+    await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs }, reader);
+    await writeBookingRows(trx, write);
+    return booking;
+  }
+  const written = await writeNewBooking(trx, deps.dialect, write, widen(eventType, { startMs, endMs }), reader);
   if (!written) throw unavailable('slot_busy');
   return booking;
 }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
-import { checkStart } from '../availability/slot-rules.js';
+import { checkStart, type HostTime } from '../availability/slot-rules.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
@@ -11,7 +11,7 @@ import type { RescheduleBookingBody } from './booking-input.js';
 import { recordBookingMail } from './booking-mail.js';
 import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
-import { assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
+import { assertStillBookable, assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
 import { findVisibleBooking } from './find-booking.js';
 
 export interface PreparedMove {
@@ -20,6 +20,8 @@ export interface PreparedMove {
   readonly host: HostRecord;
   readonly startMs: number;
   readonly endMs: number;
+  /** The host's time the move was checked against, re-checked under the lock for a type with limits or seats. */
+  readonly time: HostTime;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function prepareMove(
   const time = await loadHostTime(deps, policy, host, { startMs, endMs }, { exceptBookingUid: row.uid, holder: ownHolds(principal) });
   const check = checkStart(time, startMs);
   if (!check.available) throw unavailable(check.reason);
-  return { row, eventType, host, startMs, endMs };
+  return { row, eventType, host, startMs, endMs, time };
 }
 
 /** Moves the booking in place: same uid, new start and end, version bumped, `booking.rescheduled` recorded. */
@@ -63,7 +65,9 @@ export async function moveBooking(
   body: RescheduleBookingBody,
 ): Promise<Booking> {
   const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal), exceptUid: move.row.uid };
-  await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, reader);
+  // The booking itself is left out, so a move within its day does not count it twice; a seat moves to a start with a seat left.
+  if (move.time.policy.limits !== undefined) await assertStillBookable(trx, move.time, move.host, move, reader);
+  else await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, reader);
   // Read again under the lock: a cancel or another move may have landed since the checks.
   const row = await findVisibleBooking(trx, principal, move.row.uid);
   if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});

@@ -55,10 +55,15 @@ export async function writeNewBooking(
     return true;
   }
   if ((await takenTimes(trx, row.host_user_id, blocked, reader)).length > 0) return false;
-  await insertBookingRow(trx, row);
-  await insertOutboxRow(trx, event);
-  await insertNotificationRows(trx, mail);
+  await writeBookingRows(trx, write);
   return true;
+}
+
+/** Writes a new booking with its event and mail, statement by statement, once the caller has checked the slot under the host's lock. */
+export async function writeBookingRows(trx: Executor, write: NewBookingWrite): Promise<void> {
+  await insertBookingRow(trx, write.row);
+  await insertOutboxRow(trx, write.event);
+  await insertNotificationRows(trx, write.mail);
 }
 
 const columnList = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));

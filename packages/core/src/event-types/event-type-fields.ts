@@ -68,6 +68,14 @@ export const eventTypeFields = {
   /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
   attendee_mail: z.boolean(),
   location: eventTypeLocationSchema,
+  max_bookings_per_day: z
+    .int()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .meta({ description: "Most bookings a host takes of it per day, in the host's zone; null: no limit." }),
+  max_bookings_per_week: z.int().min(1).max(1000).nullable().meta({ description: 'The same per ISO week (Monday first); null: no limit.' }),
+  seats: z.int().min(2).max(1000).nullable().meta({ description: 'Attendees per start, each their own booking; null: one.' }),
   visibility: z
     .enum(VISIBILITIES)
     .meta({ description: 'public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.' }),
@@ -89,5 +97,8 @@ export const eventTypeDeclaration = z.object({
   attendee_mail: eventTypeFields.attendee_mail.default(true),
   location: eventTypeFields.location.default(GENERATED_CONFERENCE),
   visibility: eventTypeFields.visibility.default('public'),
+  max_bookings_per_day: eventTypeFields.max_bookings_per_day.default(null),
+  max_bookings_per_week: eventTypeFields.max_bookings_per_week.default(null),
+  seats: eventTypeFields.seats.default(null),
 });
 export type EventTypeDeclaration = z.output<typeof eventTypeDeclaration>;

@@ -28,6 +28,9 @@ export function eventTypeColumns(fields: EventTypeDeclaration) {
     attendee_mail: fields.attendee_mail ? 1 : 0,
     location_json: JSON.stringify(fields.location),
     visibility: fields.visibility,
+    max_bookings_per_day: fields.max_bookings_per_day,
+    max_bookings_per_week: fields.max_bookings_per_week,
+    seats: fields.seats,
   };
 }
 
@@ -73,6 +76,10 @@ export function toEventTypeView(row: EventTypeRow, pages: PagesAddress | undefin
     attendee_mail: row.attendee_mail !== 0,
     location: storedLocation(row.location_json),
     visibility: row.visibility,
+    // Rows read before the columns existed (an old export) have none: no limit, one seat.
+    max_bookings_per_day: row.max_bookings_per_day ?? null,
+    max_bookings_per_week: row.max_bookings_per_week ?? null,
+    seats: row.seats ?? null,
     booking_url: bookingUrlOf(pages, { username: row.username, slug: row.slug, visibility: row.visibility, archived }),
     questions: storedQuestions(row.questions_json),
     version: row.version,

@@ -24,6 +24,9 @@ export const eventTypeSchema = z.object({
   // A plain union: its JSON Schema is anyOf, as every union an answer shows (a discriminated one is oneOf).
   location: z.union(eventTypeLocationSchema.options),
   visibility: z.enum(VISIBILITIES),
+  max_bookings_per_day: z.int().nullable(),
+  max_bookings_per_week: z.int().nullable(),
+  seats: z.int().nullable(),
   booking_url: z.string().nullable().meta({
     description: 'Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages.',
   }),

@@ -28,6 +28,11 @@ export interface EventTypeWithHost {
   readonly bufferBeforeMinutes: number;
   readonly bufferAfterMinutes: number;
   readonly slotIntervalMinutes: number;
+  /** Bookings a host takes of it per day and per ISO week; null: no limit. */
+  readonly maxPerDay: number | null;
+  readonly maxPerWeek: number | null;
+  /** Attendees per start; null: one per booking. */
+  readonly seats: number | null;
   readonly questions: readonly Question[];
   /** Where its bookings meet (event-type-fields.ts). */
   readonly location: EventTypeLocation;
@@ -112,6 +117,9 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     bufferBeforeMinutes: row.buffer_before_minutes,
     bufferAfterMinutes: row.buffer_after_minutes,
     slotIntervalMinutes: row.slot_interval_minutes,
+    maxPerDay: row.max_bookings_per_day,
+    maxPerWeek: row.max_bookings_per_week,
+    seats: row.seats,
     questions: storedQuestions(row.questions_json),
     location: storedLocation(row.location_json),
     // A missing organization row (no workspace loaded yet) has nothing turned off.

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
 import { loadHostTime, overlapBounds, overlappingBookings, policyOf, takenTimes } from '../availability/load-host-time.js';
-import { checkStart } from '../availability/slot-rules.js';
+import { checkStart, type HostTime } from '../availability/slot-rules.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
-import { unavailable } from '../bookings/create-booking.js';
+import { assertStillBookable, unavailable } from '../bookings/create-booking.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
@@ -38,6 +38,8 @@ export interface PreparedHold {
   readonly eventType: EventTypeWithHost;
   readonly startMs: number;
   readonly endMs: number;
+  /** The host's time without bookings, as read before the write. */
+  readonly time: HostTime;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function prepareHold(deps: HoldDeps, principal: Principal, body: Cr
   const time = await loadHostTime(deps, policyOf(eventType), eventType.host, { startMs, endMs }, { withBookings: false });
   const check = checkStart(time, startMs);
   if (!check.available) throw unavailable(check.reason);
-  return { holder, eventType, startMs, endMs };
+  return { holder, eventType, startMs, endMs, time };
 }
 
 /**
@@ -91,6 +93,14 @@ export async function insertHold(
     endMs: endMs + eventType.bufferAfterMinutes * MINUTE_MS,
   };
   await lockHost(trx, deps.dialect, hostId);
+  if (prepared.time.policy.limits !== undefined) {
+    // A hold takes a seat and counts against a limit: judged as a booking of the type is, under the same lock.
+    await dropLongExpired(trx, hostId, nowMs);
+    await checkLiveHolds(trx, principal.tokenId, hostId, nowMs);
+    await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs }, { nowMs, holder });
+    await trx.insertInto('holds').values(row).execute();
+    return toHold(row);
+  }
   if (deps.dialect === 'postgres') {
     // One round trip for the usual case; a refusal is rare, and then the checks below say which it is.
     const { rows } = await executePrepared(trx, insertHoldIfFree, [

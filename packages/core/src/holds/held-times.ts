@@ -30,7 +30,7 @@ export const overlappingHolds = (
 ) =>
   db
     .selectFrom('holds')
-    .select(['start_at', 'end_at'])
+    .select(['start_at', 'end_at', 'event_type_id'])
     .where('host_user_id', '=', hostId)
     .where('start_at', '>', lowest)
     .where('start_at', '<', before)
@@ -44,7 +44,7 @@ export async function heldTimes(
   hostId: string,
   bounds: readonly [lowest: string, before: string, after: string],
   reader: HoldReader,
-): Promise<Interval[]> {
+): Promise<(Interval & { eventTypeId: string })[]> {
   const rows = await runPrepared(db, overlappingHolds, [hostId, ...bounds, toTimestamp(reader.nowMs), reader.holder]);
-  return rows.map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) }));
+  return rows.map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at), eventTypeId: r.event_type_id }));
 }

@@ -1,7 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { visitorMayBookHost } from '../auth/visitor.js';
-import { takenTimes } from '../availability/load-host-time.js';
+import { withBooked } from '../availability/capacity.js';
+import { withHostBookings } from '../availability/load-host-time.js';
 import type { HostTime } from '../availability/slot-rules.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
@@ -26,7 +27,7 @@ import { occurrenceMailOf } from './occurrence-mail.js';
 import { bookOccurrence, type OccurrenceTemplate, occurrenceLocation } from './occurrences.js';
 import type { Pattern, PatternInstant } from './pattern.js';
 import type { Finish } from './series-action.js';
-import { BookedHere, loadSeriesHostTime, skipCauseAt, withBusy } from './series-availability.js';
+import { BookedHere, loadSeriesHostTime, skipCauseAt } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import type { CreateSeriesBody } from './series-input.js';
 import type { SeriesAttendee } from './series-rows.js';
@@ -84,6 +85,10 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
   if (eventType.recurring === 'off') {
     throw new ScheduleError('recurring_disabled', 'This event type does not allow recurring series.', {});
   }
+  // A series books one attendee's dates; a seated type's starts are shared, so it takes none (docs/api/choices.md "Limits and seats").
+  if (eventType.seats !== null) {
+    throw new ScheduleError('recurring_disabled', 'A seated event type takes no recurring series.', { fields: ['seats'] });
+  }
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const pattern: Pattern = {
     frequency: body.frequency,
@@ -129,15 +134,18 @@ function planOccurrences(time: HostTime, eventType: EventTypeWithHost, candidate
   const bookedHere = new BookedHere(eventType);
   const free: PatternInstant[] = [];
   const skipped: Skipped[] = [];
+  let counted = time;
   for (const candidate of candidates) {
     const slot = { startMs: candidate.instantMs, endMs: candidate.instantMs + durationMs };
-    const cause = skipCauseAt(time, candidate.instantMs) ?? (bookedHere.isClear(slot) ? undefined : 'series_overlap');
+    const cause = skipCauseAt(counted, candidate.instantMs) ?? (bookedHere.isClear(slot) ? undefined : 'series_overlap');
     if (cause !== undefined) {
       skipped.push(createSkipped(candidate, cause));
       continue;
     }
     free.push(candidate);
     bookedHere.add(slot);
+    // The series' own occurrences count against the type's limits as they are booked.
+    if (counted.capacity !== undefined) counted = { ...counted, capacity: withBooked(counted.capacity, slot) };
   }
   return { free, skipped };
 }
@@ -147,8 +155,7 @@ async function withBookings(db: Executor, prepared: PreparedSeries, reader: Hold
   const { eventType, host, candidates, read } = prepared;
   const first = candidates[0]!.instantMs;
   const last = candidates.at(-1)!.instantMs;
-  const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes + eventType.durationMinutes) * MINUTE_MS;
-  return withBusy(read.time, await takenTimes(db, host.id, { startMs: first - reach, endMs: last + reach }, reader));
+  return withHostBookings(db, read.time, host, { startMs: first, endMs: last + eventType.durationMinutes * MINUTE_MS }, reader);
 }
 
 /** Holds are read as of now, the caller's own left out. */

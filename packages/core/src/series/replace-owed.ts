@@ -1,3 +1,4 @@
+import { withHostBookings } from '../availability/load-host-time.js';
 import { toBooking } from '../bookings/booking-rows.js';
 import { isStillFree } from '../bookings/create-booking.js';
 import type { Clock } from '../clock.js';
@@ -12,7 +13,7 @@ import { listOwed, type OwedEntry, settleOwed } from './owed.js';
 import type { Pattern } from './pattern.js';
 import { assignTargets, type ReplacementTarget } from './replacement-targets.js';
 import { runItem, type StartedAction } from './series-action.js';
-import { BookedHere, coversAll, loadSeriesHostTime, type SeriesHostTime, skipCauseAt } from './series-availability.js';
+import { BookedHere, coversAll, isFreeFor, loadSeriesHostTime, type SeriesHostTime, skipCauseAt } from './series-availability.js';
 import type { SeriesDeps } from './series-deps.js';
 import { patternOf, type SeriesAttendee, type SeriesRow } from './series-rows.js';
 import type { Skipped } from './series-view.js';
@@ -141,7 +142,10 @@ export async function replaceOwed(
     const step = await runItem(deps, started, firstIndex + i, async (trx) => {
       if (cause !== undefined) return cause;
       // A booking made since the read, seen under the host's lock.
-      if (!(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot, { nowMs: deps.clock.now(), holder: '' })))
+      const reader = { nowMs: deps.clock.now(), holder: '' };
+      if (!(await isStillFree(trx, deps.store.dialect, booking.host.id, booking.eventType, slot, reader))) return 'busy' as const;
+      // A type with limits counts its bookings too, those this step committed before included.
+      if (time.policy.limits !== undefined && !isFreeFor(await withHostBookings(trx, time, booking.host, slot, reader), target.instantMs))
         return 'busy' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
       await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid }, mail);

@@ -93,18 +93,13 @@ export function skipCauseAt(time: HostTime, startMs: number, rules: StartRules =
     // An occurrence is not held to the grid (OCCURRENCE_RULES); a host move neither.
     case 'off_grid':
     case 'busy':
+    case 'limit_reached':
       return 'busy';
     case 'outside_working_hours':
     case 'outside_future_limit':
     case 'event_type_inactive':
       return verdict.reason;
   }
-}
-
-/** The same host time with the bookings seen under the host's lock. */
-export function withBusy(time: HostTime, more: readonly Interval[]): HostTime {
-  // Stryker disable next-line ConditionalExpression: speed only: merging nothing into busy time that is already merged gives the same list (the line's other mutant, never merging, is killed).
-  return more.length === 0 ? time : { ...time, busy: mergeIntervals([...time.busy, ...more]) };
 }
 
 /**

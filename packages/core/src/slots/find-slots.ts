@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
+import { seatsLeft } from '../availability/capacity.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, freeSlots } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
@@ -30,7 +31,11 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
     // The zone the host's schedule is read in; UTC for a host without one.
     timezone: query.timezone ?? (eventType.host.schedule ? (eventType.host.schedule.timezone ?? eventType.host.timezone) : 'UTC'),
     computed_at: toTimestamp(time.nowMs),
-    slots: freeSlots(time, range).map((s) => ({ start: toTimestamp(s.startMs), end: toTimestamp(s.endMs), available: true })),
+    slots: freeSlots(time, range).map((s) => {
+      const seats = seatsLeft(time.capacity, s.startMs);
+      const slot = { start: toTimestamp(s.startMs), end: toTimestamp(s.endMs), available: true as const };
+      return seats === undefined ? slot : { ...slot, seats_left: seats };
+    }),
   };
 }
 

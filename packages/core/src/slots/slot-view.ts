@@ -6,7 +6,14 @@ export const slotListSchema = z.object({
   event_type_id: z.string(),
   timezone: z.string(),
   computed_at: shownInstant,
-  slots: z.array(z.object({ start: shownInstant, end: shownInstant, available: z.literal(true) })),
+  slots: z.array(
+    z.object({
+      start: shownInstant,
+      end: shownInstant,
+      available: z.literal(true),
+      seats_left: z.int().optional().meta({ description: 'Seated types only.' }),
+    }),
+  ),
 });
 export type SlotList = z.infer<typeof slotListSchema>;
 

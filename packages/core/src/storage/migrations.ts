@@ -468,6 +468,16 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0015_booking_limits': {
+    async up(db: Kysely<any>) {
+      // Limits and seats per event type (docs/api/event-types.md "Limits and
+      // seats"): null is no limit and one attendee per booking, as every
+      // existing type had.
+      await db.schema.alterTable('event_types').addColumn('max_bookings_per_day', 'integer').execute();
+      await db.schema.alterTable('event_types').addColumn('max_bookings_per_week', 'integer').execute();
+      await db.schema.alterTable('event_types').addColumn('seats', 'integer').execute();
+    },
+  },
   '0016_holds': {
     async up(db: Kysely<any>) {
       // A start held for one caller for a few minutes (docs/api/holds.md).

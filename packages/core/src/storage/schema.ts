@@ -108,6 +108,11 @@ export interface EventTypesTable {
   archived_slug: ColumnType<string | null, string | null | undefined, string | null>;
   /** Who may book it without a token (VISIBILITIES); rows made before it are public. */
   visibility: ColumnType<Visibility, Visibility | undefined, Visibility>;
+  /** Bookings of this type a host takes per day and per ISO week; null: no limit. */
+  max_bookings_per_day: ColumnType<number | null, number | null | undefined, number | null>;
+  max_bookings_per_week: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Attendees one start takes, each their own booking; null: one per booking. */
+  seats: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TokensTable {

@@ -33,8 +33,18 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       location: storedLocation(row.location_json),
       attendee_mail: row.attendee_mail !== 0,
       visibility: row.visibility,
+      // Shown only when set, so a file (and an export) without limits or seats reads as before they existed.
+      ...nonNull({
+        max_bookings_per_day: row.max_bookings_per_day,
+        max_bookings_per_week: row.max_bookings_per_week,
+        seats: row.seats,
+      }),
     },
   };
+}
+
+function nonNull(fields: Record<string, number | null | undefined>): Record<string, number> {
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
 }
 
 export const eventTypesKind: ResourceKind = {
