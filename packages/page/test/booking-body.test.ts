@@ -43,6 +43,7 @@ const values = (changes: Partial<FormValues> = {}): FormValues => ({
   name: ' Bob ',
   email: ' bob@example.com ',
   guests: '',
+  holdId: '',
   answers: new Map(),
   repeat: 'none',
   count: '4',
