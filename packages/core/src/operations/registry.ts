@@ -6,9 +6,11 @@ import {
 } from './availability-operations.js';
 import {
   cancelBookingOperation,
+  clearNoShowOperation,
   createBookingOperation,
   getBookingOperation,
   listBookingsOperation,
+  markNoShowOperation,
   rescheduleBookingOperation,
   updateBookingOperation,
 } from './booking-operations.js';
@@ -90,6 +92,8 @@ export const operations = [
   cancelBookingOperation,
   rescheduleBookingOperation,
   updateBookingOperation,
+  markNoShowOperation,
+  clearNoShowOperation,
   listSlotsOperation,
   checkSlotOperation,
   listWebhooksOperation,

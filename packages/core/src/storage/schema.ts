@@ -108,6 +108,10 @@ export interface EventTypesTable {
   archived_slug: ColumnType<string | null, string | null | undefined, string | null>;
   /** Who may book it without a token (VISIBILITIES); rows made before it are public. */
   visibility: ColumnType<Visibility, Visibility | undefined, Visibility>;
+  /** Minutes before the start after which a booking can no longer be canceled (0: none); rows made before it have 0. */
+  cancel_notice_minutes: ColumnType<number, number | undefined, number>;
+  /** Likewise for a reschedule. */
+  reschedule_notice_minutes: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokensTable {
