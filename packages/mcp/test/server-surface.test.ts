@@ -156,6 +156,9 @@ const TAKES_KEY = new Set([
   'replace_availability',
   'add_availability_override',
   'remove_availability_override',
+  // Marking takes one as cancel does; clearing, as the other DELETEs, when sent.
+  'mark_no_show',
+  'clear_no_show',
 ]);
 
 interface ListedTool {

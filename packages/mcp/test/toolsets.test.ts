@@ -39,18 +39,18 @@ describe('choosing toolsets', () => {
     expect(parseToolsets('')).toEqual(['booking']);
     expect(parseToolsets(' webhooks , series ,')).toEqual(['booking', 'series', 'webhooks']);
     expect(parseToolsets('booking')).toEqual(['booking']);
-    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people']);
+    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people', 'approvals']);
   });
 
   it('refuses an unknown toolset with validation_error naming the parameter and the one it most likely meant', () => {
     expect(refusal('seires,webhooks')).toEqual({
       code: 'validation_error',
       message:
-        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not seires)?',
+        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all). Did you mean series (not seires)?',
       details: { fields: ['toolsets'] },
     });
     expect(refusal('Series').message).toBe(
-      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not Series)?',
+      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all). Did you mean series (not Series)?',
     );
   });
 });
@@ -103,6 +103,16 @@ describe('the tools a connection lists', () => {
     ]);
   });
 
+  it('lists the no-show tools only when approvals is asked for, never by default', async () => {
+    const withApprovals = await namesOf(await connected(['booking', 'approvals']));
+    expect(withApprovals.filter((name) => !BOOKING.includes(name))).toEqual(['mark_no_show', 'clear_no_show']);
+    expect(withApprovals).toHaveLength(BOOKING.length + 2);
+    const byDefault = await namesOf(await connected());
+    expect(byDefault).not.toContain('mark_no_show');
+    expect(byDefault).not.toContain('clear_no_show');
+    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(expect.arrayContaining(['mark_no_show', 'clear_no_show']));
+  });
+
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
     const client = await connected(['booking']);
     const answer = await client.callTool({ name: 'list_webhooks', arguments: {} });
@@ -142,7 +152,7 @@ describe('the tools a connection lists', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
-      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all).',
+      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
       details: { fields: ['toolsets'] },
     });
   });
