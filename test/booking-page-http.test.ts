@@ -647,9 +647,14 @@ describe('manage links', () => {
     const confirm = await getPage(server.url, `${link}/reschedule?start=${encodeURIComponent(target)}`);
     const moved = await postForm(server.url, `${link}/reschedule`, { form_token: formTokenOf(confirm.text), start: target });
     expect(moved.status).toBe(409);
-    expect(moved.text).toContain('This meeting can no longer be moved here: changes close 30 hours before it starts. Please contact the host.');
+    expect(moved.text).toContain(
+      'This meeting can no longer be moved here: changes close 30 hours before it starts. Please contact the host.',
+    );
     const germanConfirm = await getPage(server.url, `${link}/reschedule?lang=de&start=${encodeURIComponent(target)}`);
-    const verschoben = await postForm(server.url, `${link}/reschedule?lang=de`, { form_token: formTokenOf(germanConfirm.text), start: target });
+    const verschoben = await postForm(server.url, `${link}/reschedule?lang=de`, {
+      form_token: formTokenOf(germanConfirm.text),
+      start: target,
+    });
     expect(verschoben.status).toBe(409);
     expect(verschoben.text).toContain('Änderungen sind nur bis 30 Stunden vor Beginn möglich.');
     expect(expectData(await api(server.url, `/v1/bookings/${before.uid}`, { token: TOKEN }))).toMatchObject({

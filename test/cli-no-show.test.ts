@@ -30,13 +30,19 @@ const booking = (uid: string, slug: string, start: string) => ({
 
 const workspace = {
   organization: { name: 'CLI no-shows' },
-  users: [{ id: IDS.dee, username: 'dee', email: 'dee@cli.test', name: 'Dee', timezone: 'UTC', schedule: { timezone: 'UTC', weekly: everyDay } }],
+  users: [
+    { id: IDS.dee, username: 'dee', email: 'dee@cli.test', name: 'Dee', timezone: 'UTC', schedule: { timezone: 'UTC', weekly: everyDay } },
+  ],
   event_types: [
     { id: IDS.plain, owner: 'dee', slug: 'plain', name: 'Plain', duration_minutes: 30, minimum_notice_minutes: 0 },
     { id: IDS.strict, owner: 'dee', slug: 'strict', name: 'Strict', duration_minutes: 30, minimum_notice_minutes: 0 },
   ],
   tokens: [{ name: 'dee', user: 'dee', secret: DEE, scopes: [...ALL_SCOPES, 'event_types:write'] }],
-  bookings: [booking(UIDS.past, 'plain', isoAt(-1, 10)), booking(UIDS.future, 'plain', isoAt(5, 10)), booking(UIDS.strict, 'strict', isoAt(3, 10))],
+  bookings: [
+    booking(UIDS.past, 'plain', isoAt(-1, 10)),
+    booking(UIDS.future, 'plain', isoAt(5, 10)),
+    booking(UIDS.strict, 'strict', isoAt(3, 10)),
+  ],
 };
 
 let modes: CliModes;
@@ -75,7 +81,16 @@ describe('schedule bookings no-show', () => {
 
 describe('notice flags', () => {
   it('event-types update --cancel-notice/--reschedule-notice set the fields; a cancel inside it is exit 5 cancel_notice until --override-notice', async () => {
-    const updated = await modes.both(['event-types', 'update', IDS.strict, '--cancel-notice', '10080', '--reschedule-notice', '60', '--json']);
+    const updated = await modes.both([
+      'event-types',
+      'update',
+      IDS.strict,
+      '--cancel-notice',
+      '10080',
+      '--reschedule-notice',
+      '60',
+      '--json',
+    ]);
     for (const name of MODE_NAMES) {
       expect(jsonOf(updated[name])).toMatchObject({ cancel_notice_minutes: 10080, reschedule_notice_minutes: 60 });
     }

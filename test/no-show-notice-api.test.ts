@@ -45,7 +45,14 @@ const workspace = {
   organization: { name: 'No-show Org' },
   limits: { pat_per_minute: 10_000 },
   users: [
-    { id: IDS.dee, username: 'dee', email: 'dee@noshow.test', name: 'Dee Host', timezone: 'UTC', schedule: { timezone: 'UTC', weekly: everyDay } },
+    {
+      id: IDS.dee,
+      username: 'dee',
+      email: 'dee@noshow.test',
+      name: 'Dee Host',
+      timezone: 'UTC',
+      schedule: { timezone: 'UTC', weekly: everyDay },
+    },
     { id: IDS.eli, username: 'eli', email: 'eli@noshow.test', name: 'Eli Other', timezone: 'UTC' },
   ],
   event_types: [
@@ -147,7 +154,9 @@ describe('cancel and reschedule notice', () => {
   it('a token acting for the host passes it with override_notice: true', async () => {
     const moved = expectData(await rescheduleBooking(server.url, DEE, UIDS.override, { start: isoAt(6, 9), override_notice: true }));
     expect(moved).toMatchObject({ start_at: isoAt(6, 9), version: 2 });
-    expect(expectData(await cancelBooking(server.url, DEE, UIDS.override, { override_notice: true }))).toMatchObject({ status: 'canceled' });
+    expect(expectData(await cancelBooking(server.url, DEE, UIDS.override, { override_notice: true }))).toMatchObject({
+      status: 'canceled',
+    });
   });
 
   it('400 validation_error for an override_notice that is not a boolean', async () => {

@@ -53,7 +53,10 @@ describe.each(storeFixtures())('cancel and reschedule notice on $name', (fixture
   describe('cancel', () => {
     it('cancels exactly at the deadline, the notice before the start', async () => {
       clock.set(CANCEL_DEADLINE);
-      expect((await cancelBooking(deps, hana, B1.uid, {})).outcome.data).toMatchObject({ status: 'canceled', cancelled_at: CANCEL_DEADLINE });
+      expect((await cancelBooking(deps, hana, B1.uid, {})).outcome.data).toMatchObject({
+        status: 'canceled',
+        cancelled_at: CANCEL_DEADLINE,
+      });
     });
 
     it('refuses one millisecond later with 409 cancel_notice naming the deadline; nothing changes', async () => {
@@ -70,7 +73,9 @@ describe.each(storeFixtures())('cancel and reschedule notice on $name', (fixture
     it('holds the visitor of the booking page to it, override_notice or not, but lets it cancel in time', async () => {
       clock.set(after(CANCEL_DEADLINE));
       for (const body of [{}, { override_notice: true }]) {
-        expect((await scheduleErrorOf(cancelBooking(deps, visitor, B1.uid, body, `key-${JSON.stringify(body)}`))).code).toBe('cancel_notice');
+        expect((await scheduleErrorOf(cancelBooking(deps, visitor, B1.uid, body, `key-${JSON.stringify(body)}`))).code).toBe(
+          'cancel_notice',
+        );
       }
       await unchanged();
       clock.set(CANCEL_DEADLINE);

@@ -6,7 +6,15 @@ import { clearNoShowOperation, markNoShowOperation } from '../src/operations/boo
 import { type ExecuteDeps, type Executed, execute } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { getBooking, outboxOf } from './support/booking-calls.js';
-import { ET, type ImportedBooking, importedBookingView, loadBookingWorkspace, resetBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
+import {
+  ET,
+  type ImportedBooking,
+  importedBookingView,
+  loadBookingWorkspace,
+  resetBookingWorkspace,
+  T0,
+  TOKEN,
+} from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { principalOf } from './support/organization.js';
@@ -23,7 +31,12 @@ const START = '2026-03-02T14:00:00.000Z';
 const DURING = '2026-03-02T14:10:00.000Z';
 const LATER = '2026-03-02T15:00:00.000Z';
 
-const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({ code, message, details, retryAfterSeconds: undefined });
+const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({
+  code,
+  message,
+  details,
+  retryAfterSeconds: undefined,
+});
 
 describe.each(storeFixtures())('no-shows on $name', (fixture) => {
   let store: Store;
@@ -45,7 +58,12 @@ describe.each(storeFixtures())('no-shows on $name', (fixture) => {
   });
   afterAll(() => fixture.cleanup());
 
-  const mark = (booking: string, body: unknown, key = 'key-mark', extra: { ifMatch?: string; principal?: Principal } = {}): Promise<Executed> =>
+  const mark = (
+    booking: string,
+    body: unknown,
+    key = 'key-mark',
+    extra: { ifMatch?: string; principal?: Principal } = {},
+  ): Promise<Executed> =>
     execute(
       deps,
       markNoShowOperation,
@@ -54,7 +72,13 @@ describe.each(storeFixtures())('no-shows on $name', (fixture) => {
       `req-${key}`,
     );
   const clear = (booking: string, key?: string, ifMatch?: string): Promise<Executed> =>
-    execute(deps, clearNoShowOperation, hana, { params: { uid: booking }, query: {}, body: undefined, idempotencyKey: key, ifMatch }, 'req-clear');
+    execute(
+      deps,
+      clearNoShowOperation,
+      hana,
+      { params: { uid: booking }, query: {}, body: undefined, idempotencyKey: key, ifMatch },
+      'req-clear',
+    );
   const marked = (changes: Record<string, unknown> = {}) =>
     importedBookingView(B1, { no_show_at: DURING, no_show_reason: 'Did not join', version: 2, updated_at: DURING, ...changes });
 

@@ -84,7 +84,8 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   },
   clear_no_show: {
     title: 'Clear a no-show',
-    description: 'Take back a no-show mark (no_show_at and no_show_reason become null). Clearing a booking without one answers it unchanged.',
+    description:
+      'Take back a no-show mark (no_show_at and no_show_reason become null). Clearing a booking without one answers it unchanged.',
     annotations: write,
   },
   list_series: {

@@ -39,7 +39,16 @@ describe('choosing toolsets', () => {
     expect(parseToolsets('')).toEqual(['booking']);
     expect(parseToolsets(' webhooks , series ,')).toEqual(['booking', 'series', 'webhooks']);
     expect(parseToolsets('booking')).toEqual(['booking']);
-    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people', 'approvals']);
+    expect(parseToolsets('calendars,all')).toEqual([
+      'booking',
+      'series',
+      'webhooks',
+      'calendars',
+      'event_types',
+      'availability',
+      'people',
+      'approvals',
+    ]);
   });
 
   it('refuses an unknown toolset with validation_error naming the parameter and the one it most likely meant', () => {
@@ -152,7 +161,8 @@ describe('the tools a connection lists', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
-      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
+      message:
+        'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
       details: { fields: ['toolsets'] },
     });
   });

@@ -227,7 +227,10 @@ export function registerBookings(program: Command): void {
       .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
-    .addHelpText('after', '\nExamples:\n  schedule bookings no-show <uid> --reason "Did not join"\n  schedule bookings no-show <uid> --clear')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  schedule bookings no-show <uid> --reason "Did not join"\n  schedule bookings no-show <uid> --clear',
+    )
     .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const uid = await bookingUidOf(ctx, typed);

@@ -6,9 +6,9 @@ import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from
 import type { Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
-import { assertNotice } from './booking-notice.js';
 import type { RescheduleBookingBody } from './booking-input.js';
 import { recordBookingMail } from './booking-mail.js';
+import { assertNotice } from './booking-notice.js';
 import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
