@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { visitorPrincipal } from '../src/auth/visitor.js';
+import { moveBooking, prepareMove } from '../src/bookings/reschedule-booking.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
@@ -139,6 +140,24 @@ describe.each(storeFixtures())('cancel and reschedule notice on $name', (fixture
       await unchanged();
       const { outcome } = await rescheduleBooking(deps, hana, B1.uid, { ...MOVE_TO, override_notice: true });
       expect(outcome.data).toMatchObject({ start_at: '2026-03-04T09:30:00.000Z', version: 2 });
+    });
+
+    it('is checked before the new start is: inside the notice, a start in the past is reschedule_notice, not slot_in_past', async () => {
+      clock.set(after(MOVE_DEADLINE));
+      expect((await scheduleErrorOf(rescheduleBooking(deps, hana, B1.uid, { start: '2026-03-02T08:00:00Z' }))).code).toBe(
+        'reschedule_notice',
+      );
+    });
+
+    it('is checked again under the lock: a move prepared in time and written after the deadline is refused', async () => {
+      // The steps of the operation (booking-operations.ts), the clock passing the deadline in between.
+      const writeDeps = { ...deps, db: store.db, dialect: store.dialect };
+      clock.set(MOVE_DEADLINE);
+      const prepared = await prepareMove(writeDeps, hana, B1.uid, MOVE_TO);
+      clock.set(after(MOVE_DEADLINE));
+      const late = store.db.transaction().execute((trx) => moveBooking(trx, writeDeps, hana, prepared, MOVE_TO));
+      expect((await scheduleErrorOf(late)).code).toBe('reschedule_notice');
+      await unchanged();
     });
 
     it('is judged by the cancel notice for a cancel and the reschedule notice for a move, each on its own', async () => {
