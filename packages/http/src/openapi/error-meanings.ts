@@ -40,7 +40,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   slot_in_past: 'The requested start is before now.',
   slot_unavailable: 'The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).',
   booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
-  booking_already_cancelled: 'Only a confirmed booking can be rescheduled.',
+  booking_already_cancelled: 'Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
   cancel_notice:
     "The booking starts sooner than its event type's cancel notice; `details.deadline` is when canceling closed (a token may send `override_notice`).",
