@@ -287,7 +287,8 @@ describe('the booking page in Chromium', () => {
       await expect.poll(() => first.page.locator('#held').innerText()).toBe('This time is held for you until 2:10 AM.');
       const shownTo = async () => {
         await second.page.goto(day);
-        return second.page.locator('a.time time').evaluateAll((times) => times.map((t) => (t as HTMLElement).getAttribute('datetime')));
+        const times = second.page.locator('a.time time');
+        return Promise.all((await times.all()).map((time) => time.getAttribute('datetime')));
       };
       expect(await shownTo()).not.toContain(start);
       expect(await shownTo()).toContain(`${date}T08:30:00.000Z`);

@@ -34,6 +34,7 @@ const TYPE = {
   fixed: 'a2000000-0000-4000-8000-000000000006',
   movable: 'a2000000-0000-4000-8000-000000000007',
   ivan: 'a2000000-0000-4000-8000-000000000008',
+  noticed: 'a2000000-0000-4000-8000-000000000009',
 } as const;
 
 const weekdays = {
@@ -84,6 +85,12 @@ function workspaceWith(limits: Record<string, number>) {
       eventType(TYPE.fixed, 'hana', 'fixed-time', 'Fixed time', { allow_reschedule: false }),
       eventType(TYPE.movable, 'hana', 'movable', 'Movable talk', { allow_reschedule: true }),
       eventType(TYPE.ivan, 'ivan', 'ivan-call', 'Ivan call'),
+      // Hidden, so the host page's list stays as it was; booked by its link.
+      eventType(TYPE.noticed, 'hana', 'noticed', 'Noticed talk', {
+        visibility: 'hidden',
+        cancel_notice_minutes: 2 * 1440,
+        reschedule_notice_minutes: 30 * 60,
+      }),
     ],
     tokens: [{ name: 'hana', user: 'hana', secret: TOKEN, scopes: [...ALL_SCOPES] }],
     bookings: [
@@ -617,6 +624,44 @@ describe('manage links', () => {
     const [canceled] = await bookingsAt(start, 'canceled');
     expect(canceled).toMatchObject({ status: 'canceled', cancellation_reason: 'Plans changed' });
     expect(await bookingsAt(start)).toEqual([]);
+  });
+
+  it('inside the cancel and reschedule notice: 409 with the refusal in words, in English and German; the booking unchanged', async () => {
+    // Booked 27 hours ahead: inside the two days' cancel notice and the 30 hours' reschedule notice.
+    const start = '2030-01-08T09:00:00.000Z';
+    const link = await bookThroughPage('noticed', start);
+    const [before] = await bookingsAt(start);
+    const page = await getPage(server.url, link);
+    const canceled = await postForm(server.url, `${link}/cancel`, { form_token: formTokenOf(page.text), reason: 'Late' });
+    expect(canceled.status).toBe(409);
+    expect(canceled.text).toContain(
+      'This meeting can no longer be canceled here: cancellations close 2 days before it starts. Please contact the host.',
+    );
+    const german = await getPage(server.url, `${link}?lang=de`);
+    const abgesagt = await postForm(server.url, `${link}/cancel?lang=de`, { form_token: formTokenOf(german.text) });
+    expect(abgesagt.status).toBe(409);
+    expect(abgesagt.text).toContain(
+      'Dieser Termin kann hier nicht mehr abgesagt werden: Absagen sind nur bis 2 Tage vor Beginn möglich. Bitte wenden Sie sich an den Gastgeber.',
+    );
+    const target = '2030-01-08T10:00:00.000Z';
+    const confirm = await getPage(server.url, `${link}/reschedule?start=${encodeURIComponent(target)}`);
+    const moved = await postForm(server.url, `${link}/reschedule`, { form_token: formTokenOf(confirm.text), start: target });
+    expect(moved.status).toBe(409);
+    expect(moved.text).toContain(
+      'This meeting can no longer be moved here: changes close 30 hours before it starts. Please contact the host.',
+    );
+    const germanConfirm = await getPage(server.url, `${link}/reschedule?lang=de&start=${encodeURIComponent(target)}`);
+    const verschoben = await postForm(server.url, `${link}/reschedule?lang=de`, {
+      form_token: formTokenOf(germanConfirm.text),
+      start: target,
+    });
+    expect(verschoben.status).toBe(409);
+    expect(verschoben.text).toContain('Änderungen sind nur bis 30 Stunden vor Beginn möglich.');
+    expect(expectData(await api(server.url, `/v1/bookings/${before.uid}`, { token: TOKEN }))).toMatchObject({
+      status: 'confirmed',
+      start_at: start,
+      version: 1,
+    });
   });
 
   it('allow_reschedule false: no reschedule link, and a post is answered with the refusal, the booking unchanged', async () => {

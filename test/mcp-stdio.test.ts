@@ -113,6 +113,8 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
       recurring: 'on',
       allow_reschedule: true,
       minimum_notice_minutes: 0,
+      cancel_notice_minutes: 0,
+      reschedule_notice_minutes: 0,
       future_limit_days: 400,
       timezone: 'Asia/Tokyo',
       questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
@@ -334,7 +336,7 @@ describe('schedule mcp --toolsets', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not seires)?\n',
+        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all). Did you mean series (not seires)?\n',
     });
   });
 

@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking
-         * @description Cancels a booking that has not started; the body may be omitted. A booking already canceled is answered as it is, its version not bumped and the new reason not stored.
+         * @description Cancels a booking that has not started; the body may be omitted. A booking already canceled is answered as it is, its version not bumped and the new reason not stored. Inside its event type’s `cancel_notice_minutes` it is `409 cancel_notice`, unless a token caller sends `override_notice: true` (the booking page’s visitor cannot).
          *
          *     Needs the scope `bookings:cancel`. MCP tool: `cancel_booking`.
          */
@@ -259,12 +259,40 @@ export interface paths {
         put?: never;
         /**
          * Reschedule a booking
-         * @description Moves a confirmed booking in place: same uid, new start and end, same duration, version bumped. Its own current time does not count against the new one. Moving a series occurrence marks it as moved by the invitee.
+         * @description Moves a confirmed booking in place: same uid, new start and end, same duration, version bumped. Its own current time does not count against the new one. Moving a series occurrence marks it as moved by the invitee. Inside its event type’s `reschedule_notice_minutes` it is `409 reschedule_notice`, unless a token caller sends `override_notice: true`.
          *
          *     Needs the scope `bookings:reschedule`. MCP tool: `reschedule_booking`.
          */
         post: operations["reschedule_booking"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bookings/{uid}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a no-show
+         * @description Records that the attendee did not come: `no_show_at` is now, `no_show_reason` the reason sent (the body may be omitted). Only once the booking has started (`409 booking_not_started` before) and not for a canceled one. A booking already marked is answered as it is; clear the mark to record another. If-Match is checked when sent. Emits `booking.no_show`.
+         *
+         *     Needs the scope `bookings:update`. MCP tool: `mark_no_show`.
+         */
+        post: operations["mark_no_show"];
+        /**
+         * Clear a no-show
+         * @description Takes a no-show mark back: `no_show_at` and `no_show_reason` become null, version bumped, `booking.no_show_cleared` emitted. A booking without a mark is answered as it is. If-Match is checked when sent.
+         *
+         *     Needs the scope `bookings:update`. MCP tool: `clear_no_show`.
+         */
+        delete: operations["clear_no_show"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1480,6 +1508,8 @@ export interface components {
         CancelBookingBody: {
             /** @description Why; passed on to those invited. */
             reason?: string;
+            /** @description true: pass the event type's notice (tokens only). */
+            override_notice?: boolean;
         };
         RescheduleBookingBody: {
             /**
@@ -1495,6 +1525,8 @@ export interface components {
             timezone?: string;
             /** @description Why; passed on to those invited. */
             reason?: string;
+            /** @description true: pass the event type's notice (tokens only). */
+            override_notice?: boolean;
         };
         UpdateBookingBody: {
             /** @description Merged key by key into the metadata. */
@@ -1507,6 +1539,10 @@ export interface components {
             };
             /** @description The attendee's new name. */
             attendee_name?: string;
+        };
+        MarkNoShowBody: {
+            /** @description Why it counts as a no-show; kept on the booking. */
+            reason?: string;
         };
         CreateHoldBody: {
             /**
@@ -1537,7 +1573,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1548,7 +1584,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1603,6 +1639,16 @@ export interface components {
             status?: "on" | "off";
             /** @default 0 */
             minimum_notice_minutes?: number;
+            /**
+             * @description A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600).
+             * @default 0
+             */
+            cancel_notice_minutes?: number;
+            /**
+             * @description A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600).
+             * @default 0
+             */
+            reschedule_notice_minutes?: number;
             /** @default 60 */
             future_limit_days?: number;
             /**
@@ -1708,6 +1754,10 @@ export interface components {
              */
             status?: "on" | "off";
             minimum_notice_minutes?: number;
+            /** @description A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600). */
+            cancel_notice_minutes?: number;
+            /** @description A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600). */
+            reschedule_notice_minutes?: number;
             future_limit_days?: number;
             /**
              * @description off: no new series.
@@ -2099,7 +2149,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2126,7 +2176,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2269,6 +2319,8 @@ export interface components {
             recurring: "on" | "off";
             allow_reschedule: boolean;
             minimum_notice_minutes: number;
+            cancel_notice_minutes: number;
+            reschedule_notice_minutes: number;
             future_limit_days: number;
             timezone: string;
             questions: {
@@ -2307,6 +2359,8 @@ export interface components {
             buffer_before_minutes: number;
             buffer_after_minutes: number;
             minimum_notice_minutes: number;
+            cancel_notice_minutes: number;
+            reschedule_notice_minutes: number;
             future_limit_days: number;
             /** @enum {string} */
             status: "on" | "off";
@@ -4704,6 +4758,7 @@ export interface operations {
              *
              *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
              *     - `booking_in_past`: The booking has started or is over, so it stays as it is; `details.start_at` is its start.
+             *     - `cancel_notice`: The booking starts sooner than its event type's cancel notice; `details.deadline` is when canceling closed (a token may send `override_notice`).
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
              *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
              */
@@ -4721,7 +4776,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "version_conflict" | "booking_in_past" | "idempotency_key_conflict" | "idempotency_in_progress";
+                            code?: "version_conflict" | "booking_in_past" | "cancel_notice" | "idempotency_key_conflict" | "idempotency_in_progress";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -4811,8 +4866,9 @@ export interface operations {
              *     - `slot_in_past`: The requested start is before now.
              *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
              *     - `booking_in_past`: The booking has started or is over, so it stays as it is; `details.start_at` is its start.
-             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
              *     - `reschedule_not_allowed`: The event type does not allow rescheduling.
+             *     - `reschedule_notice`: The booking starts sooner than its event type's reschedule notice; `details.deadline` is when moving closed (a token may send `override_notice`).
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
              *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
              */
@@ -4830,7 +4886,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "version_conflict" | "slot_in_past" | "slot_unavailable" | "booking_in_past" | "booking_already_cancelled" | "reschedule_not_allowed" | "idempotency_key_conflict" | "idempotency_in_progress";
+                            code?: "version_conflict" | "slot_in_past" | "slot_unavailable" | "booking_in_past" | "booking_already_cancelled" | "reschedule_not_allowed" | "reschedule_notice" | "idempotency_key_conflict" | "idempotency_in_progress";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -4866,6 +4922,214 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    mark_no_show: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkNoShowBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Booking"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrBookingNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
+             *     - `booking_not_started`: A no-show is recorded only once the booking has started; `details.start_at` is its start.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "booking_already_cancelled" | "booking_not_started" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    clear_no_show: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Booking"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrBookingNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
+             *     - `booking_not_started`: A no-show is recorded only once the booking has started; `details.start_at` is its start.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "booking_already_cancelled" | "booking_not_started" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     list_slots: {

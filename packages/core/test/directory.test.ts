@@ -126,6 +126,8 @@ describe.each(storeFixtures())('the directory on $name', (fixture) => {
       recurring: 'on',
       allow_reschedule: true,
       minimum_notice_minutes: 0,
+      cancel_notice_minutes: 0,
+      reschedule_notice_minutes: 0,
       future_limit_days: 60,
       // Alice has no working hours of her own: her profile's zone.
       timezone: 'Europe/Berlin',

@@ -151,6 +151,8 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         buffer_before_minutes: 0,
         buffer_after_minutes: 0,
         minimum_notice_minutes: 0,
+        cancel_notice_minutes: 0,
+        reschedule_notice_minutes: 0,
         future_limit_days: 60,
         status: 'on',
         recurring: 'on',
@@ -210,6 +212,12 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       [{ buffer_before_minutes: -1 }, 'buffer_before_minutes'],
       [{ buffer_after_minutes: -5 }, 'buffer_after_minutes'],
       [{ minimum_notice_minutes: -1 }, 'minimum_notice_minutes'],
+      [{ cancel_notice_minutes: -1 }, 'cancel_notice_minutes'],
+      [{ cancel_notice_minutes: 525_601 }, 'cancel_notice_minutes'],
+      [{ cancel_notice_minutes: 1.5 }, 'cancel_notice_minutes'],
+      [{ reschedule_notice_minutes: -1 }, 'reschedule_notice_minutes'],
+      [{ reschedule_notice_minutes: 525_601 }, 'reschedule_notice_minutes'],
+      [{ reschedule_notice_minutes: '60' }, 'reschedule_notice_minutes'],
       [{ future_limit_days: 0 }, 'future_limit_days'],
       [{ slug: 'Not A Slug' }, 'slug'],
       [{ slug: '~archived' }, 'slug'],
@@ -274,6 +282,21 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
   });
 
   describe('PATCH /v1/event-types/:id', () => {
+    it('sets the cancel and reschedule notices (0 to 525600), shown by get and the directory list; a PATCH of one keeps the other', async () => {
+      const created = await create({ slug: 'noticed', name: 'Noticed', duration_minutes: 30, cancel_notice_minutes: 525_600 });
+      expect([created.cancel_notice_minutes, created.reschedule_notice_minutes]).toEqual([525_600, 0]);
+      const patched = await patch(created.id, { reschedule_notice_minutes: 90, cancel_notice_minutes: 0 }, '1');
+      expect([patched.cancel_notice_minutes, patched.reschedule_notice_minutes]).toEqual([0, 90]);
+      expect((await call('ann', 'get_event_type', { params: { id: created.id } })).outcome.data).toMatchObject({
+        cancel_notice_minutes: 0,
+        reschedule_notice_minutes: 90,
+      });
+      const listed = (await call('ann', 'list_event_types', {})).outcome.data as { slug: string }[];
+      expect(listed.find((type) => type.slug === 'noticed')).toMatchObject({ cancel_notice_minutes: 0, reschedule_notice_minutes: 90 });
+      const refused = await scheduleErrorOf(patch(created.id, { cancel_notice_minutes: -1 }, '2'));
+      expect([refused.code, refused.details.fields]).toEqual(['validation_error', ['cancel_notice_minutes']]);
+    });
+
     it('changes what is sent, bumps the version, records event_type.updated', async () => {
       clock.set('2026-05-04T08:05:00.000Z');
       const { outcome } = await call('ann', 'update_event_type', {

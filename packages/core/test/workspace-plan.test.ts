@@ -66,6 +66,8 @@ function richFile() {
         duration_minutes: 45,
         slot_interval_minutes: 15,
         minimum_notice_minutes: 240,
+        cancel_notice_minutes: 1440,
+        reschedule_notice_minutes: 120,
         future_limit_days: 30,
         buffer_after_minutes: 15,
         recurring: 'off',

@@ -76,6 +76,18 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
       'Change metadata, responses or attendee_name; any other field is field_immutable (reschedule_booking moves, cancel_booking ends).',
     annotations: write,
   },
+  mark_no_show: {
+    title: 'Record a no-show',
+    description:
+      'Record that the attendee did not come to a booking that has started (else booking_not_started), with an optional reason. Marking again answers it unchanged.',
+    annotations: write,
+  },
+  clear_no_show: {
+    title: 'Clear a no-show',
+    description:
+      'Take back a no-show mark (no_show_at and no_show_reason become null). Clearing a booking without one answers it unchanged.',
+    annotations: write,
+  },
   list_series: {
     title: 'List recurring series',
     description:

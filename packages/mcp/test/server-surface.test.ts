@@ -160,6 +160,9 @@ const TAKES_KEY = new Set([
   'remove_availability_override',
   'create_hold',
   'release_hold',
+  // Marking takes one as cancel does; clearing, as the other DELETEs, when sent.
+  'mark_no_show',
+  'clear_no_show',
 ]);
 
 interface ListedTool {

@@ -28,6 +28,11 @@ import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 // Issue 32 item 1 added three webhook event names (event_type.created,
 // .updated, .deleted), which the webhook tools list: webhooks 14,507, the
 // default 56,514 bytes. Its event_types toolset, outside the default, is 12,215.
+// Issue 34 parts 3 and 4 (from 54,817 bytes): override_notice on cancel and
+// reschedule, the two notice fields in list_event_types' output and two
+// webhook event names (booking.no_show, .no_show_cleared) make the default
+// 55,253 (booking 20,682); mark_no_show and clear_no_show are in the new
+// approvals toolset, outside the default, which adds 3,644.
 
 const KB = 1024;
 const bytes = (value: unknown) => Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value));

@@ -25,6 +25,8 @@ const eventType = (id: string, owner: Username, slug: string, name: string, recu
   recurring,
   allow_reschedule: true,
   minimum_notice_minutes: 0,
+  cancel_notice_minutes: 0,
+  reschedule_notice_minutes: 0,
   future_limit_days: 400,
   timezone: 'UTC',
   questions: [],

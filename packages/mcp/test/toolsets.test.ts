@@ -47,6 +47,7 @@ describe('choosing toolsets', () => {
       'event_types',
       'availability',
       'people',
+      'approvals',
       'holds',
     ]);
   });
@@ -55,11 +56,11 @@ describe('choosing toolsets', () => {
     expect(refusal('seires,webhooks')).toEqual({
       code: 'validation_error',
       message:
-        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, holds (or all). Did you mean series (not seires)?',
+        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all). Did you mean series (not seires)?',
       details: { fields: ['toolsets'] },
     });
     expect(refusal('Series').message).toBe(
-      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, holds (or all). Did you mean series (not Series)?',
+      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all). Did you mean series (not Series)?',
     );
   });
 });
@@ -112,6 +113,16 @@ describe('the tools a connection lists', () => {
     ]);
   });
 
+  it('lists the no-show tools only when approvals is asked for, never by default', async () => {
+    const withApprovals = await namesOf(await connected(['booking', 'approvals']));
+    expect(withApprovals.filter((name) => !(BOOKING as string[]).includes(name))).toEqual(['mark_no_show', 'clear_no_show']);
+    expect(withApprovals).toHaveLength(BOOKING.length + 2);
+    const byDefault = await namesOf(await connected());
+    expect(byDefault).not.toContain('mark_no_show');
+    expect(byDefault).not.toContain('clear_no_show');
+    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(expect.arrayContaining(['mark_no_show', 'clear_no_show']));
+  });
+
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
     const client = await connected(['booking']);
     const answer = await client.callTool({ name: 'list_webhooks', arguments: {} });
@@ -152,7 +163,7 @@ describe('the tools a connection lists', () => {
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
       message:
-        'Unknown toolset: pager. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, holds (or all).',
+        'Unknown toolset: pager. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all).',
       details: { fields: ['toolsets'] },
     });
   });

@@ -271,7 +271,7 @@ export async function moveRoute(ctx: PageContext, r: PageRequest, token: string)
   }
 }
 
-/** A refusal on the manage page itself: in the past, canceled, not allowed, or a value the operation would not take. */
+/** A refusal on the manage page itself: in the past, canceled, not allowed, inside the type's notice, or a value the operation would not take. */
 function refusedOnManage(
   ctx: PageContext,
   r: PageRequest,
@@ -288,7 +288,11 @@ function refusedOnManage(
         ? m.alreadyCanceled
         : error.code === 'reschedule_not_allowed'
           ? m.noReschedule
-          : error.message;
+          : error.code === 'cancel_notice'
+            ? m.cancelNotice(m.noticeLength(Number(error.details.notice_minutes)))
+            : error.code === 'reschedule_notice'
+              ? m.rescheduleNotice(m.noticeLength(Number(error.details.notice_minutes)))
+              : error.message;
   const status = error.code === 'validation_error' ? 400 : 409;
   return showManage(ctx, r, found, { status, text });
 }

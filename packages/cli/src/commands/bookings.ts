@@ -1,18 +1,19 @@
 import type { Command } from 'commander';
+import { CliError } from '../backend/backend.js';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
 import { bookingUidOf, UID_ARGUMENT } from '../input/booking-uid.js';
 import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
 import { hostIdOf } from '../input/host-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
 import { typedTime, typedTimeOrDate } from '../input/time-flags.js';
-import { bookedText, canceledText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
+import { bookedText, canceledText, noShowText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-type BookingData = Parameters<typeof bookedText>[0];
+type BookingData = Parameters<typeof noShowText>[0];
 
 /** A single booking: the object itself, as key and value lines. */
 function showBooking(ctx: RunContext, data: unknown): void {
@@ -38,7 +39,7 @@ export async function ifMatchOf(ctx: RunContext, getOperation: 'get_booking' | '
 
 /** `schedule bookings …`: one command per booking endpoint. */
 export function registerBookings(program: Command): void {
-  const bookings = program.command('bookings').description('List, read, create, cancel, reschedule and update bookings.');
+  const bookings = program.command('bookings').description('List, read, create, cancel, reschedule and update bookings; record no-shows.');
 
   withCommonOptions(
     withPaging(bookings.command('list'))
@@ -148,13 +149,14 @@ export function registerBookings(program: Command): void {
       .argument('<uid>', UID_ARGUMENT)
       .description('Cancel a booking that has not started.')
       .option('--reason <text>', 'why, passed on to the attendee')
+      .option('--override-notice', "cancel even inside the event type's cancel notice")
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings cancel <uid> --reason "Out sick"')
     .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const uid = await bookingUidOf(ctx, typed);
-        const body = defined({ reason: ctx.options.reason });
+        const body = defined({ reason: ctx.options.reason, override_notice: ctx.options.overrideNotice });
         showBookingWrite(ctx, (await ctx.call('cancel_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data, canceledText);
       }),
     );
@@ -167,13 +169,19 @@ export function registerBookings(program: Command): void {
       .requiredOption('--start <iso>', 'the new start, such as 2026-12-09T10:00 (read in --tz) or 2026-12-09T10:00:00Z', typedTime)
       .option('--timezone <zone>', "the booking's time zone from now on")
       .option('--reason <text>', 'why')
+      .option('--override-notice', "move it even inside the event type's reschedule notice")
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText('after', '\nExample:\n  schedule bookings reschedule <uid> --start 2026-12-09T10:00')
     .action((typed: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const uid = await bookingUidOf(ctx, typed);
-        const body = defined({ start: ctx.options.start, timezone: ctx.options.timezone, reason: ctx.options.reason });
+        const body = defined({
+          start: ctx.options.start,
+          timezone: ctx.options.timezone,
+          reason: ctx.options.reason,
+          override_notice: ctx.options.overrideNotice,
+        });
         showBookingWrite(
           ctx,
           (await ctx.call('reschedule_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data,
@@ -208,6 +216,34 @@ export function registerBookings(program: Command): void {
           (await ctx.call('update_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data,
           updatedBookingText,
         );
+      }),
+    );
+
+  withCommonOptions(
+    bookings
+      .command('no-show')
+      .argument('<uid>', UID_ARGUMENT)
+      .description('Record that the attendee did not come to a booking that has started, or take it back with --clear.')
+      .option('--reason <text>', 'why it counts as a no-show')
+      .option('--clear', 'take the no-show back')
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  schedule bookings no-show <uid> --reason "Did not join"\n  schedule bookings no-show <uid> --clear',
+    )
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const o = ctx.options;
+        if (o.clear === true && o.reason !== undefined) throw new CliError('usage', '--reason and --clear cannot be used together.');
+        const ifMatch = o.ifMatch === undefined ? undefined : String(o.ifMatch);
+        const answer =
+          o.clear === true
+            ? await ctx.call('clear_no_show', { params: { uid }, idempotencyKey: ctx.key(), ifMatch })
+            : await ctx.call('mark_no_show', { params: { uid }, body: defined({ reason: o.reason }), idempotencyKey: ctx.key(), ifMatch });
+        showBookingWrite(ctx, answer.data, noShowText);
       }),
     );
 }

@@ -47,6 +47,8 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       buffer_before_minutes: o.bufferBefore,
       buffer_after_minutes: o.bufferAfter,
       minimum_notice_minutes: o.notice,
+      cancel_notice_minutes: o.cancelNotice,
+      reschedule_notice_minutes: o.rescheduleNotice,
       future_limit_days: o.futureLimit,
       status: o.status,
       recurring: o.recurring,
@@ -73,6 +75,8 @@ function withFieldOptions(command: Command): Command {
     .option('--buffer-before <minutes>', 'free time kept before each meeting', numberFlag)
     .option('--buffer-after <minutes>', 'free time kept after each meeting', numberFlag)
     .option('--notice <minutes>', 'minimum notice before a start', numberFlag)
+    .option('--cancel-notice <minutes>', 'attendees may cancel until this long before the start (0: until the start)', numberFlag)
+    .option('--reschedule-notice <minutes>', 'attendees may reschedule until this long before the start (0: until the start)', numberFlag)
     .option('--future-limit <days>', 'how far ahead it can be booked', numberFlag)
     .option('--status <on|off>', 'off: not bookable')
     .option('--recurring <on|off>', 'off: no new series')

@@ -72,6 +72,11 @@ export function canceledText(b: BookingFacts, zone: string): string {
   return `Canceled ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
 }
 
+export function noShowText(b: BookingFacts & { readonly no_show_at: string | null }, zone: string): string {
+  const what = b.no_show_at === null ? 'Cleared the no-show of' : 'Recorded a no-show for';
+  return `${what} ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
 export function updatedBookingText(b: BookingFacts, zone: string): string {
   return `Updated ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} (version ${b.version}) · uid ${b.uid}`;
 }

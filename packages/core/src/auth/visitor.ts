@@ -8,7 +8,10 @@ import type { Scope } from './scopes.js';
 // grant needs, and it acts for nobody, so every list is empty and every
 // lookup by id answers 404 unless one of the checks below lets it through.
 
-/** The operations each grant reaches: booking needs slots, one booking and a series; managing reads, moves and cancels one booking. */
+/**
+ * The operations each grant reaches: booking needs slots, one booking and a series; managing reads, moves and cancels one booking.
+ * Never `bookings:update`: a patch and a no-show mark (bookings/no-show.ts) are the host's, not the attendee's.
+ */
 const GRANT_SCOPES: Readonly<Record<VisitorGrant['kind'], readonly Scope[]>> = {
   book: ['slots:read', 'bookings:create', 'series:write'],
   manage: ['slots:read', 'bookings:read', 'bookings:reschedule', 'bookings:cancel'],

@@ -36,13 +36,17 @@ export type CreateBookingBody = z.output<typeof createBookingBodySchema>;
 
 const reason = z.string().max(1024, 'must be at most 1024 characters').meta({ description: 'Why; passed on to those invited.' });
 
-export const cancelBookingBodySchema = z.object({ reason: reason.optional() });
+/** Passes the event type's cancel or reschedule notice (booking-notice.ts); a booking page's visitor cannot. */
+const overrideNotice = z.boolean().optional().meta({ description: "true: pass the event type's notice (tokens only)." });
+
+export const cancelBookingBodySchema = z.object({ reason: reason.optional(), override_notice: overrideNotice });
 export type CancelBookingBody = z.output<typeof cancelBookingBodySchema>;
 
 export const rescheduleBookingBodySchema = z.object({
   start: instant.meta({ description: `The new start, a free slot. ${WITH_OFFSET}` }),
   timezone: timeZone.optional().meta({ description: 'New IANA zone; default the current one.' }),
   reason: reason.optional(),
+  override_notice: overrideNotice,
 });
 export type RescheduleBookingBody = z.output<typeof rescheduleBookingBodySchema>;
 

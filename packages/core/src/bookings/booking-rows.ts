@@ -10,6 +10,8 @@ export function selectBookings(db: Executor) {
       .innerJoin('event_types', 'event_types.id', 'bookings.event_type_id')
       .selectAll('bookings')
       .select(['host.username as host_username', 'host.email as host_email'])
+      // The notices a cancel and a reschedule are held to (booking-notice.ts), read with the booking rather than after it.
+      .select(['event_types.cancel_notice_minutes', 'event_types.reschedule_notice_minutes'])
       // An archived type's slug column holds `~<id>`; the slug it had is shown (event-type-rows.ts).
       .select((eb) => eb.fn.coalesce('event_types.archived_slug', 'event_types.slug').as('event_type_slug'))
   );
@@ -17,8 +19,11 @@ export function selectBookings(db: Executor) {
 
 export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
 
+/** What the view of a booking reads: a new booking's row has no notices read with it, and needs none. */
+type ShownRow = Omit<BookingRow, 'cancel_notice_minutes' | 'reschedule_notice_minutes'>;
+
 /** The docs/api Booking of a row, as a list or a single booking shows it (responsesIn). */
-export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
+export function toBooking(row: ShownRow, detail: 'list' | 'single'): Booking {
   return {
     uid: row.uid,
     version: row.version,
@@ -49,7 +54,7 @@ export function toBooking(row: BookingRow, detail: 'list' | 'single'): Booking {
 }
 
 /** `responses` is null in lists and populated (an empty object when none were given) on a single booking. */
-function responsesIn(row: BookingRow, detail: 'list' | 'single'): Booking['responses'] {
+function responsesIn(row: ShownRow, detail: 'list' | 'single'): Booking['responses'] {
   switch (detail) {
     case 'list':
       return null;

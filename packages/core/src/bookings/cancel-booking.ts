@@ -7,6 +7,7 @@ import { toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import type { CancelBookingBody } from './booking-input.js';
 import { recordBookingMail } from './booking-mail.js';
+import { assertNotice } from './booking-notice.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { findVisibleBooking } from './find-booking.js';
@@ -14,7 +15,8 @@ import { findVisibleBooking } from './find-booking.js';
 /**
  * Cancels a booking that has not started (docs/api/endpoints.md "The Booking object"). A booking
  * already canceled is answered as it is, unchanged: cancel is safe to repeat.
- * One that has started or finished is `409 booking_in_past`.
+ * One that has started or finished is `409 booking_in_past`; one starting
+ * sooner than its event type's cancel notice, `409 cancel_notice`.
  */
 export async function cancelBooking(
   trx: Executor,
@@ -29,6 +31,7 @@ export async function cancelBooking(
   if (Date.parse(row.start_at) <= nowMs) {
     throw new ScheduleError('booking_in_past', 'The booking has already started or finished.', { start_at: row.start_at });
   }
+  assertNotice('cancel', principal, row, row.cancel_notice_minutes, nowMs, body.override_notice);
   const booking = await applyBookingChange(
     trx,
     deps,

@@ -9,6 +9,7 @@ import { parseInstant, toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import type { RescheduleBookingBody } from './booking-input.js';
 import { recordBookingMail } from './booking-mail.js';
+import { assertNotice } from './booking-notice.js';
 import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { assertStillBookable, assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
@@ -27,7 +28,8 @@ export interface PreparedMove {
 /**
  * Checks a reschedule before any write (docs/api/endpoints.md "The Booking object", docs/api/choices.md
  * "Bookings"): the booking is confirmed, has not started, its event type
- * allows rescheduling, and the host is free at the new start for the same
+ * allows rescheduling, the booking starts no sooner than the type's
+ * reschedule notice (booking-notice.ts), and the host is free at the new start for the same
  * duration (the booking's own time does not count against it).
  */
 export async function prepareMove(
@@ -46,6 +48,7 @@ export async function prepareMove(
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,ObjectLiteral: unreachable, kept for the types: the row was just read through inner joins on both, and no writer deletes an event type or a user
   if (!eventType || !host) throw new ScheduleError('booking_not_found', 'No booking with this uid.', { uid });
   if (!eventType.allowReschedule) throw new ScheduleError('reschedule_not_allowed', 'This event type does not allow rescheduling.', {});
+  assertNotice('reschedule', principal, row, row.reschedule_notice_minutes, nowMs, body.override_notice);
   const startMs = parseInstant(body.start)!.epochMs;
   if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The new start is in the past.', {});
   const endMs = startMs + (Date.parse(row.end_at) - Date.parse(row.start_at));
@@ -71,6 +74,8 @@ export async function moveBooking(
   // Read again under the lock: a cancel or another move may have landed since the checks.
   const row = await findVisibleBooking(trx, principal, move.row.uid);
   if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});
+  // Another move since the checks may have brought the booking inside the notice.
+  assertNotice('reschedule', principal, row, row.reschedule_notice_minutes, deps.clock.now(), body.override_notice);
   const change = {
     start_at: toTimestamp(move.startMs),
     end_at: toTimestamp(move.endMs),

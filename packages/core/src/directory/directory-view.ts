@@ -37,6 +37,8 @@ export const eventTypeSummarySchema = z.object({
   recurring: z.enum(ON_OFF),
   allow_reschedule: z.boolean(),
   minimum_notice_minutes: z.int(),
+  cancel_notice_minutes: z.int(),
+  reschedule_notice_minutes: z.int(),
   future_limit_days: z.int(),
   /** The zone the owner's working hours are read in. */
   timezone: z.string(),

@@ -91,6 +91,8 @@ export async function listEventTypes(
         recurring: r.recurring,
         allow_reschedule: r.allow_reschedule === 1,
         minimum_notice_minutes: r.minimum_notice_minutes,
+        cancel_notice_minutes: r.cancel_notice_minutes,
+        reschedule_notice_minutes: r.reschedule_notice_minutes,
         future_limit_days: r.future_limit_days,
         timezone: schedule?.timezone ?? r.owner_timezone,
         questions: storedQuestions(r.questions_json),

@@ -58,6 +58,12 @@ export const eventTypeFields = {
   duration_minutes: minutes(1440).meta({ description: '1 to 1440.' }),
   status: z.enum(ON_OFF).meta({ description: 'off: not bookable (slots empty, bookings and series refused).' }),
   minimum_notice_minutes: nonNegative,
+  cancel_notice_minutes: nonNegative.meta({
+    description: 'A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600).',
+  }),
+  reschedule_notice_minutes: nonNegative.meta({
+    description: 'A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600).',
+  }),
   future_limit_days: z.int().min(1).max(3650),
   recurring: z.enum(ON_OFF).meta({ description: 'off: no new series.' }),
   allow_reschedule: z.boolean(),
@@ -87,6 +93,8 @@ export const eventTypeDeclaration = z.object({
   description: eventTypeFields.description.default(null),
   status: eventTypeFields.status.default('on'),
   minimum_notice_minutes: eventTypeFields.minimum_notice_minutes.default(0),
+  cancel_notice_minutes: eventTypeFields.cancel_notice_minutes.default(0),
+  reschedule_notice_minutes: eventTypeFields.reschedule_notice_minutes.default(0),
   future_limit_days: eventTypeFields.future_limit_days.default(60),
   recurring: eventTypeFields.recurring.default('on'),
   allow_reschedule: eventTypeFields.allow_reschedule.default(true),

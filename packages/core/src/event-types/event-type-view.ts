@@ -16,6 +16,8 @@ export const eventTypeSchema = z.object({
   buffer_before_minutes: z.int(),
   buffer_after_minutes: z.int(),
   minimum_notice_minutes: z.int(),
+  cancel_notice_minutes: z.int(),
+  reschedule_notice_minutes: z.int(),
   future_limit_days: z.int(),
   status: z.enum(ON_OFF),
   recurring: z.enum(ON_OFF),

@@ -22,6 +22,9 @@ export interface EventTypeWithHost {
   readonly durationMinutes: number;
   readonly status: OnOff;
   readonly minimumNoticeMinutes: number;
+  /** How long before the start a booking may still be canceled, and moved (0: up to the start); policies/booking-notice.ts. */
+  readonly cancelNoticeMinutes: number;
+  readonly rescheduleNoticeMinutes: number;
   readonly futureLimitDays: number;
   readonly recurring: OnOff;
   readonly allowReschedule: boolean;
@@ -111,6 +114,8 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     // an archived type takes no bookings either, as one switched off (docs/api/event-types.md).
     status: row.host_deactivated_at === null && row.archived_at === null ? row.status : 'off',
     minimumNoticeMinutes: row.minimum_notice_minutes,
+    cancelNoticeMinutes: row.cancel_notice_minutes,
+    rescheduleNoticeMinutes: row.reschedule_notice_minutes,
     futureLimitDays: row.future_limit_days,
     recurring: row.recurring,
     allowReschedule: row.allow_reschedule === 1,

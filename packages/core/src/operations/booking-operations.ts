@@ -5,12 +5,13 @@ import { cancelBooking } from '../bookings/cancel-booking.js';
 import { insertBooking, prepareBooking } from '../bookings/create-booking.js';
 import { findVisibleBooking } from '../bookings/find-booking.js';
 import { listBookings, listBookingsQuerySchema } from '../bookings/list-bookings.js';
+import { clearNoShow, markNoShow, noShowBodySchema } from '../bookings/no-show.js';
 import { moveBooking, prepareMove } from '../bookings/reschedule-booking.js';
 import { parseUpdateBookingBody, updateBooking, updateBookingBodySchema } from '../bookings/update-booking.js';
 import { parseQuery } from '../pagination/query-params.js';
 import { mapLockTimeout } from '../storage/host-lock.js';
 import { parseBody } from '../validation/parse-body.js';
-import { pathParam, requiredIfMatch } from './call-parts.js';
+import { pathParam, requiredIfMatch, sentIfMatch } from './call-parts.js';
 import { defineOperation, type ListOutcome, listOutcome, type OperationContext } from './operation.js';
 
 export const listBookingsOperation = defineOperation({
@@ -114,7 +115,7 @@ export const cancelBookingOperation = defineOperation({
   idempotencyKey: 'required',
   ifMatch: 'none',
   // version_conflict: another write to the booking landed between its read and this one.
-  errors: ['validation_error', 'booking_not_found', 'booking_in_past', 'version_conflict'],
+  errors: ['validation_error', 'booking_not_found', 'booking_in_past', 'cancel_notice', 'version_conflict'],
   schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({ uid: pathParam(call.params, 'uid'), body: parseBody(cancelBookingBodySchema, call.body) }),
   async run(ctx, { uid, body }) {
@@ -139,6 +140,7 @@ export const rescheduleBookingOperation = defineOperation({
     'booking_already_cancelled',
     'booking_in_past',
     'reschedule_not_allowed',
+    'reschedule_notice',
     'slot_in_past',
     'availability_unavailable',
     'slot_unavailable',
@@ -156,5 +158,45 @@ export const rescheduleBookingOperation = defineOperation({
         return { status: 200, data: booking, version: booking.version };
       }),
     );
+  },
+});
+
+// A no-show is the host's record about the attendee: the booking page's visitor (the attendee) holds no
+// bookings:update and so cannot set or clear one (auth/visitor.ts). If-Match is taken when sent.
+const NO_SHOW_ERRORS = ['booking_not_found', 'booking_already_cancelled', 'booking_not_started', 'version_conflict'] as const;
+
+export const markNoShowOperation = defineOperation({
+  name: 'mark_no_show',
+  method: 'POST',
+  path: '/v1/bookings/:uid/no-show',
+  scope: 'bookings:update',
+  idempotencyKey: 'required',
+  ifMatch: 'optional',
+  errors: ['validation_error', ...NO_SHOW_ERRORS],
+  schemas: { params: ['uid'], input: noShowBodySchema, output: bookingSchema, list: false },
+  parse: (call) => ({ uid: pathParam(call.params, 'uid'), ifMatch: sentIfMatch(call), body: parseBody(noShowBodySchema, call.body) }),
+  async run(ctx, { uid, ifMatch, body }) {
+    return ctx.write(async (trx) => {
+      const booking = await markNoShow(trx, ctx.deps, ctx.principal, uid, ifMatch, body);
+      return { status: 200, data: booking, version: booking.version };
+    });
+  },
+});
+
+export const clearNoShowOperation = defineOperation({
+  name: 'clear_no_show',
+  method: 'DELETE',
+  path: '/v1/bookings/:uid/no-show',
+  scope: 'bookings:update',
+  idempotencyKey: 'optional',
+  ifMatch: 'optional',
+  errors: [...NO_SHOW_ERRORS],
+  schemas: { params: ['uid'], output: bookingSchema, list: false },
+  parse: (call) => ({ uid: pathParam(call.params, 'uid'), ifMatch: sentIfMatch(call) }),
+  async run(ctx, { uid, ifMatch }) {
+    return ctx.write(async (trx) => {
+      const booking = await clearNoShow(trx, ctx.deps, ctx.principal, uid, ifMatch);
+      return { status: 200, data: booking, version: booking.version };
+    });
   },
 });

@@ -6,9 +6,11 @@ import {
 } from './availability-operations.js';
 import {
   cancelBookingOperation,
+  clearNoShowOperation,
   createBookingOperation,
   getBookingOperation,
   listBookingsOperation,
+  markNoShowOperation,
   rescheduleBookingOperation,
   updateBookingOperation,
 } from './booking-operations.js';
@@ -91,6 +93,8 @@ export const operations = [
   cancelBookingOperation,
   rescheduleBookingOperation,
   updateBookingOperation,
+  markNoShowOperation,
+  clearNoShowOperation,
   listSlotsOperation,
   checkSlotOperation,
   createHoldOperation,

@@ -21,6 +21,9 @@ export const EVENT_NAMES = [
   'booking.updated',
   'booking.host_changed',
   'booking.location_changed',
+  // The attendee did not come (POST /v1/bookings/:uid/no-show), and the mark taken back (DELETE).
+  'booking.no_show',
+  'booking.no_show_cleared',
   'series.created',
   'series.paused',
   'series.resumed',

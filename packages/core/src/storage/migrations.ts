@@ -468,6 +468,22 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0013_no_shows': {
+    async up(db: Kysely<any>) {
+      // How long before a booking's start its attendee may still cancel or
+      // move it (docs/api/event-types.md "Notice for cancel and reschedule"):
+      // 0, no notice, for every existing type, which is what they allowed.
+      // No-shows themselves need no column: the bookings had them from the start.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('cancel_notice_minutes', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('reschedule_notice_minutes', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
   '0015_booking_limits': {
     async up(db: Kysely<any>) {
       // Limits and seats per event type (docs/api/event-types.md "Limits and

@@ -113,6 +113,10 @@ export interface EventTypesTable {
   max_bookings_per_week: ColumnType<number | null, number | null | undefined, number | null>;
   /** Attendees one start takes, each their own booking; null: one per booking. */
   seats: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Minutes before the start after which a booking can no longer be canceled (0: none); rows made before it have 0. */
+  cancel_notice_minutes: ColumnType<number, number | undefined, number>;
+  /** Likewise for a reschedule. */
+  reschedule_notice_minutes: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokensTable {

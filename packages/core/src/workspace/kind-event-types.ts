@@ -25,6 +25,8 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       recurring: row.recurring,
       allow_reschedule: row.allow_reschedule !== 0,
       minimum_notice_minutes: row.minimum_notice_minutes,
+      cancel_notice_minutes: row.cancel_notice_minutes,
+      reschedule_notice_minutes: row.reschedule_notice_minutes,
       future_limit_days: row.future_limit_days,
       buffer_before_minutes: row.buffer_before_minutes,
       buffer_after_minutes: row.buffer_after_minutes,

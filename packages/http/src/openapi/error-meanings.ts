@@ -44,8 +44,13 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   hold_mismatch: 'The hold is for another event type or start than the body names; `details` give the held ones.',
   hold_limit_reached: 'The caller already holds as many of this host’s times as allowed (`details.max`); release one first.',
   booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
-  booking_already_cancelled: 'Only a confirmed booking can be rescheduled.',
+  booking_already_cancelled: 'Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
+  cancel_notice:
+    "The booking starts sooner than its event type's cancel notice; `details.deadline` is when canceling closed (a token may send `override_notice`).",
+  reschedule_notice:
+    "The booking starts sooner than its event type's reschedule notice; `details.deadline` is when moving closed (a token may send `override_notice`).",
+  booking_not_started: 'A no-show is recorded only once the booking has started; `details.start_at` is its start.',
   webhook_inactive: 'The webhook is paused or disabled, so nothing can be sent to it; `details.status` says which. Resume it first.',
   calendar_from_workspace: 'The account comes from the workspace file, which would bring it back on its next load; remove it there.',
   username_taken: 'Another person has this username; `details.username` echoes it.',

@@ -68,6 +68,15 @@ export const CANCELED_BOOKING: Booking = {
   updated_at: '2026-11-26T08:00:00.000Z',
 };
 
+/** The booking after its attendee was marked a no-show, a while after its start. */
+export const NO_SHOW_BOOKING: Booking = {
+  ...BOOKING,
+  version: 2,
+  no_show_at: '2026-12-08T09:20:00.000Z',
+  no_show_reason: 'Did not join; no reply to mail.',
+  updated_at: '2026-12-08T09:20:00.000Z',
+};
+
 export const SERIES: Series = {
   uid: SERIES_UID,
   version: 1,
@@ -255,6 +264,8 @@ export const EVENT_TYPE: EventTypeSummary = {
   recurring: 'on',
   allow_reschedule: true,
   minimum_notice_minutes: 120,
+  cancel_notice_minutes: 1440,
+  reschedule_notice_minutes: 0,
   future_limit_days: 60,
   timezone: 'Europe/Berlin',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
@@ -273,6 +284,8 @@ export const FULL_EVENT_TYPE: EventType = {
   buffer_before_minutes: 0,
   buffer_after_minutes: 10,
   minimum_notice_minutes: 120,
+  cancel_notice_minutes: 1440,
+  reschedule_notice_minutes: 0,
   future_limit_days: 60,
   status: 'on',
   recurring: 'on',
@@ -376,6 +389,7 @@ export const CREATE_BOOKING_BODY = {
   utm_source: 'newsletter',
 };
 export const CANCEL_BOOKING_BODY = { reason: 'Something came up.' };
+export const NO_SHOW_BODY = { reason: 'Did not join; no reply to mail.' };
 export const RESCHEDULE_BOOKING_BODY = { start: '2026-12-09T14:00:00+01:00' };
 export const UPDATE_BOOKING_BODY = { metadata: { crm_id: '42' }, attendee_name: 'Kim P.' };
 export const CREATE_SERIES_BODY = {

@@ -87,6 +87,16 @@ export const de: Messages = {
   canceled: 'Ihr Termin ist abgesagt',
   inPast: 'Dieser Termin hat bereits stattgefunden.',
   alreadyCanceled: 'Dieser Termin ist abgesagt.',
+  noticeLength: (minutes: number) =>
+    minutes % 1440 === 0
+      ? `${minutes / 1440} ${minutes === 1440 ? 'Tag' : 'Tage'}`
+      : minutes % 60 === 0
+        ? `${minutes / 60} ${minutes === 60 ? 'Stunde' : 'Stunden'}`
+        : `${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'}`,
+  cancelNotice: (notice: string) =>
+    `Dieser Termin kann hier nicht mehr abgesagt werden: Absagen sind nur bis ${notice} vor Beginn möglich. Bitte wenden Sie sich an den Gastgeber.`,
+  rescheduleNotice: (notice: string) =>
+    `Dieser Termin kann hier nicht mehr verschoben werden: Änderungen sind nur bis ${notice} vor Beginn möglich. Bitte wenden Sie sich an den Gastgeber.`,
   linkExpired: 'Dieser Link ist abgelaufen.',
   linkExpiredTitle: 'Link abgelaufen',
   joinAt: 'Teilnehmen',

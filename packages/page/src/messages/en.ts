@@ -86,6 +86,15 @@ export const en = {
   canceled: 'Your meeting is canceled',
   inPast: 'This meeting has already taken place.',
   alreadyCanceled: 'This meeting is canceled.',
+  /** The event type's notice, in the largest whole unit: 2 days, 3 hours, 90 minutes. */
+  noticeLength: (minutes: number) => {
+    const [n, unit] = minutes % 1440 === 0 ? [minutes / 1440, 'day'] : minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+    return `${n} ${unit}${n === 1 ? '' : 's'}`;
+  },
+  cancelNotice: (notice: string) =>
+    `This meeting can no longer be canceled here: cancellations close ${notice} before it starts. Please contact the host.`,
+  rescheduleNotice: (notice: string) =>
+    `This meeting can no longer be moved here: changes close ${notice} before it starts. Please contact the host.`,
   linkExpired: 'This link has expired.',
   linkExpiredTitle: 'Link expired',
   joinAt: 'Join',

@@ -41,7 +41,8 @@ export const BOOKING_DOCS = {
     summary: 'Cancel a booking',
     description: [
       'Cancels a booking that has not started; the body may be omitted. A booking already canceled is answered as it is,',
-      'its version not bumped and the new reason not stored.',
+      'its version not bumped and the new reason not stored. Inside its event type’s `cancel_notice_minutes` it is',
+      '`409 cancel_notice`, unless a token caller sends `override_notice: true` (the booking page’s visitor cannot).',
     ].join(' '),
     resource: 'Booking',
     etag: true,
@@ -55,6 +56,7 @@ export const BOOKING_DOCS = {
     description: [
       'Moves a confirmed booking in place: same uid, new start and end, same duration, version bumped.',
       'Its own current time does not count against the new one. Moving a series occurrence marks it as moved by the invitee.',
+      'Inside its event type’s `reschedule_notice_minutes` it is `409 reschedule_notice`, unless a token caller sends `override_notice: true`.',
     ].join(' '),
     resource: 'Booking',
     etag: true,
@@ -72,5 +74,30 @@ export const BOOKING_DOCS = {
     etag: true,
     requestExample: example.UPDATE_BOOKING_BODY,
     responseExample: { ...example.BOOKING, version: 2, metadata: { utm_source: 'newsletter', crm_id: '42' } },
+  },
+  mark_no_show: {
+    tag: 'Bookings',
+    summary: 'Record a no-show',
+    description: [
+      'Records that the attendee did not come: `no_show_at` is now, `no_show_reason` the reason sent (the body may be omitted).',
+      'Only once the booking has started (`409 booking_not_started` before) and not for a canceled one. A booking already marked',
+      'is answered as it is; clear the mark to record another. If-Match is checked when sent. Emits `booking.no_show`.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    optionalBody: true,
+    requestExample: example.NO_SHOW_BODY,
+    responseExample: example.NO_SHOW_BOOKING,
+  },
+  clear_no_show: {
+    tag: 'Bookings',
+    summary: 'Clear a no-show',
+    description: [
+      'Takes a no-show mark back: `no_show_at` and `no_show_reason` become null, version bumped, `booking.no_show_cleared` emitted.',
+      'A booking without a mark is answered as it is. If-Match is checked when sent.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    responseExample: { ...example.NO_SHOW_BOOKING, version: 3, no_show_at: null, no_show_reason: null },
   },
 } satisfies OperationDocs;
