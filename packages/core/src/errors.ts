@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'slot_unavailable',
   'booking_in_past',
   'booking_already_cancelled',
+  'booking_not_pending',
   'reschedule_not_allowed',
   'webhook_inactive',
   'calendar_from_workspace',

@@ -37,6 +37,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   slot_unavailable: 409,
   booking_in_past: 409,
   booking_already_cancelled: 409,
+  booking_not_pending: 409,
   reschedule_not_allowed: 409,
   webhook_inactive: 409,
   calendar_from_workspace: 409,

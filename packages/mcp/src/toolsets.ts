@@ -16,6 +16,7 @@ export const TOOLSETS = {
   event_types: 'Create, change, switch off and archive event types.',
   availability: 'Weekly working hours, date overrides and time off.',
   people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
+  approvals: 'Confirm or decline pending bookings; record no-shows.',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
@@ -35,6 +36,8 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   cancel_booking: 'booking',
   reschedule_booking: 'booking',
   update_booking: 'booking',
+  confirm_booking: 'approvals',
+  decline_booking: 'approvals',
   list_series: 'series',
   get_series: 'series',
   create_series: 'series',
@@ -88,7 +91,7 @@ const NAMES = Object.keys(TOOLSETS) as ToolsetName[];
 /**
  * What a connection that names no toolsets gets: the four that existed
  * before toolsets did, so no client configured earlier loses a tool. The
- * self-service toolsets (`event_types`, `availability`, `people`) came later and are asked for by
+ * self-service toolsets (`event_types`, `availability`, `people`) and `approvals` came later and are asked for by
  * name: the default's size is a budget (tool-budgets.test.ts) that new tools
  * must not spend. A client that wants a smaller context names what it needs
  * beside `booking`.

@@ -5,7 +5,7 @@ import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
 import { hostIdOf } from '../input/host-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
 import { typedTime, typedTimeOrDate } from '../input/time-flags.js';
-import { bookedText, canceledText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
+import { bookedText, canceledText, confirmedText, declinedText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
@@ -38,12 +38,12 @@ export async function ifMatchOf(ctx: RunContext, getOperation: 'get_booking' | '
 
 /** `schedule bookings …`: one command per booking endpoint. */
 export function registerBookings(program: Command): void {
-  const bookings = program.command('bookings').description('List, read, create, cancel, reschedule and update bookings.');
+  const bookings = program.command('bookings').description('List, read, create, cancel, reschedule, confirm, decline and update bookings.');
 
   withCommonOptions(
     withPaging(bookings.command('list'))
       .description('List the bookings you can see, newest start first.')
-      .option('--status <list>', 'comma-separated: confirmed, canceled')
+      .option('--status <list>', 'comma-separated: confirmed, pending, canceled, declined')
       .option('--host <username-or-id>', 'only this host')
       .option('--event-type <id>', 'only this event type')
       .option('--series <uid>', 'only the occurrences of this series')
@@ -154,6 +154,50 @@ export function registerBookings(program: Command): void {
         const uid = await bookingUidOf(ctx, typed);
         const body = defined({ reason: ctx.options.reason });
         showBookingWrite(ctx, (await ctx.call('cancel_booking', { params: { uid }, body, idempotencyKey: ctx.key() })).data, canceledText);
+      }),
+    );
+
+  withCommonOptions(
+    bookings
+      .command('confirm')
+      .argument('<uid>', UID_ARGUMENT)
+      .description('Confirm a pending booking, as its host (or for them).')
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule bookings confirm <uid>')
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
+        showBookingWrite(
+          ctx,
+          (await ctx.call('confirm_booking', { params: { uid }, idempotencyKey: ctx.key(), ...defined({ ifMatch }) })).data,
+          confirmedText,
+        );
+      }),
+    );
+
+  withCommonOptions(
+    bookings
+      .command('decline')
+      .argument('<uid>', UID_ARGUMENT)
+      .description('Decline a pending booking, as its host (or for them); its time is free again.')
+      .option('--reason <text>', 'why, passed on to the attendee')
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule bookings decline <uid> --reason "Fully booked that week"')
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const body = defined({ reason: ctx.options.reason });
+        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
+        showBookingWrite(
+          ctx,
+          (await ctx.call('decline_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ...defined({ ifMatch }) })).data,
+          declinedText,
+        );
       }),
     );
 

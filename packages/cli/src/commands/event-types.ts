@@ -50,6 +50,7 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       status: o.status,
       recurring: o.recurring,
       allow_reschedule: o.allowReschedule,
+      requires_confirmation: o.requiresConfirmation,
       attendee_mail: o.attendeeMail,
       location: jsonOption('--location', o.location),
       questions: jsonOption('--questions', o.questions),
@@ -73,6 +74,7 @@ function withFieldOptions(command: Command): Command {
     .option('--status <on|off>', 'off: not bookable')
     .option('--recurring <on|off>', 'off: no new series')
     .option('--allow-reschedule <true|false>', 'whether bookings may be moved', booleanFlag)
+    .option('--requires-confirmation <true|false>', 'whether the host confirms each booking (pending until then)', booleanFlag)
     .option('--attendee-mail <true|false>', 'whether attendees get mail', booleanFlag)
     .option('--location <json>', 'e.g. \'{"type":"link","url":"https://meet.example.com/me"}\' or \'{"type":"conference"}\'')
     .option('--questions <json>', 'the booking form as a JSON array (replaces it)')

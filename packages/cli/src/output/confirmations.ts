@@ -72,6 +72,14 @@ export function canceledText(b: BookingFacts, zone: string): string {
   return `Canceled ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
 }
 
+export function confirmedText(b: BookingFacts, zone: string): string {
+  return `Confirmed ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
+export function declinedText(b: BookingFacts, zone: string): string {
+  return `Declined ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
 export function updatedBookingText(b: BookingFacts, zone: string): string {
   return `Updated ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} (version ${b.version}) · uid ${b.uid}`;
 }

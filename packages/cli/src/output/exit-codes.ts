@@ -71,6 +71,7 @@ const BY_CODE: Record<CliCode, number> = {
   slot_unavailable: EXIT_CODES.conflict,
   booking_in_past: EXIT_CODES.conflict,
   booking_already_cancelled: EXIT_CODES.conflict,
+  booking_not_pending: EXIT_CODES.conflict,
   reschedule_not_allowed: EXIT_CODES.conflict,
   webhook_inactive: EXIT_CODES.conflict,
   calendar_from_workspace: EXIT_CODES.conflict,

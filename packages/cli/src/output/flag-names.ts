@@ -64,6 +64,7 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   minimum_notice_minutes: ['--notice'],
   future_limit_days: ['--future-limit'],
   allow_reschedule: ['--allow-reschedule'],
+  requires_confirmation: ['--requires-confirmation'],
   attendee_mail: ['--attendee-mail'],
   'Idempotency-Key': ['--idempotency-key'],
   'If-Match': ['--if-match'],

@@ -30,13 +30,19 @@ export function policyOf(eventType: EventTypeWithHost): SlotPolicy {
  */
 export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
 
-/** The host's confirmed bookings overlapping a window given by overlapBounds. */
-export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
+/**
+ * The host's bookings that block time, overlapping a window given by
+ * overlapBounds: confirmed ones, and pending ones still awaiting the host
+ * (start after `now`). A pending booking stops blocking at its start, the
+ * deadline for its answer, whether or not the pass that declines it
+ * (bookings/decline-unanswered.ts) has run yet.
+ */
+export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string, now: string) =>
   db
     .selectFrom('bookings')
     .select(['start_at', 'end_at', 'uid'])
     .where('host_user_id', '=', hostId)
-    .where('status', '=', 'confirmed')
+    .where((eb) => eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'pending'), eb('start_at', '>', now)])]))
     // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
     .where('start_at', '>', lowest)
     .where('start_at', '<', before)
@@ -47,9 +53,9 @@ export function overlapBounds(window: Interval): [lowest: string, before: string
   return [toTimestamp(window.startMs - MAX_BOOKING_MS), toTimestamp(window.endMs), toTimestamp(window.startMs)];
 }
 
-/** The host's confirmed bookings that overlap `window`, except one being moved. */
-export async function confirmedBookings(db: Executor, hostId: string, window: Interval, exceptUid?: string): Promise<Interval[]> {
-  const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window)]);
+/** The host's bookings that block time (overlappingBookings) at `nowMs` and overlap `window`, except one being moved. */
+export async function blockingBookings(db: Executor, hostId: string, window: Interval, nowMs: number, exceptUid?: string): Promise<Interval[]> {
+  const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window), toTimestamp(nowMs)]);
   const out: Interval[] = [];
   for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });
   return out;
@@ -140,9 +146,10 @@ export async function loadHostTime(
 ): Promise<HostTime> {
   const reach = (policy.bufferBeforeMinutes + policy.bufferAfterMinutes + policy.durationMinutes) * MINUTE_MS;
   const window = { startMs: range.startMs - reach, endMs: range.endMs + reach };
+  const nowMs = deps.clock.now();
   const [bookings, calendar] = await Promise.all([
     // Stryker disable next-line ArrayDeclaration: a seeded entry has no startMs or endMs, and busyOf (mergeIntervals) drops an interval of no length.
-    options.withBookings === false ? [] : confirmedBookings(deps.db, host.id, window, options.exceptBookingUid),
+    options.withBookings === false ? [] : blockingBookings(deps.db, host.id, window, nowMs, options.exceptBookingUid),
     hostBusy(deps, host, window),
   ]);
   return {
@@ -150,6 +157,6 @@ export async function loadHostTime(
     schedule: host.schedule,
     zone: host.timezone,
     busy: busyOf(bookings, calendar),
-    nowMs: deps.clock.now(),
+    nowMs,
   };
 }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { confirmedBookings, loadHostTime, policyOf } from '../availability/load-host-time.js';
+import { blockingBookings, loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart } from '../availability/slot-rules.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
@@ -39,22 +39,22 @@ export function unavailable(reason: string): ScheduleError {
 }
 
 /**
- * True when no confirmed booking of the host overlaps the slot widened by its
- * buffers. Run inside the write transaction: it takes the host's lock first,
+ * True when no booking of the host that blocks time (confirmed, or pending
+ * before its deadline) overlaps the slot widened by its buffers. Run inside the write transaction: it takes the host's lock first,
  * so that this check and the write that follows are one step. This is the
  * check that makes double booking impossible; earlier reads only give the
  * caller a precise reason.
  */
 export async function isStillFree(
   trx: Executor,
-  dialect: Dialect,
+  deps: { readonly dialect: Dialect; readonly clock: Clock },
   hostId: string,
   eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
   slot: { startMs: number; endMs: number },
   exceptUid?: string,
 ): Promise<boolean> {
-  await lockHost(trx, dialect, hostId);
-  return (await confirmedBookings(trx, hostId, widen(eventType, slot), exceptUid)).length === 0;
+  await lockHost(trx, deps.dialect, hostId);
+  return (await blockingBookings(trx, hostId, widen(eventType, slot), deps.clock.now(), exceptUid)).length === 0;
 }
 
 /** The time a booking of this event type keeps the host from other bookings: the slot and its buffers. */
@@ -92,7 +92,12 @@ export async function prepareBooking(
   return { eventType, startMs, endMs };
 }
 
-/** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
+/**
+ * Inserts the booking, with its event and mail, once the slot is confirmed
+ * free: `booking.created` and `booking_created`, or for an event type that
+ * requires confirmation a `pending` booking with `booking.requested` and
+ * `booking_requested` (the host asked to answer, the attendee told to wait).
+ */
 export async function insertBooking(
   trx: Executor,
   deps: BookingWriteDeps,
@@ -116,6 +121,7 @@ export async function insertBooking(
       location: bookingLocationOf(eventType.location, deps.conferenceLinks, uid),
       metadata: { ...body.metadata, ...utm },
       responses: body.responses,
+      status: eventType.requiresConfirmation ? 'pending' : 'confirmed',
     },
     toTimestamp(deps.clock.now()),
   );
@@ -126,7 +132,8 @@ export async function insertBooking(
     'single',
   );
   // Stryker disable next-line ObjectLiteral: speed only: without these bookingMail reads the same host, event type name and mail setting itself (the line's StringLiteral mutant is killed).
-  const mail = await bookingMail(trx, 'booking_created', booking, {
+  const requested = eventType.requiresConfirmation;
+  const mail = await bookingMail(trx, requested ? 'booking_requested' : 'booking_created', booking, {
     eventTypeName: eventType.name,
     host: eventType.host,
     attendeeMail: eventType.attendeeMail,
@@ -135,7 +142,7 @@ export async function insertBooking(
   const written = await writeNewBooking(
     trx,
     deps.dialect,
-    { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
+    { row, event: outboxRow(deps, requested ? 'booking.requested' : 'booking.created', uid, booking), mail: notificationRows(deps, mail) },
     widen(eventType, { startMs, endMs }),
   );
   if (!written) throw unavailable('slot_busy');

@@ -61,7 +61,7 @@ export async function moveBooking(
   move: PreparedMove,
   body: RescheduleBookingBody,
 ): Promise<Booking> {
-  await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, move.row.uid);
+  await assertStillFree(trx, deps, move.host.id, move.eventType, move, move.row.uid);
   // Read again under the lock: a cancel or another move may have landed since the checks.
   const row = await findVisibleBooking(trx, principal, move.row.uid);
   if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});

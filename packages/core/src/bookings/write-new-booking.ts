@@ -1,13 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Interval } from '../availability/busy.js';
-import { confirmedBookings, overlapBounds, overlappingBookings } from '../availability/load-host-time.js';
+import { blockingBookings, overlapBounds, overlappingBookings } from '../availability/load-host-time.js';
 import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { insertOutboxRow, OUTBOX_COLUMNS, type outboxRow } from '../outbox/record-event.js';
 import { insertNotificationRows, NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
-import { BOOKING_COLUMNS, insertBookingRow } from './insert-booking-row.js';
+import { BOOKING_COLUMNS, insertBookingRow, owesCalendarNow } from './insert-booking-row.js';
 
 /** A new booking and what its create records with it: the `booking.created` event and the mail. */
 export interface NewBookingWrite {
@@ -37,15 +37,16 @@ export async function writeNewBooking(trx: Executor, dialect: Dialect, write: Ne
     const { rows } = await executePrepared(trx, build, [
       row.host_user_id,
       ...overlapBounds(blocked),
+      row.created_at,
       ...BOOKING_COLUMNS.map((column) => row[column]),
       ...OUTBOX_COLUMNS.map((column) => event[column]),
       ...mail.flatMap((m) => NOTIFICATION_COLUMNS.map((column) => m[column])),
     ]);
     if (rows.length === 0) return false;
-    if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
+    if (owesCalendarNow(row)) await queueCalendarSync(trx, row.uid, row.created_at);
     return true;
   }
-  if ((await confirmedBookings(trx, row.host_user_id, blocked)).length > 0) return false;
+  if ((await blockingBookings(trx, row.host_user_id, blocked, Date.parse(row.created_at))).length > 0) return false;
   await insertBookingRow(trx, row);
   await insertOutboxRow(trx, event);
   await insertNotificationRows(trx, mail);
@@ -65,8 +66,8 @@ const valueList = (values: readonly unknown[]) => sql.join(values.map((value) =>
  */
 function insertIfFreeWith(mails: number) {
   return (db: Executor, ...args: unknown[]) => {
-    const [hostId, lowest, before, after] = args;
-    let at = 4;
+    const [hostId, lowest, before, after, now] = args;
+    let at = 5;
     const take = (n: number) => {
       const taken = args.slice(at, at + n);
       at += n;
@@ -82,7 +83,7 @@ function insertIfFreeWith(mails: number) {
     const statement = sql<{ uid: string }>`with "booking" as (
         insert into "bookings" (${columnList(BOOKING_COLUMNS)})
         select ${valueList(booking)}
-        where not exists (${overlappingBookings(db, hostId as string, lowest as string, before as string, after as string)})
+        where not exists (${overlappingBookings(db, hostId as string, lowest as string, before as string, after as string, now as string)})
         returning "uid"),
       "event" as (insert into "outbox" (${columnList(OUTBOX_COLUMNS)}) select ${valueList(event)} from "booking")
       ${sql.join(mailCtes, sql``)}

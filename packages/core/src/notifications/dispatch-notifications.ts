@@ -1,3 +1,4 @@
+import { declineUnanswered } from '../bookings/decline-unanswered.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { ManageLinkWriter } from '../manage-links/manage-link.js';
@@ -74,6 +75,8 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
   const limit = options.limit ?? 50;
   const width = Math.max(1, Math.min(options.concurrency ?? 1, limit));
   const report: DispatchReport = { sent: 0, suppressed: 0, failed: 0, deferred: 0 };
+  // Pending bookings left unanswered past their deadline are declined first, so their mail goes in this pass.
+  await declineUnanswered(deps);
   let handled = 0;
   while (handled < limit) {
     const asked = Math.min(width, limit - handled);
@@ -191,7 +194,14 @@ function sendFailed(deps: DispatchDeps, notification: ClaimedMail, error: unknow
 }
 
 /** Kinds of booking mail after which the attendee still has a meeting to move or cancel. */
-const MANAGED_KINDS: ReadonlySet<string> = new Set(['booking_created', 'booking_rescheduled', 'booking_changed']);
+const MANAGED_KINDS: ReadonlySet<string> = new Set([
+  'booking_created',
+  'booking_rescheduled',
+  'booking_changed',
+  // A request awaiting the host, and one confirmed: the attendee may still withdraw or cancel it.
+  'booking_requested',
+  'booking_confirmed',
+]);
 
 /** The manage link an attendee's mail about a live booking carries; none for the host's, a cancellation or series mail. */
 async function manageUrlOf(deps: DispatchDeps, notification: ClaimedMail, payload: NotificationPayload): Promise<string | undefined> {

@@ -6,7 +6,9 @@ import {
 } from './availability-operations.js';
 import {
   cancelBookingOperation,
+  confirmBookingOperation,
   createBookingOperation,
+  declineBookingOperation,
   getBookingOperation,
   listBookingsOperation,
   rescheduleBookingOperation,
@@ -89,6 +91,8 @@ export const operations = [
   createBookingOperation,
   cancelBookingOperation,
   rescheduleBookingOperation,
+  confirmBookingOperation,
+  declineBookingOperation,
   updateBookingOperation,
   listSlotsOperation,
   checkSlotOperation,

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import { visitorMayBookHost } from '../auth/visitor.js';
-import { confirmedBookings } from '../availability/load-host-time.js';
+import { blockingBookings } from '../availability/load-host-time.js';
 import type { HostTime } from '../availability/slot-rules.js';
 import { displayName } from '../bookings/attendee-name.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
@@ -71,7 +71,7 @@ interface PreparedSeries {
 /**
  * Everything a create checks before writing, in this order: the host, by
  * id or username (`403 host_not_allowed`), the event type (`404`), its recurring mode
- * (`409 recurring_disabled`) and status (`409 event_type_inactive`), then the
+ * (`409 recurring_disabled`, also for a type that requires confirmation) and status (`409 event_type_inactive`), then the
  * host's time across the candidates (`503 availability_unavailable`), and at
  * least one free candidate (`409 no_dates_free`).
  */
@@ -81,6 +81,12 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
   const eventType = await resolveEventType(db, principal, eventTypeRefOf(body));
   if (eventType.recurring === 'off') {
     throw new ScheduleError('recurring_disabled', 'This event type does not allow recurring series.', {});
+  }
+  // A series books its dates at once, as agreed; a host who answers each booking could not agree to it (docs/api/choices.md).
+  if (eventType.requiresConfirmation) {
+    throw new ScheduleError('recurring_disabled', "This event type requires the host's confirmation of each booking; it takes no series.", {
+      reason: 'requires_confirmation',
+    });
   }
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const pattern: Pattern = {
@@ -146,7 +152,7 @@ async function withBookings(db: Executor, prepared: PreparedSeries): Promise<Hos
   const first = candidates[0]!.instantMs;
   const last = candidates.at(-1)!.instantMs;
   const reach = (eventType.bufferBeforeMinutes + eventType.bufferAfterMinutes + eventType.durationMinutes) * MINUTE_MS;
-  return withBusy(read.time, await confirmedBookings(db, host.id, { startMs: first - reach, endMs: last + reach }));
+  return withBusy(read.time, await blockingBookings(db, host.id, { startMs: first - reach, endMs: last + reach }, read.time.nowMs));
 }
 
 /**

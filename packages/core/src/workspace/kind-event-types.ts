@@ -24,6 +24,7 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       status: row.status,
       recurring: row.recurring,
       allow_reschedule: row.allow_reschedule !== 0,
+      requires_confirmation: row.requires_confirmation === 1,
       minimum_notice_minutes: row.minimum_notice_minutes,
       future_limit_days: row.future_limit_days,
       buffer_before_minutes: row.buffer_before_minutes,

@@ -41,6 +41,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   slot_unavailable: 'The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).',
   booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
   booking_already_cancelled: 'Only a confirmed booking can be rescheduled.',
+  booking_not_pending: 'Only a pending booking can be confirmed or declined, and only before its start.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
   webhook_inactive: 'The webhook is paused or disabled, so nothing can be sent to it; `details.status` says which. Resume it first.',
   calendar_from_workspace: 'The account comes from the workspace file, which would bring it back on its next load; remove it there.',
