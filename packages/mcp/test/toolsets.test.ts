@@ -39,18 +39,18 @@ describe('choosing toolsets', () => {
     expect(parseToolsets('')).toEqual(['booking']);
     expect(parseToolsets(' webhooks , series ,')).toEqual(['booking', 'series', 'webhooks']);
     expect(parseToolsets('booking')).toEqual(['booking']);
-    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people']);
+    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people', 'approvals']);
   });
 
   it('refuses an unknown toolset with validation_error naming the parameter and the one it most likely meant', () => {
     expect(refusal('seires,webhooks')).toEqual({
       code: 'validation_error',
       message:
-        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not seires)?',
+        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all). Did you mean series (not seires)?',
       details: { fields: ['toolsets'] },
     });
     expect(refusal('Series').message).toBe(
-      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all). Did you mean series (not Series)?',
+      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all). Did you mean series (not Series)?',
     );
   });
 });
@@ -142,7 +142,7 @@ describe('the tools a connection lists', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
-      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people (or all).',
+      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
       details: { fields: ['toolsets'] },
     });
   });
