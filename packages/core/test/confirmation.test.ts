@@ -4,7 +4,7 @@ import { visitorPrincipal } from '../src/auth/visitor.js';
 import { blockingBookings } from '../src/availability/load-host-time.js';
 import { declineUnanswered, UNANSWERED_REASON } from '../src/bookings/decline-unanswered.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
-import { dispatchNotifications } from '../src/notifications/dispatch-notifications.js';
+import { loopPass } from '../src/notifications/dispatch-loop.js';
 import type { Mail } from '../src/notifications/mailer.js';
 import { confirmBookingOperation, declineBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
@@ -243,13 +243,14 @@ describe.each(storeFixtures())('pending bookings on $name', (fixture) => {
       expect(await scheduleErrorOf(decline(uid))).toEqual(expired);
     });
 
-    it('runs in the dispatch pass, whose mail then goes out in the same pass', async () => {
+    it("runs in the dispatch loop's pass, which goes again at once to send its mail", async () => {
       await requested();
       await store.db.deleteFrom('notifications').execute();
       clock.set(startMs);
       const sent: Mail[] = [];
-      const report = await dispatchNotifications({ store, clock, ids: deps.ids, mailer: { send: async (mail) => void sent.push(mail) } });
-      expect(report.sent).toBe(2);
+      const loopDeps = { store, clock, ids: deps.ids, mailer: { send: async (mail: Mail) => void sent.push(mail) } };
+      expect(await loopPass(loopDeps)).toEqual({ report: { sent: 0, suppressed: 0, failed: 0, deferred: 0 }, more: true });
+      expect(await loopPass(loopDeps)).toEqual({ report: { sent: 2, suppressed: 0, failed: 0, deferred: 0 }, more: false });
       expect(sent.map((m) => m.subject).sort()).toEqual(['Declined: Meeting with Hana Host', 'Declined: Meeting with Kim']);
       expect(sent.every((m) => m.calendar === undefined)).toBe(true);
     });

@@ -1,4 +1,3 @@
-import { declineUnanswered } from '../bookings/decline-unanswered.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { ManageLinkWriter } from '../manage-links/manage-link.js';
@@ -75,8 +74,6 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
   const limit = options.limit ?? 50;
   const width = Math.max(1, Math.min(options.concurrency ?? 1, limit));
   const report: DispatchReport = { sent: 0, suppressed: 0, failed: 0, deferred: 0 };
-  // Pending bookings left unanswered past their deadline are declined first, so their mail goes in this pass.
-  await declineUnanswered(deps);
   let handled = 0;
   while (handled < limit) {
     const asked = Math.min(width, limit - handled);
