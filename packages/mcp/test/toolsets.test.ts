@@ -103,6 +103,17 @@ describe('the tools a connection lists', () => {
     ]);
   });
 
+  it('lists confirm_booking and decline_booking only when approvals is asked for, never by default', async () => {
+    expect(Object.entries(TOOLSET_OF).filter(([, toolset]) => toolset === 'approvals')).toEqual([
+      ['confirm_booking', 'approvals'],
+      ['decline_booking', 'approvals'],
+    ]);
+    expect(await namesOf(await connected())).not.toContain('confirm_booking');
+    expect((await namesOf(await connected(['booking', 'approvals']))).sort()).toEqual([...BOOKING, 'confirm_booking', 'decline_booking'].sort());
+    const answer = await (await connected(['booking'])).callTool({ name: 'confirm_booking', arguments: { uid: 'x' } });
+    expect(answer).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Tool confirm_booking not found') }] });
+  });
+
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
     const client = await connected(['booking']);
     const answer = await client.callTool({ name: 'list_webhooks', arguments: {} });
