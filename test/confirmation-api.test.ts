@@ -23,7 +23,14 @@ const workspace = {
   organization: { name: 'Confirm Org' },
   limits: { pat_per_minute: 10_000 },
   users: [
-    { id: IDS.ria, username: 'ria', email: 'ria@confirm.test', name: 'Ria Host', timezone: 'UTC', schedule: { timezone: 'UTC', weekly: everyDay } },
+    {
+      id: IDS.ria,
+      username: 'ria',
+      email: 'ria@confirm.test',
+      name: 'Ria Host',
+      timezone: 'UTC',
+      schedule: { timezone: 'UTC', weekly: everyDay },
+    },
     { id: IDS.sam, username: 'sam', email: 'sam@confirm.test', name: 'Sam Other', timezone: 'UTC' },
   ],
   event_types: [
@@ -52,7 +59,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const answer = (action: 'confirm' | 'decline', uid: string, options: { token?: string; json?: unknown; ifMatch?: string; key?: string | null } = {}) =>
+const answer = (
+  action: 'confirm' | 'decline',
+  uid: string,
+  options: { token?: string; json?: unknown; ifMatch?: string; key?: string | null } = {},
+) =>
   api(server.url, `/v1/bookings/${uid}/${action}`, {
     method: 'POST',
     token: options.token ?? RIA,
@@ -62,11 +73,14 @@ const answer = (action: 'confirm' | 'decline', uid: string, options: { token?: s
     },
     ...(options.json === undefined ? {} : { json: options.json }),
   });
-const request = async (start: string) => expectData(await createBooking(server.url, RIA, bookingBody(IDS.approve, start, 'kim@example.com')), 201);
+const request = async (start: string) =>
+  expectData(await createBooking(server.url, RIA, bookingBody(IDS.approve, start, 'kim@example.com')), 201);
 const slotStarts = async (day: number) =>
-  (expectData(await listSlots(server.url, RIA, { event_type_id: IDS.approve, start: isoAt(day, 0), end: isoAt(day + 1, 0) })).slots as { start: string }[]).map(
-    (s) => new Date(s.start).toISOString(),
-  );
+  (
+    expectData(await listSlots(server.url, RIA, { event_type_id: IDS.approve, start: isoAt(day, 0), end: isoAt(day + 1, 0) })).slots as {
+      start: string;
+    }[]
+  ).map((s) => new Date(s.start).toISOString());
 
 describe('pending bookings over HTTP', () => {
   it('shows requires_confirmation on the event type', async () => {

@@ -127,16 +127,19 @@ async function expectNoDoubleBooking(writers: readonly ExecuteDeps[], store: Sto
 
 const CHANGES = { long: { requires_confirmation: true } };
 
-describe.each(storeFixtures().filter((f) => f.name === 'sqlite'))('1,000 confirms racing creates, two writers on one $name Store', (fixture) => {
-  afterAll(() => fixture.cleanup());
+describe.each(storeFixtures().filter((f) => f.name === 'sqlite'))(
+  '1,000 confirms racing creates, two writers on one $name Store',
+  (fixture) => {
+    afterAll(() => fixture.cleanup());
 
-  it('never double-books', async () => {
-    const store = await fixture.open();
-    const clock = manualClock(T0);
-    await loadBookingWorkspace({ store, clock }, [], CHANGES);
-    await expectNoDoubleBooking([testDeps(store, clock), testDeps(store, clock)], store);
-  }, 60_000);
-});
+    it('never double-books', async () => {
+      const store = await fixture.open();
+      const clock = manualClock(T0);
+      await loadBookingWorkspace({ store, clock }, [], CHANGES);
+      await expectNoDoubleBooking([testDeps(store, clock), testDeps(store, clock)], store);
+    }, 60_000);
+  },
+);
 
 // Two SQLite Stores in one process cannot wait on each other (create-booking-race.test.ts), so the
 // two-process race runs on PostgreSQL: two pools on one database, as two servers hold them.

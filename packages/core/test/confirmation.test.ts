@@ -54,7 +54,13 @@ describe.each(storeFixtures())('pending bookings on $name', (fixture) => {
   afterAll(() => fixture.cleanup());
 
   const confirm = (uid: string, who = hana, ifMatch?: string) =>
-    execute(deps, confirmBookingOperation, who, { params: { uid }, query: {}, body: undefined, idempotencyKey: key('confirm'), ifMatch }, 'req');
+    execute(
+      deps,
+      confirmBookingOperation,
+      who,
+      { params: { uid }, query: {}, body: undefined, idempotencyKey: key('confirm'), ifMatch },
+      'req',
+    );
   const decline = (uid: string, reason?: string, who = hana) =>
     execute(
       deps,
@@ -75,13 +81,20 @@ describe.each(storeFixtures())('pending bookings on $name', (fixture) => {
     const { outcome } = await listSlots(deps, hana, { event_type_id: ET.meet, start: '2026-03-02T00:00:00Z', end: '2026-03-03T00:00:00Z' });
     return (outcome.data as { slots: { start: string }[] }).slots.map((s) => new Date(s.start).toISOString());
   };
-  const busy = { code: 'slot_unavailable', message: 'The host is not free at this time.', details: { reason: 'slot_busy' }, retryAfterSeconds: undefined };
+  const busy = {
+    code: 'slot_unavailable',
+    message: 'The host is not free at this time.',
+    details: { reason: 'slot_busy' },
+    retryAfterSeconds: undefined,
+  };
 
   it('creates a pending booking with booking.requested (not booking.created) and the request mail to host and attendee', async () => {
     const { outcome } = await createBooking(deps, hana, body(), 'key-create');
     expect(outcome).toMatchObject({ status: 201, version: 1, data: { status: 'pending', start_at: START, end_at: END } });
     const uid = (outcome.data as { uid: string }).uid;
-    expect((await outboxOf(store)).map((e) => [e.event_type, e.subject_uid, e.payload.status])).toEqual([['booking.requested', uid, 'pending']]);
+    expect((await outboxOf(store)).map((e) => [e.event_type, e.subject_uid, e.payload.status])).toEqual([
+      ['booking.requested', uid, 'pending'],
+    ]);
     expect(await mailKinds()).toEqual(['booking_requested hana@acme.test', 'booking_requested kim@example.com']);
   });
 
@@ -146,7 +159,10 @@ describe.each(storeFixtures())('pending bookings on $name', (fixture) => {
   it('a cancel of a declined booking answers it unchanged; a pending one may be canceled by the attendee side', async () => {
     const { uid } = await requested();
     await decline(uid);
-    expect((await cancelBooking(deps, hana, uid, {}, key('cancel'))).outcome).toMatchObject({ status: 200, data: { status: 'declined', version: 2 } });
+    expect((await cancelBooking(deps, hana, uid, {}, key('cancel'))).outcome).toMatchObject({
+      status: 200,
+      data: { status: 'declined', version: 2 },
+    });
     const other = await requested('2026-03-02T15:00:00Z');
     expect((await cancelBooking(deps, hana, other.uid, {}, key('cancel'))).outcome).toMatchObject({ data: { status: 'canceled' } });
   });

@@ -493,8 +493,9 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       const fetched = (await call('ann', 'get_event_type', { params: { id: made.id } })).outcome.data as EventType;
       expect(fetched.requires_confirmation).toBe(true);
       expect((await book('2026-05-05T10:00:00Z', { event_type_id: made.id })).status).toBe('pending');
-      const patched = (await call('ann', 'update_event_type', { params: { id: made.id }, body: { requires_confirmation: false }, ifMatch: '"1"' }))
-        .outcome.data as EventType;
+      const patched = (
+        await call('ann', 'update_event_type', { params: { id: made.id }, body: { requires_confirmation: false }, ifMatch: '"1"' })
+      ).outcome.data as EventType;
       expect([patched.requires_confirmation, patched.version]).toEqual([false, 2]);
       expect((await book('2026-05-05T11:00:00Z', { event_type_id: made.id })).status).toBe('confirmed');
     });

@@ -67,12 +67,13 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   confirm_booking: {
     title: 'Confirm a pending booking',
     description:
-      "Confirm a pending booking as its host or for them; it already holds its time. Not pending, or its start has come: booking_not_pending.",
+      'Confirm a pending booking as its host or for them; it already holds its time. Not pending, or its start has come: booking_not_pending.',
     annotations: write,
   },
   decline_booking: {
     title: 'Decline a pending booking',
-    description: 'Decline a pending booking as its host or for them; its time is free again, the reason passed on. Not pending: booking_not_pending.',
+    description:
+      'Decline a pending booking as its host or for them; its time is free again, the reason passed on. Not pending: booking_not_pending.',
     annotations: destroy,
   },
   reschedule_booking: {

@@ -39,7 +39,16 @@ describe('choosing toolsets', () => {
     expect(parseToolsets('')).toEqual(['booking']);
     expect(parseToolsets(' webhooks , series ,')).toEqual(['booking', 'series', 'webhooks']);
     expect(parseToolsets('booking')).toEqual(['booking']);
-    expect(parseToolsets('calendars,all')).toEqual(['booking', 'series', 'webhooks', 'calendars', 'event_types', 'availability', 'people', 'approvals']);
+    expect(parseToolsets('calendars,all')).toEqual([
+      'booking',
+      'series',
+      'webhooks',
+      'calendars',
+      'event_types',
+      'availability',
+      'people',
+      'approvals',
+    ]);
   });
 
   it('refuses an unknown toolset with validation_error naming the parameter and the one it most likely meant', () => {
@@ -109,9 +118,14 @@ describe('the tools a connection lists', () => {
       ['decline_booking', 'approvals'],
     ]);
     expect(await namesOf(await connected())).not.toContain('confirm_booking');
-    expect((await namesOf(await connected(['booking', 'approvals']))).sort()).toEqual([...BOOKING, 'confirm_booking', 'decline_booking'].sort());
+    expect((await namesOf(await connected(['booking', 'approvals']))).sort()).toEqual(
+      [...BOOKING, 'confirm_booking', 'decline_booking'].sort(),
+    );
     const answer = await (await connected(['booking'])).callTool({ name: 'confirm_booking', arguments: { uid: 'x' } });
-    expect(answer).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Tool confirm_booking not found') }] });
+    expect(answer).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('Tool confirm_booking not found') }],
+    });
   });
 
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
@@ -153,7 +167,8 @@ describe('the tools a connection lists', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
-      message: 'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
+      message:
+        'Unknown toolset: hooks. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals (or all).',
       details: { fields: ['toolsets'] },
     });
   });

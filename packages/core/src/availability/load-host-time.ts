@@ -54,7 +54,13 @@ export function overlapBounds(window: Interval): [lowest: string, before: string
 }
 
 /** The host's bookings that block time (overlappingBookings) at `nowMs` and overlap `window`, except one being moved. */
-export async function blockingBookings(db: Executor, hostId: string, window: Interval, nowMs: number, exceptUid?: string): Promise<Interval[]> {
+export async function blockingBookings(
+  db: Executor,
+  hostId: string,
+  window: Interval,
+  nowMs: number,
+  exceptUid?: string,
+): Promise<Interval[]> {
   const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window), toTimestamp(nowMs)]);
   const out: Interval[] = [];
   for (const r of rows) if (r.uid !== exceptUid) out.push({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at) });

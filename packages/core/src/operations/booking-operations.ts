@@ -1,5 +1,5 @@
-import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
 import { confirmBooking, declineBooking } from '../bookings/answer-request.js';
+import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
 import { bookingSchema } from '../bookings/booking-view.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
@@ -152,7 +152,11 @@ export const declineBookingOperation = defineOperation({
   name: 'decline_booking',
   path: '/v1/bookings/:uid/decline',
   schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
-  parse: (call) => ({ uid: pathParam(call.params, 'uid'), ifMatch: sentIfMatch(call), body: parseBody(cancelBookingBodySchema, call.body) }),
+  parse: (call) => ({
+    uid: pathParam(call.params, 'uid'),
+    ifMatch: sentIfMatch(call),
+    body: parseBody(cancelBookingBodySchema, call.body),
+  }),
   async run(ctx, { uid, ifMatch, body }) {
     return ctx.write(async (trx) => {
       const booking = await declineBooking(trx, answerDeps(ctx), ctx.principal, uid, ifMatch, body);

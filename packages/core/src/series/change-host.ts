@@ -81,7 +81,8 @@ export async function changeSeriesHost(
       const current = await currentOccurrence(trx, occurrence.uid);
       // Stryker disable next-line OptionalChaining: bookings are never deleted, so the occurrence listed above is always found.
       if (current?.status !== 'confirmed' || slot.startMs <= deps.clock.now()) return 'gone' as const;
-      if (!free || !(await isStillFree(trx, { dialect: deps.store.dialect, clock: deps.clock }, newHost.id, eventType, slot, current.uid))) return 'busy' as const;
+      if (!free || !(await isStillFree(trx, { dialect: deps.store.dialect, clock: deps.clock }, newHost.id, eventType, slot, current.uid)))
+        return 'busy' as const;
       const changed = await applyBookingChange(
         trx,
         deps,

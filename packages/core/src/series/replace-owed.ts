@@ -141,7 +141,8 @@ export async function replaceOwed(
     const step = await runItem(deps, started, firstIndex + i, async (trx) => {
       if (cause !== undefined) return cause;
       // A booking made since the read, seen under the host's lock.
-      if (!(await isStillFree(trx, { dialect: deps.store.dialect, clock: deps.clock }, booking.host.id, booking.eventType, slot))) return 'busy' as const;
+      if (!(await isStillFree(trx, { dialect: deps.store.dialect, clock: deps.clock }, booking.host.id, booking.eventType, slot)))
+        return 'busy' as const;
       if (!(await settleOwed(trx, entry.id))) return 'gone' as const;
       await bookOccurrence(trx, deps, template, { patternInstantMs: target.instantMs, rescheduledFromUid: entry.heldBookingUid }, mail);
       await mailHeldCancel(trx, deps, mail, entry.heldBookingUid);
