@@ -1472,6 +1472,10 @@ export interface components {
             /** @description Merged into metadata. */
             utm_campaign?: string;
         };
+        CancelBookingBody: {
+            /** @description Why; passed on to those invited. */
+            reason?: string;
+        };
         RescheduleBookingBody: {
             /**
              * Format: date-time
@@ -2461,10 +2465,6 @@ export interface components {
             next_cursor: string | null;
             /** @description Whether more items follow. */
             has_more: boolean;
-        };
-        CancelBookingBody: {
-            /** @description Why; passed on to those invited. */
-            reason?: string;
         };
     };
     responses: {
@@ -4564,7 +4564,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["DeclineBookingBody"];
+                "application/json": components["schemas"]["CancelBookingBody"];
             };
         };
         responses: {

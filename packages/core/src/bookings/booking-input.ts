@@ -38,6 +38,9 @@ const reason = z.string().max(1024, 'must be at most 1024 characters').meta({ de
 export const cancelBookingBodySchema = z.object({ reason: reason.optional() });
 export type CancelBookingBody = z.output<typeof cancelBookingBodySchema>;
 
+/** A decline's body: the same field as a cancel's, a schema of its own so each has its OpenAPI component. */
+export const declineBookingBodySchema = z.object({ reason: reason.optional() });
+
 export const rescheduleBookingBodySchema = z.object({
   start: instant.meta({ description: `The new start, a free slot. ${WITH_OFFSET}` }),
   timezone: timeZone.optional().meta({ description: 'New IANA zone; default the current one.' }),

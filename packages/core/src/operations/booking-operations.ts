@@ -1,5 +1,10 @@
 import { confirmBooking, declineBooking } from '../bookings/answer-request.js';
-import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
+import {
+  cancelBookingBodySchema,
+  createBookingBodySchema,
+  declineBookingBodySchema,
+  rescheduleBookingBodySchema,
+} from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
 import { bookingSchema } from '../bookings/booking-view.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
@@ -151,11 +156,11 @@ export const declineBookingOperation = defineOperation({
   ...ANSWER,
   name: 'decline_booking',
   path: '/v1/bookings/:uid/decline',
-  schemas: { params: ['uid'], input: cancelBookingBodySchema, output: bookingSchema, list: false },
+  schemas: { params: ['uid'], input: declineBookingBodySchema, output: bookingSchema, list: false },
   parse: (call) => ({
     uid: pathParam(call.params, 'uid'),
     ifMatch: sentIfMatch(call),
-    body: parseBody(cancelBookingBodySchema, call.body),
+    body: parseBody(declineBookingBodySchema, call.body),
   }),
   async run(ctx, { uid, ifMatch, body }) {
     return ctx.write(async (trx) => {
