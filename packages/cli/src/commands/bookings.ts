@@ -157,49 +157,21 @@ export function registerBookings(program: Command): void {
       }),
     );
 
-  withCommonOptions(
-    bookings
-      .command('confirm')
-      .argument('<uid>', UID_ARGUMENT)
-      .description('Confirm a pending booking, as its host (or for them).')
-      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
-      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
-  )
-    .addHelpText('after', '\nExample:\n  schedule bookings confirm <uid>')
-    .action((typed: string, _, command: Command) =>
-      runCommand(command, async (ctx) => {
-        const uid = await bookingUidOf(ctx, typed);
-        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
-        showBookingWrite(
-          ctx,
-          (await ctx.call('confirm_booking', { params: { uid }, idempotencyKey: ctx.key(), ...defined({ ifMatch }) })).data,
-          confirmedText,
-        );
-      }),
-    );
-
-  withCommonOptions(
-    bookings
-      .command('decline')
-      .argument('<uid>', UID_ARGUMENT)
-      .description('Decline a pending booking, as its host (or for them); its time is free again.')
-      .option('--reason <text>', 'why, passed on to the attendee')
-      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
-      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
-  )
-    .addHelpText('after', '\nExample:\n  schedule bookings decline <uid> --reason "Fully booked that week"')
-    .action((typed: string, _, command: Command) =>
-      runCommand(command, async (ctx) => {
-        const uid = await bookingUidOf(ctx, typed);
-        const body = defined({ reason: ctx.options.reason });
-        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
-        showBookingWrite(
-          ctx,
-          (await ctx.call('decline_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ...defined({ ifMatch }) })).data,
-          declinedText,
-        );
-      }),
-    );
+  registerAnswer(bookings, {
+    name: 'confirm',
+    description: 'Confirm a pending booking, as its host (or for them).',
+    example: 'schedule bookings confirm <uid>',
+    operation: 'confirm_booking',
+    say: confirmedText,
+  });
+  registerAnswer(bookings, {
+    name: 'decline',
+    description: 'Decline a pending booking, as its host (or for them); its time is free again.',
+    example: 'schedule bookings decline <uid> --reason "Fully booked that week"',
+    operation: 'decline_booking',
+    say: declinedText,
+    reason: true,
+  });
 
   withCommonOptions(
     bookings
@@ -250,6 +222,37 @@ export function registerBookings(program: Command): void {
           (await ctx.call('update_booking', { params: { uid }, body, idempotencyKey: ctx.key(), ifMatch })).data,
           updatedBookingText,
         );
+      }),
+    );
+}
+
+/** `bookings confirm` and `bookings decline`: the host's answer to a pending booking, If-Match sent only when given. */
+function registerAnswer(
+  bookings: Command,
+  answer: {
+    name: string;
+    description: string;
+    example: string;
+    operation: 'confirm_booking' | 'decline_booking';
+    say: (b: BookingData, zone: string) => string;
+    reason?: boolean;
+  },
+): void {
+  let command = bookings.command(answer.name).argument('<uid>', UID_ARGUMENT).description(answer.description);
+  if (answer.reason) command = command.option('--reason <text>', 'why, passed on to the attendee');
+  withCommonOptions(
+    command
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', `\nExample:\n  ${answer.example}`)
+    .action((typed: string, _, cmd: Command) =>
+      runCommand(cmd, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
+        const body = answer.reason ? defined({ reason: ctx.options.reason }) : undefined;
+        const sent = { params: { uid }, idempotencyKey: ctx.key(), ...defined({ body, ifMatch }) };
+        showBookingWrite(ctx, (await ctx.call(answer.operation, sent)).data, answer.say);
       }),
     );
 }

@@ -10,20 +10,11 @@ import { toTimestamp } from '../time.js';
  * The mail the service sends (docs/mail.md): series mail (a confirmation on
  * create, one notice on end), booking mail (created, rescheduled, canceled,
  * to the attendee and to the host; changed, to the attendee of an occurrence
- * a series gave another host or link), and the notice to a webhook's owner
+ * a series gave another host or link; requested, confirmed and declined, for
+ * a type that requires confirmation), and the notice to a webhook's owner
  * that it was paused.
  */
-export type NotificationKind =
-  | 'series_confirmation'
-  | 'series_ended'
-  | 'booking_created'
-  | 'booking_rescheduled'
-  | 'booking_canceled'
-  | 'booking_changed'
-  | 'booking_requested'
-  | 'booking_confirmed'
-  | 'booking_declined'
-  | 'webhook_paused';
+export type NotificationKind = SeriesNotificationKind | BookingNotificationKind | 'webhook_paused';
 
 export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
 export type BookingNotificationKind =
