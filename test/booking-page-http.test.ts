@@ -35,6 +35,7 @@ const TYPE = {
   movable: 'a2000000-0000-4000-8000-000000000007',
   ivan: 'a2000000-0000-4000-8000-000000000008',
   noticed: 'a2000000-0000-4000-8000-000000000009',
+  approve: 'a2000000-0000-4000-8000-00000000000a',
 } as const;
 
 const weekdays = {
@@ -91,6 +92,7 @@ function workspaceWith(limits: Record<string, number>) {
         cancel_notice_minutes: 2 * 1440,
         reschedule_notice_minutes: 30 * 60,
       }),
+      eventType(TYPE.approve, 'hana', 'approve', 'Approved talk', { visibility: 'hidden', requires_confirmation: true }),
     ],
     tokens: [{ name: 'hana', user: 'hana', secret: TOKEN, scopes: [...ALL_SCOPES] }],
     bookings: [
@@ -334,6 +336,22 @@ describe('booking by post', () => {
     const manage = await getPage(server.url, `${link}?done=booked`);
     expect(manage.status).toBe(200);
     expect(manage.text).toContain('You are booked');
+  });
+
+  it('on a type that requires confirmation: pending, the page says requested, awaiting the host (English and German), no calendar links', async () => {
+    const start = '2030-01-08T11:30:00.000Z';
+    const link = await bookThroughPage('approve', start);
+    expect(await bookingsAt(start, 'pending')).toHaveLength(1);
+    const manage = await getPage(server.url, `${link}?done=booked`);
+    expect(manage.status).toBe(200);
+    expect(manage.text).toContain('<h1>Requested, awaiting the host</h1>');
+    expect(manage.text).toContain('Hana Host has not confirmed this meeting yet.');
+    expect(manage.text).not.toContain('You are booked');
+    expect(manage.text).not.toContain('Add to your calendar');
+    expect(manage.text).toContain('Cancel the meeting');
+    const german = await getPage(server.url, `${link}?done=booked`, { 'accept-language': 'de' });
+    expect(german.text).toContain('<h1>Angefragt, wartet auf den Gastgeber</h1>');
+    expect(german.text).toContain('Hana Host hat diesen Termin noch nicht bestätigt.');
   });
 
   it('a double submit with one form token books once; the second answer is the same 303', async () => {

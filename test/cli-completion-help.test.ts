@@ -75,7 +75,17 @@ describe('schedule completion', () => {
   it('bash with compgen: commands, subcommands, flags of the command typed, values of zone flags, not inside a flag value', () => {
     expect(bashOffers('schedule', '')).toEqual(TOP_LEVEL);
     expect(bashOffers('schedule', 'bo')).toEqual(['bookings', 'book']);
-    expect(bashOffers('schedule', 'bookings', '')).toEqual(['list', 'get', 'create', 'cancel', 'reschedule', 'update', 'no-show']);
+    expect(bashOffers('schedule', 'bookings', '')).toEqual([
+      'list',
+      'get',
+      'create',
+      'cancel',
+      'confirm',
+      'decline',
+      'reschedule',
+      'update',
+      'no-show',
+    ]);
     expect(bashOffers('schedule', 'bookings', 'list', '--ho')).toEqual(['--host']);
     expect(bashOffers('schedule', '--db', 'x.db', 'series', 'm')).toEqual(['move']);
     expect(bashOffers('schedule', 'slots', 'list', '--tz', 'Europe/Ber')).toEqual(['Europe/Berlin']);

@@ -270,6 +270,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings/{uid}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a pending booking
+         * @description The host (or whoever may act for them) confirms a `pending` booking of an event type that requires confirmation; it becomes `confirmed`. It held its time since it was made, so nothing else is checked and no double booking can follow. A booking that is not pending, or whose start (the deadline) has come, is `409 booking_not_pending`. If-Match is checked when sent.
+         *
+         *     Needs the scope `bookings:update`. MCP tool: `confirm_booking`.
+         */
+        post: operations["confirm_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bookings/{uid}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a pending booking
+         * @description The host (or whoever may act for them) declines a `pending` booking; it becomes `declined` and its time is free at once. The reason is kept in `cancellation_reason`, the time in `cancelled_at`; the body may be omitted. A booking that is not pending, or whose start has come (it is declined by then), is `409 booking_not_pending`. If-Match is checked when sent.
+         *
+         *     Needs the scope `bookings:update`. MCP tool: `decline_booking`.
+         */
+        post: operations["decline_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bookings/{uid}/no-show": {
         parameters: {
             query?: never;
@@ -1528,6 +1572,10 @@ export interface components {
             /** @description true: pass the event type's notice (tokens only). */
             override_notice?: boolean;
         };
+        DeclineBookingBody: {
+            /** @description Why; passed on to those invited. */
+            reason?: string;
+        };
         UpdateBookingBody: {
             /** @description Merged key by key into the metadata. */
             metadata?: {
@@ -1573,7 +1621,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1584,7 +1632,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events?: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1659,6 +1707,11 @@ export interface components {
             recurring?: "on" | "off";
             /** @default true */
             allow_reschedule?: boolean;
+            /**
+             * @description true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused.
+             * @default false
+             */
+            requires_confirmation?: boolean;
             /** @default 0 */
             buffer_before_minutes?: number;
             /** @default 0 */
@@ -1765,6 +1818,8 @@ export interface components {
              */
             recurring?: "on" | "off";
             allow_reschedule?: boolean;
+            /** @description true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused. */
+            requires_confirmation?: boolean;
             buffer_before_minutes?: number;
             buffer_after_minutes?: number;
             /** @description 1 to 1440; the duration when absent at creation. */
@@ -1971,7 +2026,7 @@ export interface components {
                 /** Format: date-time */
                 end_at: string;
                 /** @enum {string} */
-                status: "confirmed" | "canceled";
+                status: "confirmed" | "pending" | "canceled" | "declined";
             }[];
             skipped: {
                 /** @description The pattern date, in the series zone. */
@@ -2042,7 +2097,7 @@ export interface components {
             event_type_slug: string;
             title: string;
             /** @enum {string} */
-            status: "confirmed" | "canceled";
+            status: "confirmed" | "pending" | "canceled" | "declined";
             /**
              * Format: date-time
              * @description UTC, with milliseconds.
@@ -2149,7 +2204,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2176,7 +2231,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2367,6 +2422,7 @@ export interface components {
             /** @enum {string} */
             recurring: "on" | "off";
             allow_reschedule: boolean;
+            requires_confirmation: boolean;
             attendee_mail: boolean;
             location: {
                 /** @constant */
@@ -4338,7 +4394,7 @@ export interface operations {
                 series_id?: string;
                 /** @description Attendee email, exact match. */
                 attendee_email?: string;
-                status?: ("confirmed" | "canceled")[];
+                status?: ("confirmed" | "pending" | "canceled" | "declined")[];
                 /** @description Earliest start. ISO 8601 date (UTC), or date-time with Z or an offset (zone-less is refused). */
                 start_date?: string;
                 /** @description Latest start (a date: all of it). ISO 8601 date (UTC), or date-time with Z or an offset (zone-less is refused). */
@@ -4922,6 +4978,214 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    confirm_booking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Booking"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrBookingNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `booking_not_pending`: Only a pending booking can be confirmed or declined, and only before its start.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "booking_not_pending" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    decline_booking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeclineBookingBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Booking"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFoundOrBookingNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `booking_not_pending`: Only a pending booking can be confirmed or declined, and only before its start.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "booking_not_pending" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
         };
     };
     mark_no_show: {

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'hold_limit_reached',
   'booking_in_past',
   'booking_already_cancelled',
+  'booking_not_pending',
   'reschedule_not_allowed',
   'cancel_notice',
   'reschedule_notice',

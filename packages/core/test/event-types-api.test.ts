@@ -157,6 +157,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         status: 'on',
         recurring: 'on',
         allow_reschedule: true,
+        requires_confirmation: false,
         attendee_mail: true,
         location: { type: 'conference' },
         visibility: 'public',
@@ -224,6 +225,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       [{ name: '' }, 'name'],
       [{ status: 'paused' }, 'status'],
       [{ recurring: 'yes' }, 'recurring'],
+      [{ requires_confirmation: 'yes' }, 'requires_confirmation'],
       [
         {
           questions: [
@@ -514,6 +516,19 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
       expect([fetched.allow_reschedule, fetched.attendee_mail]).toEqual([false, false]);
       const booked = await book('2026-05-05T10:00:00Z', { event_type_id: made.id });
       expect(booked.location).toEqual({ type: 'phone', url: null, value: '+1 555 0100' });
+    });
+
+    it('requires_confirmation is stored, read back and changed by PATCH; a booking of the type then starts pending', async () => {
+      const made = await create({ slug: 'approve', name: 'Approve', duration_minutes: 30, requires_confirmation: true });
+      expect(made.requires_confirmation).toBe(true);
+      const fetched = (await call('ann', 'get_event_type', { params: { id: made.id } })).outcome.data as EventType;
+      expect(fetched.requires_confirmation).toBe(true);
+      expect((await book('2026-05-05T10:00:00Z', { event_type_id: made.id })).status).toBe('pending');
+      const patched = (
+        await call('ann', 'update_event_type', { params: { id: made.id }, body: { requires_confirmation: false }, ifMatch: '"1"' })
+      ).outcome.data as EventType;
+      expect([patched.requires_confirmation, patched.version]).toEqual([false, 2]);
+      expect((await book('2026-05-05T11:00:00Z', { event_type_id: made.id })).status).toBe('confirmed');
     });
 
     it('visibility is public unless declared; hidden and private are stored, changed by PATCH and read back; anything else is refused', async () => {

@@ -254,10 +254,10 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
     });
 
     const NOT_A_TIME = 'must be an ISO 8601 timestamp or date between 1900-01-01 and 9000-12-31.';
-    const STATUSES = 'status: must be a comma-separated list of confirmed, canceled.';
+    const STATUSES = 'status: must be a comma-separated list of confirmed, pending, canceled, declined.';
     it.each([
       ['sort', 'start_desc', 'sort: must be one of start_at_desc, start_at_asc, created_at_desc, updated_at_asc, updated_at_desc.'],
-      ['status', 'pending', STATUSES],
+      ['status', 'tentative', STATUSES],
       ['status', 'confirmed,bogus', STATUSES],
       ['event_type_id', 'not-a-uuid', 'event_type_id: must be a UUID.'],
       ['host_user_id', '1234', 'host_user_id: must be a UUID.'],

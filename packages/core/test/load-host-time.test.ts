@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interval } from '../src/availability/busy.js';
 import { type CalendarReader, CalendarUnreadable } from '../src/availability/calendar-reader.js';
-import { calendarBusy, confirmedBookings, loadHostTime } from '../src/availability/load-host-time.js';
+import { blockingBookings, calendarBusy, loadHostTime } from '../src/availability/load-host-time.js';
 import { manualClock } from '../src/clock.js';
 import { ScheduleError } from '../src/errors.js';
 import type { HostRecord } from '../src/event-types/resolve-event-type.js';
@@ -53,9 +53,9 @@ describe.each(storeFixtures())('host time on $name', (fixture) => {
   }, 60_000);
   afterAll(() => fixture.cleanup());
 
-  describe('confirmedBookings', () => {
+  describe('blockingBookings', () => {
     const bookings = (from: string, to: string, exceptUid?: string) =>
-      confirmedBookings(store.db, HANA, { startMs: ms(from), endMs: ms(to) }, exceptUid);
+      blockingBookings(store.db, HANA, { startMs: ms(from), endMs: ms(to) }, ms(T0), exceptUid);
 
     it("gives the host's confirmed bookings that overlap the window, one that began before it included", async () => {
       expect(await bookings('2026-03-03T13:30:00Z', '2026-03-03T17:00:00Z')).toEqual([

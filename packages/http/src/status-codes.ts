@@ -41,6 +41,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   hold_limit_reached: 409,
   booking_in_past: 409,
   booking_already_cancelled: 409,
+  booking_not_pending: 409,
   reschedule_not_allowed: 409,
   cancel_notice: 409,
   reschedule_notice: 409,

@@ -64,6 +64,18 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
       'Cancel a booking that has not started (else booking_in_past); the reason is passed on. Canceling again answers it unchanged.',
     annotations: destroy,
   },
+  confirm_booking: {
+    title: 'Confirm a pending booking',
+    description:
+      'Confirm a pending booking as its host or for them; it already holds its time. Not pending, or its start has come: booking_not_pending.',
+    annotations: write,
+  },
+  decline_booking: {
+    title: 'Decline a pending booking',
+    description:
+      'Decline a pending booking as its host or for them; its time is free again, the reason passed on. Not pending: booking_not_pending.',
+    annotations: destroy,
+  },
   reschedule_booking: {
     title: 'Reschedule a booking',
     description:

@@ -41,6 +41,8 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   update_booking: 'booking',
   mark_no_show: 'approvals',
   clear_no_show: 'approvals',
+  confirm_booking: 'approvals',
+  decline_booking: 'approvals',
   list_series: 'series',
   get_series: 'series',
   create_series: 'series',

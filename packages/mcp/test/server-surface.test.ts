@@ -81,6 +81,7 @@ const READ_ONLY = new Set([
 ]);
 const DESTRUCTIVE = new Set([
   'cancel_booking',
+  'decline_booking',
   'end_series',
   'delete_webhook',
   'remove_calendar',
@@ -126,6 +127,8 @@ const UID_TOOLS = [
 const TAKES_KEY = new Set([
   'create_booking',
   'cancel_booking',
+  'confirm_booking',
+  'decline_booking',
   'reschedule_booking',
   'update_booking',
   'create_series',

@@ -28,7 +28,13 @@ import { call, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 // Issue 32 item 1 added three webhook event names (event_type.created,
 // .updated, .deleted), which the webhook tools list: webhooks 14,507, the
 // default 56,514 bytes. Its event_types toolset, outside the default, is 12,215.
-// Issue 34 parts 3 and 4 (from 54,817 bytes): override_notice on cancel and
+// Issue 34 part 2 (requires confirmation) added the statuses pending and
+// declined, which every booking tool's output lists, and three webhook event
+// names (booking.requested, .confirmed, .declined): the default went from
+// 54,817 to 55,101 bytes (booking alone 20,500). Its two tools,
+// confirm_booking and decline_booking, are in the approvals toolset outside
+// the default, which adds 3,679.
+// Issue 34 parts 3 and 4 (measured apart from part 2, from 54,817 bytes): override_notice on cancel and
 // reschedule, the two notice fields in list_event_types' output and two
 // webhook event names (booking.no_show, .no_show_cleared) make the default
 // 55,253 (booking 20,682); mark_no_show and clear_no_show are in the new

@@ -147,7 +147,10 @@ describe('tool schema rules', () => {
   });
 
   it('lists the values of status, sort, frequency and weekdays', () => {
-    expect(input('list_bookings').properties.status).toMatchObject({ type: 'array', items: { enum: ['confirmed', 'canceled'] } });
+    expect(input('list_bookings').properties.status).toMatchObject({
+      type: 'array',
+      items: { enum: ['confirmed', 'pending', 'canceled', 'declined'] },
+    });
     expect(input('list_series').properties.status).toMatchObject({ type: 'array', items: { enum: ['active', 'paused', 'ended'] } });
     expect(input('list_bookings').properties.sort).toMatchObject({
       enum: ['start_at_desc', 'start_at_asc', 'created_at_desc', 'updated_at_asc', 'updated_at_desc'],

@@ -115,12 +115,26 @@ describe('the tools a connection lists', () => {
 
   it('lists the no-show tools only when approvals is asked for, never by default', async () => {
     const withApprovals = await namesOf(await connected(['booking', 'approvals']));
-    expect(withApprovals.filter((name) => !(BOOKING as string[]).includes(name))).toEqual(['mark_no_show', 'clear_no_show']);
-    expect(withApprovals).toHaveLength(BOOKING.length + 2);
+    expect(withApprovals.filter((name) => !(BOOKING as string[]).includes(name))).toEqual([
+      'confirm_booking',
+      'decline_booking',
+      'mark_no_show',
+      'clear_no_show',
+    ]);
+    expect(withApprovals).toHaveLength(BOOKING.length + 4);
     const byDefault = await namesOf(await connected());
     expect(byDefault).not.toContain('mark_no_show');
     expect(byDefault).not.toContain('clear_no_show');
     expect(await namesOf(await connected(parseToolsets('all')))).toEqual(expect.arrayContaining(['mark_no_show', 'clear_no_show']));
+  });
+
+  it('lists confirm_booking and decline_booking only when approvals is asked for, never by default', async () => {
+    expect(await namesOf(await connected())).not.toContain('confirm_booking');
+    const answer = await (await connected(['booking'])).callTool({ name: 'confirm_booking', arguments: { uid: 'x' } });
+    expect(answer).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('Tool confirm_booking not found') }],
+    });
   });
 
   it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {

@@ -37,7 +37,7 @@ interface ApiBooking {
   event_type_id: string;
   event_type_slug: string;
   title: string;
-  status: 'confirmed' | 'canceled';
+  status: 'confirmed' | 'pending' | 'canceled' | 'declined';
   start_at: string;
   end_at: string;
   host: { username: string; email: string };
@@ -163,7 +163,7 @@ export async function icsRoute(ctx: PageContext, r: PageRequest, token: string):
       summary: api.title,
       location: api.location.url ?? api.location.value ?? undefined,
       url: api.location.url ?? undefined,
-      status: booking.status === 'canceled' ? 'CANCELLED' : 'CONFIRMED',
+      status: booking.status === 'canceled' || booking.status === 'declined' ? 'CANCELLED' : 'CONFIRMED',
       organizer: { email: api.host.email, name: booking.hostName },
       attendees: api.attendees.map((a) => ({ email: a.email, name: a.name, partstat: 'ACCEPTED' as const })),
     }),

@@ -6,7 +6,15 @@ import { eventTypeOf, usernameOption } from '../input/event-type-flags.js';
 import { hostIdOf } from '../input/host-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
 import { typedTime, typedTimeOrDate } from '../input/time-flags.js';
-import { bookedText, canceledText, noShowText, rescheduledText, updatedBookingText } from '../output/confirmations.js';
+import {
+  bookedText,
+  canceledText,
+  confirmedText,
+  declinedText,
+  noShowText,
+  rescheduledText,
+  updatedBookingText,
+} from '../output/confirmations.js';
 import { confirmationLine, renderObject } from '../output/render.js';
 import { BOOKING_COLUMNS } from './columns.js';
 import { listCommand, withPaging } from './list-pages.js';
@@ -39,12 +47,14 @@ export async function ifMatchOf(ctx: RunContext, getOperation: 'get_booking' | '
 
 /** `schedule bookings …`: one command per booking endpoint. */
 export function registerBookings(program: Command): void {
-  const bookings = program.command('bookings').description('List, read, create, cancel, reschedule and update bookings; record no-shows.');
+  const bookings = program
+    .command('bookings')
+    .description('List, read, create, cancel, reschedule, confirm, decline and update bookings; record no-shows.');
 
   withCommonOptions(
     withPaging(bookings.command('list'))
       .description('List the bookings you can see, newest start first.')
-      .option('--status <list>', 'comma-separated: confirmed, canceled')
+      .option('--status <list>', 'comma-separated: confirmed, pending, canceled, declined')
       .option('--host <username-or-id>', 'only this host')
       .option('--event-type <id>', 'only this event type')
       .option('--series <uid>', 'only the occurrences of this series')
@@ -161,6 +171,22 @@ export function registerBookings(program: Command): void {
       }),
     );
 
+  registerAnswer(bookings, {
+    name: 'confirm',
+    description: 'Confirm a pending booking, as its host (or for them).',
+    example: 'schedule bookings confirm <uid>',
+    operation: 'confirm_booking',
+    say: confirmedText,
+  });
+  registerAnswer(bookings, {
+    name: 'decline',
+    description: 'Decline a pending booking, as its host (or for them); its time is free again.',
+    example: 'schedule bookings decline <uid> --reason "Fully booked that week"',
+    operation: 'decline_booking',
+    say: declinedText,
+    reason: true,
+  });
+
   withCommonOptions(
     bookings
       .command('reschedule')
@@ -244,6 +270,37 @@ export function registerBookings(program: Command): void {
             ? await ctx.call('clear_no_show', { params: { uid }, idempotencyKey: ctx.key(), ifMatch })
             : await ctx.call('mark_no_show', { params: { uid }, body: defined({ reason: o.reason }), idempotencyKey: ctx.key(), ifMatch });
         showBookingWrite(ctx, answer.data, noShowText);
+      }),
+    );
+}
+
+/** `bookings confirm` and `bookings decline`: the host's answer to a pending booking, If-Match sent only when given. */
+function registerAnswer(
+  bookings: Command,
+  answer: {
+    name: string;
+    description: string;
+    example: string;
+    operation: 'confirm_booking' | 'decline_booking';
+    say: (b: BookingData, zone: string) => string;
+    reason?: boolean;
+  },
+): void {
+  let command = bookings.command(answer.name).argument('<uid>', UID_ARGUMENT).description(answer.description);
+  if (answer.reason) command = command.option('--reason <text>', 'why, passed on to the attendee');
+  withCommonOptions(
+    command
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', `\nExample:\n  ${answer.example}`)
+    .action((typed: string, _, cmd: Command) =>
+      runCommand(cmd, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
+        const body = answer.reason ? defined({ reason: ctx.options.reason }) : undefined;
+        const sent = { params: { uid }, idempotencyKey: ctx.key(), ...defined({ body, ifMatch }) };
+        showBookingWrite(ctx, (await ctx.call(answer.operation, sent)).data, answer.say);
       }),
     );
 }

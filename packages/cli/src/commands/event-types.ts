@@ -53,6 +53,7 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       status: o.status,
       recurring: o.recurring,
       allow_reschedule: o.allowReschedule,
+      requires_confirmation: o.requiresConfirmation,
       attendee_mail: o.attendeeMail,
       max_bookings_per_day: noneIsNull(o.maxPerDay),
       max_bookings_per_week: noneIsNull(o.maxPerWeek),
@@ -81,6 +82,7 @@ function withFieldOptions(command: Command): Command {
     .option('--status <on|off>', 'off: not bookable')
     .option('--recurring <on|off>', 'off: no new series')
     .option('--allow-reschedule <true|false>', 'whether bookings may be moved', booleanFlag)
+    .option('--requires-confirmation <true|false>', 'whether the host confirms each booking (pending until then)', booleanFlag)
     .option('--attendee-mail <true|false>', 'whether attendees get mail', booleanFlag)
     .option('--max-per-day <n|none>', "most bookings per host per day (host's zone); none: no limit", numberFlag)
     .option('--max-per-week <n|none>', 'most bookings per host per ISO week; none: no limit', numberFlag)

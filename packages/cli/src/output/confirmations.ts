@@ -77,6 +77,14 @@ export function noShowText(b: BookingFacts & { readonly no_show_at: string | nul
   return `${what} ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
 }
 
+export function confirmedText(b: BookingFacts, zone: string): string {
+  return `Confirmed ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
+export function declinedText(b: BookingFacts, zone: string): string {
+  return `Declined ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
 export function updatedBookingText(b: BookingFacts, zone: string): string {
   return `Updated ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} (version ${b.version}) · uid ${b.uid}`;
 }

@@ -75,6 +75,7 @@ const BY_CODE: Record<CliCode, number> = {
   hold_limit_reached: EXIT_CODES.conflict,
   booking_in_past: EXIT_CODES.conflict,
   booking_already_cancelled: EXIT_CODES.conflict,
+  booking_not_pending: EXIT_CODES.conflict,
   reschedule_not_allowed: EXIT_CODES.conflict,
   cancel_notice: EXIT_CODES.conflict,
   reschedule_notice: EXIT_CODES.conflict,

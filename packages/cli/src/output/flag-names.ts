@@ -67,6 +67,7 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   override_notice: ['--override-notice'],
   future_limit_days: ['--future-limit'],
   allow_reschedule: ['--allow-reschedule'],
+  requires_confirmation: ['--requires-confirmation'],
   attendee_mail: ['--attendee-mail'],
   max_bookings_per_day: ['--max-per-day'],
   max_bookings_per_week: ['--max-per-week'],

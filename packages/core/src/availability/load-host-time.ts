@@ -1,8 +1,10 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import type { EventTypeWithHost, HostRecord } from '../event-types/resolve-event-type.js';
 import { type HoldReader, heldTimes } from '../holds/held-times.js';
 import { runPrepared } from '../storage/prepared-query.js';
+import type { Database } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { MINUTE_MS, toTimestamp } from '../time.js';
 import { type Interval, overlaps } from './busy.js';
@@ -35,11 +37,13 @@ export function limitsOf(eventType: Pick<EventTypeWithHost, 'id' | 'maxPerDay' |
 }
 
 /**
- * The statuses of a booking that holds the host's time and counts against
- * limits and seats (docs/api/choices.md "Limits and seats"). The one place
- * they are named.
+ * Which bookings hold the host's time and count against limits and seats
+ * (docs/api/choices.md "Limits and seats", "Pending bookings"): confirmed
+ * ones, and pending ones until their start, the deadline of the host's
+ * answer. The one place this is said.
  */
-export const ACTIVE_BOOKING_STATUSES = ['confirmed'] as const;
+export const blocksTime = (now: string) => (eb: ExpressionBuilder<Database, 'bookings'>) =>
+  eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'pending'), eb('start_at', '>', now)])]);
 
 /**
  * No booking lasts longer than this (event types are at most a day long),
@@ -47,13 +51,19 @@ export const ACTIVE_BOOKING_STATUSES = ['confirmed'] as const;
  */
 export const MAX_BOOKING_MS = 24 * 60 * MINUTE_MS;
 
-/** The host's active bookings overlapping a window given by overlapBounds. */
-export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string) =>
+/**
+ * The host's bookings that block time, overlapping a window given by
+ * overlapBounds: confirmed ones, and pending ones still awaiting the host
+ * (start after `now`). A pending booking stops blocking at its start, the
+ * deadline for its answer, whether or not the pass that declines it
+ * (bookings/decline-unanswered.ts) has run yet.
+ */
+export const overlappingBookings = (db: Executor, hostId: string, lowest: string, before: string, after: string, now: string) =>
   db
     .selectFrom('bookings')
     .select(['start_at', 'end_at', 'uid', 'event_type_id'])
     .where('host_user_id', '=', hostId)
-    .where('status', 'in', ACTIVE_BOOKING_STATUSES)
+    .where(blocksTime(now))
     // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
     .where('start_at', '>', lowest)
     .where('start_at', '<', before)
@@ -65,18 +75,19 @@ export function overlapBounds(window: Interval): [lowest: string, before: string
 }
 
 /**
- * The host's active bookings that overlap `window`, except one being moved
- * and, when given, those of one event type (a seated type's own, which its
- * seat groups account for).
+ * The host's bookings that block time (overlappingBookings) at `nowMs` and
+ * overlap `window`, except one being moved and, when given, those of one
+ * event type (a seated type's own, which its seat groups account for).
  */
-export async function confirmedBookings(
+export async function blockingBookings(
   db: Executor,
   hostId: string,
   window: Interval,
+  nowMs: number,
   exceptUid?: string,
   exceptEventTypeId?: string,
 ): Promise<Interval[]> {
-  const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window)]);
+  const rows = await runPrepared(db, overlappingBookings, [hostId, ...overlapBounds(window), toTimestamp(nowMs)]);
   const out: Interval[] = [];
   for (const r of rows) {
     if (r.uid !== exceptUid && r.event_type_id !== exceptEventTypeId)
@@ -89,12 +100,12 @@ export async function confirmedBookings(
 const WEEK_REACH_MS = 8 * 24 * 60 * MINUTE_MS;
 
 /** One event type's active bookings of a host starting in a window, for its limits and seats. */
-const typeBookingsQuery = (db: Executor, hostId: string, eventTypeId: string, from: string, to: string) =>
+const typeBookingsQuery = (db: Executor, hostId: string, eventTypeId: string, from: string, to: string, now: string) =>
   db
     .selectFrom('bookings')
     .select(['start_at', 'end_at', 'uid'])
     .where('host_user_id', '=', hostId)
-    .where('status', 'in', ACTIVE_BOOKING_STATUSES)
+    .where(blocksTime(now))
     .where('start_at', '>=', from)
     .where('start_at', '<', to)
     .where('event_type_id', '=', eventTypeId);
@@ -119,10 +130,10 @@ export async function hostBookings(
   const seated = limits.seats === null ? undefined : limits.eventTypeId;
   const range = [toTimestamp(window.startMs - WEEK_REACH_MS), toTimestamp(window.endMs + WEEK_REACH_MS)];
   const [bookings, holds, own] = await Promise.all([
-    confirmedBookings(db, host.id, window, reader.exceptUid, seated),
+    blockingBookings(db, host.id, window, reader.nowMs, reader.exceptUid, seated),
     // One read of the host's holds across the weeks: they are few, and this runs under the host's lock.
     heldTimes(db, host.id, [range[0]!, range[1]!, range[0]!], reader),
-    runPrepared(db, typeBookingsQuery, [host.id, limits.eventTypeId, ...range]),
+    runPrepared(db, typeBookingsQuery, [host.id, limits.eventTypeId, ...range, toTimestamp(reader.nowMs)]),
   ]);
   const ownType = holds.filter((h) => h.eventTypeId === limits.eventTypeId);
   const busy = [...bookings, ...holds.filter((h) => h.eventTypeId !== seated && overlaps(h, window))];
@@ -148,7 +159,7 @@ export async function takenTimes(
   reader: HoldReader & { readonly exceptUid?: string | undefined },
 ): Promise<Interval[]> {
   const [bookings, holds] = await Promise.all([
-    confirmedBookings(db, hostId, window, reader.exceptUid),
+    blockingBookings(db, hostId, window, reader.nowMs, reader.exceptUid),
     heldTimes(db, hostId, overlapBounds(window), reader),
   ]);
   return [...bookings, ...holds];

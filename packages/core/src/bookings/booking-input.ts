@@ -42,6 +42,9 @@ const overrideNotice = z.boolean().optional().meta({ description: "true: pass th
 export const cancelBookingBodySchema = z.object({ reason: reason.optional(), override_notice: overrideNotice });
 export type CancelBookingBody = z.output<typeof cancelBookingBodySchema>;
 
+/** A decline's body: the same field as a cancel's, a schema of its own so each has its OpenAPI component. */
+export const declineBookingBodySchema = z.object({ reason: reason.optional() });
+
 export const rescheduleBookingBodySchema = z.object({
   start: instant.meta({ description: `The new start, a free slot. ${WITH_OFFSET}` }),
   timezone: timeZone.optional().meta({ description: 'New IANA zone; default the current one.' }),

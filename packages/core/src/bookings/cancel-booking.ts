@@ -14,7 +14,9 @@ import { findVisibleBooking } from './find-booking.js';
 
 /**
  * Cancels a booking that has not started (docs/api/endpoints.md "The Booking object"). A booking
- * already canceled is answered as it is, unchanged: cancel is safe to repeat.
+ * already canceled (or declined: it is over as well) is answered as it is,
+ * unchanged: cancel is safe to repeat. A pending one is canceled as a
+ * confirmed one is: the attendee withdraws the request.
  * One that has started or finished is `409 booking_in_past`; one starting
  * sooner than its event type's cancel notice, `409 cancel_notice`.
  */
@@ -26,7 +28,7 @@ export async function cancelBooking(
   body: CancelBookingBody,
 ): Promise<Booking> {
   const row = await findVisibleBooking(trx, principal, uid);
-  if (row.status === 'canceled') return toBooking(row, 'single');
+  if (row.status === 'canceled' || row.status === 'declined') return toBooking(row, 'single');
   const nowMs = deps.clock.now();
   if (Date.parse(row.start_at) <= nowMs) {
     throw new ScheduleError('booking_in_past', 'The booking has already started or finished.', { start_at: row.start_at });

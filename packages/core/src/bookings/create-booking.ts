@@ -42,11 +42,12 @@ export function unavailable(reason: string): ScheduleError {
 }
 
 /**
- * True when no confirmed booking of the host, and no live hold of anyone but
- * the reader, overlaps the slot widened by its buffers. Run inside the write
- * transaction: it takes the host's lock first, so that this check and the
- * write that follows are one step. This is the check that makes double
- * booking impossible; earlier reads only give the caller a precise reason.
+ * True when no booking of the host that blocks time (confirmed, or pending
+ * before its deadline), and no live hold of anyone but the reader, overlaps
+ * the slot widened by its buffers. Run inside the write transaction: it
+ * takes the host's lock first, so that this check and the write that follows
+ * are one step. This is the check that makes double booking impossible;
+ * earlier reads only give the caller a precise reason.
  */
 export async function isStillFree(
   trx: Executor,
@@ -133,7 +134,12 @@ export interface PreparedBooking {
   readonly time: HostTime | undefined;
 }
 
-/** Inserts the booking, with its `booking.created` event and mail, once the slot is confirmed free. */
+/**
+ * Inserts the booking, with its event and mail, once the slot is confirmed
+ * free: `booking.created` and `booking_created`, or for an event type that
+ * requires confirmation a `pending` booking with `booking.requested` and
+ * `booking_requested` (the host asked to answer, the attendee told to wait).
+ */
 export async function insertBooking(
   trx: Executor,
   deps: BookingWriteDeps,
@@ -157,6 +163,7 @@ export async function insertBooking(
       location: bookingLocationOf(eventType.location, deps.conferenceLinks, uid),
       metadata: { ...body.metadata, ...utm },
       responses: body.responses,
+      status: eventType.requiresConfirmation ? 'pending' : 'confirmed',
     },
     toTimestamp(deps.clock.now()),
   );
@@ -167,7 +174,8 @@ export async function insertBooking(
     'single',
   );
   // Stryker disable next-line ObjectLiteral: speed only: without these bookingMail reads the same host, event type name and mail setting itself (the line's StringLiteral mutant is killed).
-  const mail = await bookingMail(trx, 'booking_created', booking, {
+  const requested = eventType.requiresConfirmation;
+  const mail = await bookingMail(trx, requested ? 'booking_requested' : 'booking_created', booking, {
     eventTypeName: eventType.name,
     host: eventType.host,
     attendeeMail: eventType.attendeeMail,
@@ -177,7 +185,8 @@ export async function insertBooking(
   if (prepared.holdId !== undefined)
     await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
   const reader = { nowMs, holder: prepared.holder };
-  const write = { row, event: outboxRow(deps, 'booking.created', uid, booking), mail: notificationRows(deps, mail) };
+  const event = outboxRow(deps, requested ? 'booking.requested' : 'booking.created', uid, booking);
+  const write = { row, event, mail: notificationRows(deps, mail) };
   if (prepared.time?.policy.limits !== undefined) {
     // Limits and seats count the type's bookings, which the one-statement check cannot: a sequential check, under the same lock.
     await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs }, reader);

@@ -50,5 +50,15 @@ export async function insertBookingRow(trx: Executor, row: BookingsTable): Promi
     insertRow,
     BOOKING_COLUMNS.map((column) => row[column]),
   );
-  if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
+  if (owesCalendarNow(row)) await queueCalendarSync(trx, row.uid, row.created_at);
+}
+
+/**
+ * Whether a new booking is written to its host's CalDAV calendar as it
+ * commits. A pending one is not: it goes there once confirmed (its
+ * `calendar_sync_status` stays `pending` until then), so a calendar never
+ * shows a request the host may decline (docs/api/choices.md).
+ */
+export function owesCalendarNow(row: Pick<BookingsTable, 'calendar_sync_status' | 'status'>): boolean {
+  return row.calendar_sync_status === 'pending' && row.status === 'confirmed';
 }

@@ -33,6 +33,8 @@ export interface NewBooking {
   };
   readonly guests?: readonly GuestInput[];
   readonly location: BookingLocation;
+  /** `pending` for a type that requires the host's confirmation; `confirmed` when not given. */
+  readonly status?: 'confirmed' | 'pending';
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly responses?: Readonly<Record<string, unknown>> | undefined;
   /** For an occurrence: its series, the pattern instant it holds and the held occurrence it replaces. */
@@ -58,7 +60,7 @@ export function syncStatusFor(host: { readonly calendars: readonly Calendar[] })
 }
 
 /**
- * The row of a new booking, whoever makes it: confirmed, version 1, created
+ * The row of a new booking, whoever makes it: confirmed (or pending, when said), version 1, created
  * `now`, nothing canceled or imported. The booker is the first and only
  * attendee; phone and SMS consent are kept with them, though the Booking
  * view does not show them.
@@ -73,7 +75,7 @@ export function newBookingRow(booking: NewBooking, now: string): BookingsTable {
     event_type_id: booking.eventType.id,
     host_user_id: booking.host.id,
     title: bookingTitle(booking.eventType.name, booking.host.name, name),
-    status: 'confirmed',
+    status: booking.status ?? 'confirmed',
     start_at: toTimestamp(booking.startMs),
     end_at: toTimestamp(booking.startMs + booking.eventType.durationMinutes * MINUTE_MS),
     timezone,

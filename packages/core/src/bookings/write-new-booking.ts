@@ -9,7 +9,7 @@ import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
-import { BOOKING_COLUMNS, insertBookingRow } from './insert-booking-row.js';
+import { BOOKING_COLUMNS, insertBookingRow, owesCalendarNow } from './insert-booking-row.js';
 
 /** A new booking and what its create records with it: the `booking.created` event and the mail. */
 export interface NewBookingWrite {
@@ -44,14 +44,14 @@ export async function writeNewBooking(
     if (build === undefined) throw new Error(`writeNewBooking: at most ${insertIfFree.length - 1} mails per booking`);
     const { rows } = await executePrepared(trx, build, [
       // Each parameter appears once in the statement (executePrepared): the holds' check takes its own copy of the bounds.
-      ...[row.host_user_id, ...overlapBounds(blocked)],
+      ...[row.host_user_id, ...overlapBounds(blocked), toTimestamp(reader.nowMs)],
       ...[row.host_user_id, ...overlapBounds(blocked), toTimestamp(reader.nowMs), reader.holder],
       ...BOOKING_COLUMNS.map((column) => row[column]),
       ...OUTBOX_COLUMNS.map((column) => event[column]),
       ...mail.flatMap((m) => NOTIFICATION_COLUMNS.map((column) => m[column])),
     ]);
     if (rows.length === 0) return false;
-    if (row.calendar_sync_status === 'pending') await queueCalendarSync(trx, row.uid, row.created_at);
+    if (owesCalendarNow(row)) await queueCalendarSync(trx, row.uid, row.created_at);
     return true;
   }
   if ((await takenTimes(trx, row.host_user_id, blocked, reader)).length > 0) return false;
@@ -79,8 +79,8 @@ const valueList = (values: readonly unknown[]) => sql.join(values.map((value) =>
  */
 function insertIfFreeWith(mails: number) {
   return (db: Executor, ...args: unknown[]) => {
-    const [hostId, lowest, before, after, holdHost, holdLowest, holdBefore, holdAfter, now, holder] = args as string[];
-    let at = 10;
+    const [hostId, lowest, before, after, bookingNow, holdHost, holdLowest, holdBefore, holdAfter, now, holder] = args as string[];
+    let at = 11;
     const take = (n: number) => {
       const taken = args.slice(at, at + n);
       at += n;
@@ -96,7 +96,7 @@ function insertIfFreeWith(mails: number) {
     const statement = sql<{ uid: string }>`with "booking" as (
         insert into "bookings" (${columnList(BOOKING_COLUMNS)})
         select ${valueList(booking)}
-        where not exists (${overlappingBookings(db, hostId!, lowest!, before!, after!)})
+        where not exists (${overlappingBookings(db, hostId!, lowest!, before!, after!, bookingNow!)})
         and not exists (${overlappingHolds(db, holdHost!, holdLowest!, holdBefore!, holdAfter!, now!, holder!)})
         returning "uid"),
       "event" as (insert into "outbox" (${columnList(OUTBOX_COLUMNS)}) select ${valueList(event)} from "booking")

@@ -67,6 +67,9 @@ export const eventTypeFields = {
   future_limit_days: z.int().min(1).max(3650),
   recurring: z.enum(ON_OFF).meta({ description: 'off: no new series.' }),
   allow_reschedule: z.boolean(),
+  requires_confirmation: z.boolean().meta({
+    description: 'true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused.',
+  }),
   buffer_before_minutes: nonNegative,
   buffer_after_minutes: nonNegative,
   slot_interval_minutes: minutes(1440).meta({ description: '1 to 1440; the duration when absent at creation.' }),
@@ -98,6 +101,7 @@ export const eventTypeDeclaration = z.object({
   future_limit_days: eventTypeFields.future_limit_days.default(60),
   recurring: eventTypeFields.recurring.default('on'),
   allow_reschedule: eventTypeFields.allow_reschedule.default(true),
+  requires_confirmation: eventTypeFields.requires_confirmation.default(false),
   buffer_before_minutes: eventTypeFields.buffer_before_minutes.default(0),
   buffer_after_minutes: eventTypeFields.buffer_after_minutes.default(0),
   slot_interval_minutes: eventTypeFields.slot_interval_minutes.optional(),

@@ -22,6 +22,7 @@ export const eventTypeSchema = z.object({
   status: z.enum(ON_OFF),
   recurring: z.enum(ON_OFF),
   allow_reschedule: z.boolean(),
+  requires_confirmation: z.boolean(),
   attendee_mail: z.boolean(),
   // A plain union: its JSON Schema is anyOf, as every union an answer shows (a discriminated one is oneOf).
   location: z.union(eventTypeLocationSchema.options),

@@ -28,6 +28,8 @@ export interface EventTypeWithHost {
   readonly futureLimitDays: number;
   readonly recurring: OnOff;
   readonly allowReschedule: boolean;
+  /** A new booking starts `pending` until the host confirms it (bookings/answer-request.ts). */
+  readonly requiresConfirmation: boolean;
   readonly bufferBeforeMinutes: number;
   readonly bufferAfterMinutes: number;
   readonly slotIntervalMinutes: number;
@@ -119,6 +121,7 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
     futureLimitDays: row.future_limit_days,
     recurring: row.recurring,
     allowReschedule: row.allow_reschedule === 1,
+    requiresConfirmation: row.requires_confirmation === 1,
     bufferBeforeMinutes: row.buffer_before_minutes,
     bufferAfterMinutes: row.buffer_after_minutes,
     slotIntervalMinutes: row.slot_interval_minutes,

@@ -106,7 +106,7 @@ export async function insertHold(
     const { rows } = await executePrepared(trx, insertHoldIfFree, [
       ...[hostId, toTimestamp(nowMs - EXPIRED_HOLD_KEPT_MS)],
       ...HOLD_COLUMNS.map((column) => row[column]),
-      ...[hostId, ...overlapBounds(blocked)],
+      ...[hostId, ...overlapBounds(blocked), toTimestamp(nowMs)],
       ...[hostId, ...overlapBounds(blocked), toTimestamp(nowMs), holder],
       ...[principal.tokenId, hostId, toTimestamp(nowMs), MAX_LIVE_HOLDS],
     ]);
@@ -143,13 +143,28 @@ const HOLD_COLUMNS = [
 const insertHoldIfFree = (db: Executor, ...args: unknown[]) => {
   const [dropHost, dropBefore, ...rest] = args as string[];
   const values = rest.slice(0, HOLD_COLUMNS.length);
-  const [bookingHost, lowest, before, after, holdHost, holdLowest, holdBefore, holdAfter, now, holder, tokenId, capHost, capNow, cap] =
-    rest.slice(HOLD_COLUMNS.length);
+  const [
+    bookingHost,
+    lowest,
+    before,
+    after,
+    bookingNow,
+    holdHost,
+    holdLowest,
+    holdBefore,
+    holdAfter,
+    now,
+    holder,
+    tokenId,
+    capHost,
+    capNow,
+    cap,
+  ] = rest.slice(HOLD_COLUMNS.length);
   const statement = sql<{ id: string }>`with "dropped" as (
       delete from "holds" where "host_user_id" = ${dropHost} and "expires_at" < ${dropBefore})
     insert into "holds" (${sql.join(HOLD_COLUMNS.map((column) => sql.ref(column)))})
     select ${sql.join(values.map((value) => sql.val(value)))}
-    where not exists (${overlappingBookings(db, bookingHost!, lowest!, before!, after!)})
+    where not exists (${overlappingBookings(db, bookingHost!, lowest!, before!, after!, bookingNow!)})
     and not exists (${overlappingHolds(db, holdHost!, holdLowest!, holdBefore!, holdAfter!, now!, holder!)})
     and (${db
       .selectFrom('holds')

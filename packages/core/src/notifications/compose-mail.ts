@@ -125,6 +125,9 @@ function write(n: StoredNotification): Written {
     case 'booking_rescheduled':
     case 'booking_canceled':
     case 'booking_changed':
+    case 'booking_requested':
+    case 'booking_confirmed':
+    case 'booking_declined':
       return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt, n.manageUrl);
     case 'webhook_paused':
       return webhookPausedMail(n.payload);
@@ -181,7 +184,7 @@ function bookingMail(
   const where = p.location.url ? `Join at ${p.location.url}` : p.location.value ? `Where: ${p.location.value}` : undefined;
   const details: string[] = [`When: ${time}`];
   if (kind === 'booking_rescheduled' && p.previous) details.push(`Was: ${span(p.previous.start_at, p.previous.end_at, p.timezone)}`);
-  if (kind !== 'booking_canceled' && where) details.push(where);
+  if (kind !== 'booking_canceled' && kind !== 'booking_declined' && where) details.push(where);
   if (p.guests.length > 0) details.push(`Guests: ${p.guests.map((g) => g.email).join(', ')}`);
   if (p.reason) details.push(`Reason: ${p.reason}`);
 
@@ -192,16 +195,26 @@ function bookingMail(
     booking_rescheduled: `${meeting} has moved.`,
     booking_canceled: `${meeting} is canceled.`,
     booking_changed: p.changed === 'host' ? `${p.event_type_name} is now with ${p.host.name}.` : `${meeting} has a new place to meet.`,
+    booking_requested: toAttendee
+      ? `You asked for ${meeting}. The request is awaiting ${p.host.name}'s confirmation; you will hear once it is confirmed or declined.`
+      : `${p.attendee.name} (${p.attendee.email}) asks for ${p.event_type_name} with you. Please confirm or decline it before it starts; unanswered, it is declined then.`,
+    booking_confirmed: toAttendee ? `${meeting} is confirmed.` : `You confirmed ${meeting}.`,
+    booking_declined: toAttendee ? `${meeting} was declined.` : `${meeting} is declined.`,
   }[kind];
   const subject = {
     booking_created: toAttendee ? `Booked: ${meeting}` : `New booking: ${meeting}`,
     booking_rescheduled: `Moved: ${meeting}`,
     booking_canceled: `Canceled: ${meeting}`,
     booking_changed: `Changed: ${meeting}`,
+    booking_requested: toAttendee ? `Requested: ${meeting}` : `Please confirm: ${meeting}`,
+    booking_confirmed: `Confirmed: ${meeting}`,
+    booking_declined: `Declined: ${meeting}`,
   }[kind];
   const canceled = kind === 'booking_canceled';
+  // A request carries no invite until it is confirmed, and a declined one never had one to take back.
+  const unconfirmed = kind === 'booking_requested' || kind === 'booking_declined';
   const calendar =
-    bookingUid === null
+    bookingUid === null || unconfirmed
       ? undefined
       : calendarOf(canceled ? 'CANCEL' : 'REQUEST', {
           uid: inviteUid(bookingUid),
@@ -225,13 +238,17 @@ function bookingMail(
       { lines: [`Hello ${recipientName},`] },
       { lines: [headline] },
       { lines: details },
-      {
-        lines: [
-          canceled
-            ? 'Open the attached cancellation to remove it from your calendar.'
-            : 'Open the attached invitation to add it to your calendar.',
-        ],
-      },
+      ...(unconfirmed
+        ? []
+        : [
+            {
+              lines: [
+                canceled
+                  ? 'Open the attached cancellation to remove it from your calendar.'
+                  : 'Open the attached invitation to add it to your calendar.',
+              ],
+            },
+          ]),
       ...(manageUrl ? [{ lines: [`To reschedule or cancel: ${manageUrl}`] }] : []),
     ],
     calendar,

@@ -1,4 +1,17 @@
-import { type DispatchDeps, dispatchPass } from './dispatch-notifications.js';
+import { declineUnanswered } from '../bookings/decline-unanswered.js';
+import { type DispatchDeps, type DispatchPass, dispatchPass } from './dispatch-notifications.js';
+
+/**
+ * One pass of the loop: the due mail, then the pending bookings left
+ * unanswered past their deadline declined (bookings/decline-unanswered.ts).
+ * When any were, the loop goes again at once, and their mail with it. Every
+ * process runs it; the decline claims each booking once.
+ */
+export async function loopPass(deps: DispatchDeps, options: { concurrency?: number } = {}): Promise<DispatchPass> {
+  const pass = await dispatchPass(deps, options);
+  const declined = await declineUnanswered(deps);
+  return declined > 0 ? { ...pass, more: true } : pass;
+}
 
 /** A running dispatcher: sends due mail every interval until stopped. */
 export interface DispatchLoop {
@@ -36,7 +49,7 @@ export function startDispatchLoop(
   };
   const tick = () => {
     if (stopped) return;
-    pass = dispatchPass(deps, { concurrency })
+    pass = loopPass(deps, { concurrency })
       .then(
         ({ more }) => more,
         (error: unknown) => {

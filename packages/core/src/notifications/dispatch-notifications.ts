@@ -191,7 +191,14 @@ function sendFailed(deps: DispatchDeps, notification: ClaimedMail, error: unknow
 }
 
 /** Kinds of booking mail after which the attendee still has a meeting to move or cancel. */
-const MANAGED_KINDS: ReadonlySet<string> = new Set(['booking_created', 'booking_rescheduled', 'booking_changed']);
+const MANAGED_KINDS: ReadonlySet<string> = new Set([
+  'booking_created',
+  'booking_rescheduled',
+  'booking_changed',
+  // A request awaiting the host, and one confirmed: the attendee may still withdraw or cancel it.
+  'booking_requested',
+  'booking_confirmed',
+]);
 
 /** The manage link an attendee's mail about a live booking carries; none for the host's, a cancellation or series mail. */
 async function manageUrlOf(deps: DispatchDeps, notification: ClaimedMail, payload: NotificationPayload): Promise<string | undefined> {

@@ -1,4 +1,10 @@
-import { cancelBookingBodySchema, createBookingBodySchema, rescheduleBookingBodySchema } from '../bookings/booking-input.js';
+import { confirmBooking, declineBooking } from '../bookings/answer-request.js';
+import {
+  cancelBookingBodySchema,
+  createBookingBodySchema,
+  declineBookingBodySchema,
+  rescheduleBookingBodySchema,
+} from '../bookings/booking-input.js';
 import { toBooking } from '../bookings/booking-rows.js';
 import { bookingSchema } from '../bookings/booking-view.js';
 import { cancelBooking } from '../bookings/cancel-booking.js';
@@ -125,6 +131,52 @@ export const cancelBookingOperation = defineOperation({
     });
   },
 });
+
+/** The write of confirm and decline: the host's answer to a pending booking (bookings/answer-request.ts). */
+const ANSWER = {
+  method: 'POST',
+  // Answering for the host changes the booking as a PATCH does; the booking page's visitor holds no such scope.
+  scope: 'bookings:update',
+  idempotencyKey: 'required',
+  ifMatch: 'optional',
+  errors: ['validation_error', 'booking_not_found', 'booking_not_pending', 'version_conflict'],
+} as const;
+
+export const confirmBookingOperation = defineOperation({
+  ...ANSWER,
+  name: 'confirm_booking',
+  path: '/v1/bookings/:uid/confirm',
+  schemas: { params: ['uid'], output: bookingSchema, list: false },
+  parse: (call) => ({ uid: pathParam(call.params, 'uid'), ifMatch: sentIfMatch(call) }),
+  async run(ctx, { uid, ifMatch }) {
+    return ctx.write(async (trx) => {
+      const booking = await confirmBooking(trx, answerDeps(ctx), ctx.principal, uid, ifMatch);
+      return { status: 200, data: booking, version: booking.version };
+    });
+  },
+});
+
+export const declineBookingOperation = defineOperation({
+  ...ANSWER,
+  name: 'decline_booking',
+  path: '/v1/bookings/:uid/decline',
+  schemas: { params: ['uid'], input: declineBookingBodySchema, output: bookingSchema, list: false },
+  parse: (call) => ({
+    uid: pathParam(call.params, 'uid'),
+    ifMatch: sentIfMatch(call),
+    body: parseBody(declineBookingBodySchema, call.body),
+  }),
+  async run(ctx, { uid, ifMatch, body }) {
+    return ctx.write(async (trx) => {
+      const booking = await declineBooking(trx, answerDeps(ctx), ctx.principal, uid, ifMatch, body);
+      return { status: 200, data: booking, version: booking.version };
+    });
+  },
+});
+
+function answerDeps(ctx: OperationContext) {
+  return { clock: ctx.deps.clock, ids: ctx.deps.ids, dialect: ctx.deps.store.dialect };
+}
 
 export const rescheduleBookingOperation = defineOperation({
   name: 'reschedule_booking',

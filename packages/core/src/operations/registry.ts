@@ -7,7 +7,9 @@ import {
 import {
   cancelBookingOperation,
   clearNoShowOperation,
+  confirmBookingOperation,
   createBookingOperation,
+  declineBookingOperation,
   getBookingOperation,
   listBookingsOperation,
   markNoShowOperation,
@@ -92,6 +94,8 @@ export const operations = [
   createBookingOperation,
   cancelBookingOperation,
   rescheduleBookingOperation,
+  confirmBookingOperation,
+  declineBookingOperation,
   updateBookingOperation,
   markNoShowOperation,
   clearNoShowOperation,

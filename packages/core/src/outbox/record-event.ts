@@ -16,6 +16,10 @@ import { toTimestamp } from '../time.js';
  */
 export const EVENT_NAMES = [
   'booking.created',
+  // A booking of a type that requires confirmation: requested (made pending), then confirmed or declined.
+  'booking.requested',
+  'booking.confirmed',
+  'booking.declined',
   'booking.canceled',
   'booking.rescheduled',
   'booking.updated',

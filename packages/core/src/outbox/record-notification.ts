@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
-import type { NotificationsTable } from '../storage/schema.js';
+import type { BookingStatus, NotificationsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 
@@ -10,20 +10,21 @@ import { toTimestamp } from '../time.js';
  * The mail the service sends (docs/mail.md): series mail (a confirmation on
  * create, one notice on end), booking mail (created, rescheduled, canceled,
  * to the attendee and to the host; changed, to the attendee of an occurrence
- * a series gave another host or link), and the notice to a webhook's owner
+ * a series gave another host or link; requested, confirmed and declined, for
+ * a type that requires confirmation), and the notice to a webhook's owner
  * that it was paused.
  */
-export type NotificationKind =
-  | 'series_confirmation'
-  | 'series_ended'
+export type NotificationKind = SeriesNotificationKind | BookingNotificationKind | 'webhook_paused';
+
+export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
+export type BookingNotificationKind =
   | 'booking_created'
   | 'booking_rescheduled'
   | 'booking_canceled'
   | 'booking_changed'
-  | 'webhook_paused';
-
-export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
-export type BookingNotificationKind = 'booking_created' | 'booking_rescheduled' | 'booking_canceled' | 'booking_changed';
+  | 'booking_requested'
+  | 'booking_confirmed'
+  | 'booking_declined';
 
 /**
  * One occurrence a series mail lists. Its invite (or cancellation) goes in a
@@ -76,7 +77,7 @@ export interface BookingNotificationPayload {
   readonly end_at: string;
   /** The booking's `version`: the invite's SEQUENCE, so a calendar applies a later change over an earlier one. */
   readonly sequence: number;
-  readonly status: 'confirmed' | 'canceled';
+  readonly status: BookingStatus;
   readonly location: { readonly type: string; readonly url: string | null; readonly value: string | null };
   /** A reschedule: where the meeting was before. */
   readonly previous?: { readonly start_at: string; readonly end_at: string };
@@ -103,6 +104,9 @@ export interface NotificationPayloads {
   booking_rescheduled: BookingNotificationPayload;
   booking_canceled: BookingNotificationPayload;
   booking_changed: BookingNotificationPayload;
+  booking_requested: BookingNotificationPayload;
+  booking_confirmed: BookingNotificationPayload;
+  booking_declined: BookingNotificationPayload;
   webhook_paused: WebhookPausedPayload;
 }
 

@@ -74,7 +74,7 @@ interface PreparedSeries {
 /**
  * Everything a create checks before writing, in this order: the host, by
  * id or username (`403 host_not_allowed`), the event type (`404`), its recurring mode
- * (`409 recurring_disabled`) and status (`409 event_type_inactive`), then the
+ * (`409 recurring_disabled`, also for a type that requires confirmation) and status (`409 event_type_inactive`), then the
  * host's time across the candidates (`503 availability_unavailable`), and at
  * least one free candidate (`409 no_dates_free`).
  */
@@ -88,6 +88,12 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
   // A series books one attendee's dates; a seated type's starts are shared, so it takes none (docs/api/choices.md "Limits and seats").
   if (eventType.seats !== null) {
     throw new ScheduleError('recurring_disabled', 'A seated event type takes no recurring series.', { fields: ['seats'] });
+  }
+  // A series books its dates at once, as agreed; a host who answers each booking could not agree to it (docs/api/choices.md).
+  if (eventType.requiresConfirmation) {
+    throw new ScheduleError('recurring_disabled', "This event type requires the host's confirmation of each booking; it takes no series.", {
+      reason: 'requires_confirmation',
+    });
   }
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const pattern: Pattern = {

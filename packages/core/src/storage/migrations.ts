@@ -484,6 +484,25 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0014_confirmation': {
+    async up(db: Kysely<any>) {
+      // An event type may require the host's confirmation of each booking
+      // (docs/api/event-types.md); every existing type does not.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('requires_confirmation', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The pass that declines pending bookings left unanswered past their
+      // start reads only these: a partial index keeps it a short scan however
+      // many bookings there are.
+      await db.schema
+        .createIndex('bookings_pending_start')
+        .on('bookings')
+        .columns(['start_at', 'uid'])
+        .where(sql.ref('status'), '=', 'pending')
+        .execute();
+    },
+  },
   '0015_booking_limits': {
     async up(db: Kysely<any>) {
       // Limits and seats per event type (docs/api/event-types.md "Limits and

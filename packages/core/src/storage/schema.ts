@@ -22,7 +22,12 @@ export const VISIBILITIES = ['public', 'hidden', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
 /** docs/api/endpoints.md "Bookings": `status`. */
-export const BOOKING_STATUSES = ['confirmed', 'canceled'] as const;
+/**
+ * `pending`: made on an event type that requires confirmation, holding its
+ * time until the host confirms (then `confirmed`) or declines, or its start
+ * passes unanswered (then `declined`).
+ */
+export const BOOKING_STATUSES = ['confirmed', 'pending', 'canceled', 'declined'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** docs/api/endpoints.md "Bookings": `calendar_sync_status`. */
@@ -117,6 +122,8 @@ export interface EventTypesTable {
   cancel_notice_minutes: ColumnType<number, number | undefined, number>;
   /** Likewise for a reschedule. */
   reschedule_notice_minutes: ColumnType<number, number | undefined, number>;
+  /** 1: a new booking starts `pending` until the host confirms it (docs/api/event-types.md); rows made before it are 0. */
+  requires_confirmation: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokensTable {

@@ -24,6 +24,7 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       status: row.status,
       recurring: row.recurring,
       allow_reschedule: row.allow_reschedule !== 0,
+      requires_confirmation: row.requires_confirmation === 1,
       minimum_notice_minutes: row.minimum_notice_minutes,
       cancel_notice_minutes: row.cancel_notice_minutes,
       reschedule_notice_minutes: row.reschedule_notice_minutes,

@@ -45,6 +45,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   hold_limit_reached: 'The caller already holds as many of this host’s times as allowed (`details.max`); release one first.',
   booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
   booking_already_cancelled: 'Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.',
+  booking_not_pending: 'Only a pending booking can be confirmed or declined, and only before its start.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
   cancel_notice:
     "The booking starts sooner than its event type's cancel notice; `details.deadline` is when canceling closed (a token may send `override_notice`).",

@@ -77,6 +77,19 @@ export const NO_SHOW_BOOKING: Booking = {
   updated_at: '2026-12-08T09:20:00.000Z',
 };
 
+export const CONFIRMED_BOOKING: Booking = { ...BOOKING, version: 2, updated_at: '2026-11-26T08:00:00.000Z' };
+
+export const DECLINED_BOOKING: Booking = {
+  ...BOOKING,
+  version: 2,
+  status: 'declined',
+  cancelled_at: '2026-11-26T08:00:00.000Z',
+  cancellation_reason: 'Fully booked that week.',
+  updated_at: '2026-11-26T08:00:00.000Z',
+};
+
+export const DECLINE_BOOKING_BODY = { reason: 'Fully booked that week.' };
+
 export const SERIES: Series = {
   uid: SERIES_UID,
   version: 1,
@@ -290,6 +303,7 @@ export const FULL_EVENT_TYPE: EventType = {
   status: 'on',
   recurring: 'on',
   allow_reschedule: true,
+  requires_confirmation: false,
   attendee_mail: true,
   location: { type: 'conference' },
   visibility: 'public',

@@ -10,7 +10,7 @@ export interface ManagedBooking {
   readonly attendeeEmail: string;
   readonly start: string;
   readonly end: string;
-  readonly status: 'confirmed' | 'canceled';
+  readonly status: 'confirmed' | 'pending' | 'canceled' | 'declined';
   readonly hostZone: string;
   readonly joinUrl: string | null;
   readonly place: string | null;
@@ -40,9 +40,13 @@ export function managePage(state: PageState, booking: ManagedBooking, view: Mana
     canceled: m.canceled,
   }[view.done ?? 'booked'];
   const live = booking.status === 'confirmed' && !booking.inPast;
-  return html`<h1>${view.done ? heading : m.manageTitle}</h1>
+  // A request awaiting the host: no invitation to add yet, nor a move; the visitor may still withdraw it.
+  const waiting = booking.status === 'pending' && !booking.inPast;
+  const justBooked = view.done === 'booked' || view.done === 'series';
+  return html`<h1>${view.done ? (booking.status === 'pending' && justBooked ? m.requested : heading) : m.manageTitle}</h1>
 ${view.error ? html`<p class="notice" role="alert">${view.error}</p>` : ''}
-${view.done === 'booked' || view.done === 'series' ? html`<p role="status">${m.mailSent(booking.attendeeEmail)}</p>` : ''}
+${justBooked ? html`<p role="status">${booking.status === 'pending' ? m.requestSent(booking.attendeeEmail) : m.mailSent(booking.attendeeEmail)}</p>` : ''}
+${waiting ? html`<p>${m.awaitingHost(booking.hostName)}</p>` : ''}
 <dl class="summary">
 <div><dt>${booking.title}</dt><dd>${m.withHost(booking.hostName)}</dd></div>
 <div><dt>${m.yourTime(state.zone)}</dt><dd><time datetime="${booking.start}">${meetingIn(booking.start, booking.end, state.zone, state.locale)}</time></dd></div>
@@ -56,6 +60,7 @@ ${booking.place && live ? html`<div><dt>${m.where}</dt><dd>${booking.place}</dd>
 <div><dt>${m.statusLabel}</dt><dd>${m.status[booking.status] ?? booking.status}</dd></div>
 </dl>
 ${booking.status === 'canceled' && view.done !== 'canceled' ? html`<p>${m.alreadyCanceled}</p>` : ''}
+${booking.status === 'declined' ? html`<p>${m.declinedByHost}</p>` : ''}
 ${booking.inPast ? html`<p>${m.inPast}</p>` : ''}
 ${
   live
@@ -65,14 +70,21 @@ ${
 <li><a href="${view.outlookHref}" rel="noopener noreferrer" target="_blank">${m.outlookCalendar}</a></li></ul></section>
 <section aria-labelledby="change-title"><h2 id="change-title">${m.reschedule}</h2>
 ${booking.allowReschedule ? html`<p><a class="button" href="${view.rescheduleHref}">${m.rescheduleTitle}</a></p>` : html`<p>${m.noReschedule}</p>`}</section>
-<section aria-labelledby="cancel-title"><h2 id="cancel-title">${m.cancel}</h2>
+${cancelSection(state, view)}`
+    : waiting
+      ? cancelSection(state, view)
+      : ''
+}`;
+}
+
+function cancelSection(state: PageState, view: ManageView): Html {
+  const m = state.messages;
+  return html`<section aria-labelledby="cancel-title"><h2 id="cancel-title">${m.cancel}</h2>
 <form method="post" action="${view.cancelAction}">
 <input type="hidden" name="form_token" value="${view.cancelToken}">
 <div class="field"><label for="reason">${m.cancelReason}</label><textarea id="reason" name="reason" rows="2" maxlength="1024"></textarea></div>
 <button type="submit" class="danger">${m.confirmCancel}</button>
-</form></section>`
-    : ''
-}`;
+</form></section>`;
 }
 
 /** Confirming a new time: the old and the new, and a reason. */

@@ -63,6 +63,32 @@ export const BOOKING_DOCS = {
     requestExample: example.RESCHEDULE_BOOKING_BODY,
     responseExample: { ...example.BOOKING, version: 2, start_at: '2026-12-09T13:00:00.000Z', end_at: '2026-12-09T13:30:00.000Z' },
   },
+  confirm_booking: {
+    tag: 'Bookings',
+    summary: 'Confirm a pending booking',
+    description: [
+      'The host (or whoever may act for them) confirms a `pending` booking of an event type that requires confirmation; it becomes',
+      '`confirmed`. It held its time since it was made, so nothing else is checked and no double booking can follow. A booking that',
+      'is not pending, or whose start (the deadline) has come, is `409 booking_not_pending`. If-Match is checked when sent.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    responseExample: example.CONFIRMED_BOOKING,
+  },
+  decline_booking: {
+    tag: 'Bookings',
+    summary: 'Decline a pending booking',
+    description: [
+      'The host (or whoever may act for them) declines a `pending` booking; it becomes `declined` and its time is free at once.',
+      'The reason is kept in `cancellation_reason`, the time in `cancelled_at`; the body may be omitted. A booking that is not',
+      'pending, or whose start has come (it is declined by then), is `409 booking_not_pending`. If-Match is checked when sent.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    optionalBody: true,
+    requestExample: example.DECLINE_BOOKING_BODY,
+    responseExample: example.DECLINED_BOOKING,
+  },
   update_booking: {
     tag: 'Bookings',
     summary: 'Change a booking’s notes',
