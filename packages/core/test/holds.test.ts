@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { visitorPrincipal } from '../src/auth/visitor.js';
+import { MAX_LIVE_HOLDS } from '../src/bookings/create-hold.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
-import { MAX_LIVE_HOLDS } from '../src/holds/create-hold.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { bookingRowsOf, checkSlot, createBooking, listSlots, rescheduleBooking } from './support/booking-calls.js';

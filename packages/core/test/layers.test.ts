@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['bookings', 'slots', 'directory'],
   ['availability'],
   ['caldav', 'manage-links'],
-  ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off'],
+  ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off', 'holds'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
   ['storage'],

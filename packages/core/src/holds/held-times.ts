@@ -1,4 +1,3 @@
-import type { Interval } from '../availability/busy.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
@@ -44,7 +43,7 @@ export async function heldTimes(
   hostId: string,
   bounds: readonly [lowest: string, before: string, after: string],
   reader: HoldReader,
-): Promise<(Interval & { eventTypeId: string })[]> {
+): Promise<{ startMs: number; endMs: number; eventTypeId: string }[]> {
   const rows = await runPrepared(db, overlappingHolds, [hostId, ...bounds, toTimestamp(reader.nowMs), reader.holder]);
   return rows.map((r) => ({ startMs: Date.parse(r.start_at), endMs: Date.parse(r.end_at), eventTypeId: r.event_type_id }));
 }

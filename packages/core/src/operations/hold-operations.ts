@@ -1,4 +1,4 @@
-import { insertHold, prepareHold } from '../holds/create-hold.js';
+import { insertHold, prepareHold } from '../bookings/create-hold.js';
 import { createHoldBodySchema } from '../holds/hold-input.js';
 import { holdSchema } from '../holds/hold-view.js';
 import { releaseHold } from '../holds/use-hold.js';

@@ -4,20 +4,20 @@ import type { CalendarReader } from '../availability/calendar-reader.js';
 import { loadHostTime, overlapBounds, overlappingBookings, policyOf, takenTimes } from '../availability/load-host-time.js';
 import { checkStart, type HostTime } from '../availability/slot-rules.js';
 import { eventTypeRefOf } from '../bookings/booking-input.js';
-import { assertStillBookable, unavailable } from '../bookings/create-booking.js';
 import type { Clock } from '../clock.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
+import { overlappingHolds } from '../holds/held-times.js';
+import type { CreateHoldBody } from '../holds/hold-input.js';
+import { type Hold, toHold } from '../holds/hold-view.js';
+import { holderOf } from '../holds/holder.js';
 import type { IdGenerator } from '../ids.js';
 import { lockHost } from '../storage/host-lock.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { HoldsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { DAY_MS, MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
-import { overlappingHolds } from './held-times.js';
-import type { CreateHoldBody } from './hold-input.js';
-import { type Hold, toHold } from './hold-view.js';
-import { holderOf } from './holder.js';
+import { assertStillBookable, unavailable } from './create-booking.js';
 
 /** docs/api/holds.md: live holds one token may have on one host's time at once. */
 export const MAX_LIVE_HOLDS = 20;
