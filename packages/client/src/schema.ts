@@ -4922,7 +4922,7 @@ export interface operations {
              *     - `slot_in_past`: The requested start is before now.
              *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
              *     - `booking_in_past`: The booking has started or is over, so it stays as it is; `details.start_at` is its start.
-             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled or take a no-show.
              *     - `reschedule_not_allowed`: The event type does not allow rescheduling.
              *     - `reschedule_notice`: The booking starts sooner than its event type's reschedule notice; `details.deadline` is when moving closed (a token may send `override_notice`).
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
@@ -5262,7 +5262,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
-             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled or take a no-show.
              *     - `booking_not_started`: A no-show is recorded only once the booking has started; `details.start_at` is its start.
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
              *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
@@ -5363,7 +5363,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
-             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled or take a no-show.
              *     - `booking_not_started`: A no-show is recorded only once the booking has started; `details.start_at` is its start.
              *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
              *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.

@@ -120,10 +120,16 @@ describe.each(storeFixtures())('no-shows on $name', (fixture) => {
       expect(await outboxOf(store)).toEqual([]);
     });
 
-    it('refuses a canceled booking as booking_already_cancelled', async () => {
+    it('refuses a booking that is not confirmed (canceled, declined, pending) as booking_already_cancelled', async () => {
       expect(await scheduleErrorOf(mark(B_CANCELED.uid, {}))).toEqual(
-        error('booking_already_cancelled', 'A canceled booking has no attendance to record.'),
+        error('booking_already_cancelled', 'Only a confirmed booking has attendance to record.', { status: 'canceled' }),
       );
+      for (const status of ['declined', 'pending'] as const) {
+        await store.db.updateTable('bookings').set({ status }).where('uid', '=', B_CANCELED.uid).execute();
+        expect(await scheduleErrorOf(mark(B_CANCELED.uid, {}))).toEqual(
+          error('booking_already_cancelled', 'Only a confirmed booking has attendance to record.', { status }),
+        );
+      }
     });
 
     it('replays the same key and body without marking again', async () => {

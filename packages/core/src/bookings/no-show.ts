@@ -25,7 +25,7 @@ type Deps = { clock: Clock; ids: IdGenerator };
 
 /**
  * The booking a no-show mark may change: one the caller sees, at the
- * version If-Match names when sent, not canceled, and started (its start at
+ * version If-Match names when sent, confirmed, and started (its start at
  * or before now): before that nobody can have failed to come.
  */
 async function markable(trx: Executor, deps: Deps, principal: Principal, uid: string, ifMatch: IfMatch | undefined): Promise<BookingRow> {
@@ -33,8 +33,9 @@ async function markable(trx: Executor, deps: Deps, principal: Principal, uid: st
   if (ifMatch !== undefined && !matchesVersion(ifMatch, row.version)) {
     throw new ScheduleError('version_conflict', `The booking is at version ${row.version}.`, { current_version: row.version });
   }
-  if (row.status === 'canceled') {
-    throw new ScheduleError('booking_already_cancelled', 'A canceled booking has no attendance to record.', {});
+  // Canceled, declined, or pending (never confirmed, so declined at its start): no meeting took place to miss.
+  if (row.status !== 'confirmed') {
+    throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking has attendance to record.', { status: row.status });
   }
   if (Date.parse(row.start_at) > deps.clock.now()) {
     throw new ScheduleError('booking_not_started', 'The booking has not started yet, so nobody can have missed it.', {

@@ -44,7 +44,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   hold_mismatch: 'The hold is for another event type or start than the body names; `details` give the held ones.',
   hold_limit_reached: 'The caller already holds as many of this host’s times as allowed (`details.max`); release one first.',
   booking_in_past: 'The booking has started or is over, so it stays as it is; `details.start_at` is its start.',
-  booking_already_cancelled: 'Only a confirmed booking can be rescheduled, and a canceled one takes no no-show.',
+  booking_already_cancelled: 'Only a confirmed booking can be rescheduled or take a no-show.',
   booking_not_pending: 'Only a pending booking can be confirmed or declined, and only before its start.',
   reschedule_not_allowed: 'The event type does not allow rescheduling.',
   cancel_notice:
