@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import { visitorPrincipal } from '../src/auth/visitor.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
 import { checkSlot, createBooking, listSlots } from './support/booking-calls.js';
@@ -10,10 +11,13 @@ import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
 
 // Issue 34: list = check = create still holds with holds in the world, for
-// each of two callers, against a model: a start is free for a caller exactly
-// when it was free before any hold and no live hold of the other caller
-// overlaps it widened by the buffers. The clock then moves, often to exactly
-// a hold's expiry, where that hold must stop counting.
+// each of two callers, with bookings made before (pending ones where the type
+// requires confirmation), seats and daily limits generated too. Where the
+// type has neither seats nor limits, the answers also match a model: a start
+// is free for a caller exactly when it was free before any hold and no live
+// hold of the other caller overlaps it widened by the buffers. The clock
+// then moves, often to exactly a hold's expiry, where that hold must stop
+// counting.
 
 const T0 = '2026-04-06T08:00:00.000Z';
 const MINUTE = 60_000;
@@ -24,6 +28,11 @@ const world = fc.record({
   duration: fc.constantFrom(15, 30, 45, 60),
   interval: fc.constantFrom(15, 30),
   buffer: fc.constantFrom(0, 10),
+  seats: fc.option(fc.constantFrom(2, 3), { freq: 3 }),
+  maxPerDay: fc.option(fc.integer({ min: 1, max: 3 }), { freq: 3 }),
+  requiresConfirmation: fc.boolean(),
+  // Bookings a visitor makes before the holds, at these picks of the free starts.
+  before: fc.array(fc.nat(), { maxLength: 2 }),
   holds: fc.array(fc.record({ by: fc.constantFrom(0, 1), pick: fc.nat(), ttlSeconds: fc.integer({ min: 30, max: 1800 }) }), {
     minLength: 1,
     maxLength: 5,
@@ -49,7 +58,7 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
   let world0: GeneratedHostsWorld;
   let callers: Principal[];
   let n = 0;
-  const seen = { held: 0, refusedHold: 0, free: 0, blocked: 0, expiredAtEdge: 0 };
+  const seen = { held: 0, refusedHold: 0, free: 0, blocked: 0, expiredAtEdge: 0, unmodelled: 0 };
 
   beforeAll(async () => {
     world0 = await openGeneratedHostsWorld(await fixture.open(), T0, ['bookings:create', 'slots:read']);
@@ -88,6 +97,9 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
               future_limit_days: 10,
               buffer_before_minutes: w.buffer,
               buffer_after_minutes: w.buffer,
+              seats: w.seats,
+              max_bookings_per_day: w.maxPerDay,
+              requires_confirmation: w.requiresConfirmation,
             },
           ],
         });
@@ -98,8 +110,23 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
           (
             (await listSlots(deps, caller, { event_type_id: eventTypeId, ...window })).outcome.data as { slots: { start: string }[] }
           ).slots.map((s) => Date.parse(s.start));
+        const hostId = (await store.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+        const visitor = visitorPrincipal({ kind: 'book', hostId });
+        const free = await listFor(callers[0]!);
+        for (const [i, pick] of w.before.entries()) {
+          if (free.length === 0) break;
+          const start = iso(free[pick % free.length]!);
+          await outcomeOf(
+            createBooking(deps, visitor, { event_type_id: eventTypeId, start, attendee: { email: `v${i}@example.com` } }, `pre-${n}-${i}`),
+          );
+        }
+        const kept = new Set(
+          (await store.db.selectFrom('bookings').select('uid').where('event_type_id', '=', eventTypeId).execute()).map((r) => r.uid),
+        );
+        const modelled = w.seats === null && w.maxPerDay === null;
         const base = await listFor(callers[0]!);
         if (base.length === 0) return;
+        if (!modelled) seen.unmodelled++;
         const bufferMs = w.buffer * MINUTE;
         const durationMs = w.duration * MINUTE;
         const held: ModelHold[] = [];
@@ -111,11 +138,13 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
         for (const [i, h] of w.holds.entries()) {
           const startMs = base[h.pick % base.length]!;
           const nowMs = world0.clock.now();
-          const expected = blockedFor(h.by, startMs, nowMs) ? 'slot_unavailable' : 201;
+          const listedNow = (await listFor(callers[h.by]!)).includes(startMs);
+          const expected = (modelled ? !blockedFor(h.by, startMs, nowMs) : listedNow) ? 201 : 'slot_unavailable';
           const got = await outcomeOf(
             createHold(deps, callers[h.by]!, { event_type_id: eventTypeId, start: iso(startMs), ttl_seconds: h.ttlSeconds }, `h-${n}-${i}`),
           );
           expect({ hold: i, got }).toEqual({ hold: i, got: expected });
+          if (modelled) expect({ hold: i, listedNow }).toEqual({ hold: i, listedNow: expected === 201 });
           if (got === 201) {
             held.push({ by: h.by, startMs, endMs: startMs + durationMs, expiresMs: nowMs + h.ttlSeconds * 1000 });
             seen.held++;
@@ -133,7 +162,7 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
         for (const [by, caller] of callers.entries()) {
           const listed = await listFor(caller);
           for (const t of probes) {
-            const free = !blockedFor(by, t, nowMs);
+            const isFree = modelled ? !blockedFor(by, t, nowMs) : listed.includes(t);
             const check = (await checkSlot(deps, caller, { event_type_id: eventTypeId, start: iso(t) })).outcome.data as {
               available: boolean;
             };
@@ -148,14 +177,18 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
             expect({ by, start: iso(t), listed: listed.includes(t), available: check.available, created }).toEqual({
               by,
               start: iso(t),
-              listed: free,
-              available: free,
-              created: free ? 201 : 'slot_unavailable',
+              listed: isFree,
+              available: isFree,
+              created: isFree ? 201 : 'slot_unavailable',
             });
-            if (free) seen.free++;
+            if (isFree) seen.free++;
             else seen.blocked++;
-            // Each probe against the host as the holds left it.
-            await store.db.deleteFrom('bookings').where('event_type_id', '=', eventTypeId).execute();
+            // Each probe against the host as the holds and the bookings made before left it.
+            await store.db
+              .deleteFrom('bookings')
+              .where('event_type_id', '=', eventTypeId)
+              .where('uid', 'not in', [...kept, ''])
+              .execute();
           }
         }
       }),
@@ -166,5 +199,6 @@ describe.each(storeFixtures())('list, check and create agree with holds on $name
     expect(seen.blocked).toBeGreaterThan(10);
     expect(seen.free).toBeGreaterThan(10);
     expect(seen.expiredAtEdge).toBeGreaterThan(3);
+    expect(seen.unmodelled).toBeGreaterThan(10);
   }, 120_000);
 });
