@@ -21,6 +21,7 @@ const TOP_LEVEL = [
   'bookings',
   'series',
   'slots',
+  'holds',
   'whoami',
   'event-types',
   'webhooks',

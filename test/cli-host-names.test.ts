@@ -140,7 +140,7 @@ describe('errors name the flag the user typed, not the API field', () => {
     ]);
     expectSameInBothModes(modes, window, () => failure(2, 'invalid_query_param', '--end must be after --start.'));
     expectSameInBothModes(modes, status, () =>
-      failure(2, 'invalid_query_param', '--status: must be a comma-separated list of confirmed, canceled.'),
+      failure(2, 'invalid_query_param', '--status: must be a comma-separated list of confirmed, pending, canceled, declined.'),
     );
   });
 
