@@ -263,6 +263,69 @@ describe.each(storeFixtures())('holds on $name (issue 34)', (fixture) => {
     expect((await createBooking(deps, hana, book({ hold_id: own!.id }), 'limit-held')).outcome.status).toBe(201);
   });
 
+  it('refuses with the booking’s own errors: a type switched off, a start in the past (a start at exactly now is not)', async () => {
+    await store.db.updateTable('event_types').set({ status: 'off' }).where('id', '=', ET.meet).execute();
+    expect(await scheduleErrorOf(createHold(deps, hana, hold()))).toEqual({
+      code: 'event_type_inactive',
+      message: 'This event type is not taking bookings.',
+      details: {},
+      retryAfterSeconds: undefined,
+    });
+    clock.set('2026-03-02T10:00:00.000Z');
+    expect(await scheduleErrorOf(createHold(deps, hana, hold({ event_type_id: ET.long, start: '2026-03-02T09:59:59.999Z' })))).toEqual({
+      code: 'slot_in_past',
+      message: 'The start is in the past.',
+      details: {},
+      retryAfterSeconds: undefined,
+    });
+    expect((await createHold(deps, hana, hold({ event_type_id: ET.long, start: TEN }), 'at-now')).outcome.status).toBe(201);
+  });
+
+  it('keeps the held type’s buffers clear of the host’s bookings, checked in the write', async () => {
+    await createBooking(deps, admin, book(), 'ten');
+    expect(await scheduleErrorOf(createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T10:30:00Z' })))).toEqual({
+      code: 'slot_unavailable',
+      message: 'The host is not free at this time.',
+      details: { reason: 'slot_busy' },
+      retryAfterSeconds: undefined,
+    });
+    expect(
+      (await createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T11:00:00Z' }), 'clear')).outcome.status,
+    ).toBe(201);
+    // A booking that ends five minutes into the buffer before 14:30 takes that start; the next is clear.
+    await resetBookingWorkspace({ store, clock }, [
+      { uid: '70000000-0000-4000-8000-0000000000b1', host: 'hana', slug: 'meet', start: '2026-03-02T13:50:00Z' },
+    ]);
+    expect(await outcomeOf(createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T14:30:00Z' }), 'in-buffer'))).toBe(
+      'slot_unavailable',
+    );
+    expect(
+      (await createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T15:00:00Z' }), 'past-buffer')).outcome.status,
+    ).toBe(201);
+  });
+
+  it('refuses a hold of the same start on another event type, or of a type whose length changed since, as hold_mismatch', async () => {
+    const { id } = await held(hana);
+    expect(await scheduleErrorOf(createBooking(deps, hana, book({ hold_id: id, event_type_id: ET.fixed }), 'other-type'))).toMatchObject({
+      code: 'hold_mismatch',
+      details: { hold_id: id, event_type_id: ET.meet, start: TEN_ISO },
+    });
+    await store.db.updateTable('event_types').set({ duration_minutes: 45 }).where('id', '=', ET.meet).execute();
+    expect(await outcomeOf(createBooking(deps, hana, book({ hold_id: id }), 'longer'))).toBe('hold_mismatch');
+    // Refused, so the hold still stands.
+    expect((await store.db.selectFrom('holds').select('id').execute()).map((r) => r.id)).toEqual([id]);
+  });
+
+  it('deletes the host’s holds expired more than a day ago when the host is next held; a younger expired one stays', async () => {
+    const old = await held(hana, hold({ ttl_seconds: 30 }));
+    const younger = await held(admin, hold({ start: '2026-03-02T11:00:00Z', ttl_seconds: 60 }));
+    clock.set('2026-03-03T08:30:45.000Z');
+    await held(hana, hold({ start: '2026-03-03T10:00:00Z' }));
+    const ids = (await store.db.selectFrom('holds').select('id').execute()).map((r) => r.id);
+    expect(ids).not.toContain(old.id);
+    expect(ids).toContain(younger.id);
+  });
+
   it('lets exactly one of two callers hold one start when they race', async () => {
     const results = await Promise.all([
       outcomeOf(createHold(deps, hana, hold(), 'race-hana')),

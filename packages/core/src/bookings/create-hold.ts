@@ -93,6 +93,7 @@ export async function insertHold(
     endMs: endMs + eventType.bufferAfterMinutes * MINUTE_MS,
   };
   await lockHost(trx, deps.dialect, hostId);
+  // Stryker disable next-line ConditionalExpression: equivalent in what it answers: the full check below judges a plain type as the one statement does, in more statements.
   if (prepared.time.policy.limits !== undefined) {
     // A hold takes a seat and counts against a limit: judged as a booking of the type is, under the same lock.
     await dropLongExpired(trx, hostId, nowMs);
@@ -101,6 +102,7 @@ export async function insertHold(
     await trx.insertInto('holds').values(row).execute();
     return toHold(row);
   }
+  // Stryker disable next-line ConditionalExpression,StringLiteral: speed only: the sequential checks below answer as the one statement does (holds.test.ts, holds-race.test.ts run both on PostgreSQL).
   if (deps.dialect === 'postgres') {
     // One round trip for the usual case; a refusal is rare, and then the checks below say which it is.
     const { rows } = await executePrepared(trx, insertHoldIfFree, [
