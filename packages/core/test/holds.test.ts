@@ -239,6 +239,9 @@ describe.each(storeFixtures())('holds on $name (issue 34)', (fixture) => {
 
   it('takes one seat of a seated start, and counts against a daily limit, as the booking it may become', async () => {
     await store.db.updateTable('event_types').set({ seats: 2 }).where('id', '=', ET.meet).execute();
+    // A seat taken by a booking leaves the other for a hold.
+    await createBooking(deps, admin, book({ start: '2026-03-02T11:00:00Z' }), 'seated-11');
+    expect((await createHold(deps, hana, hold({ start: '2026-03-02T11:00:00Z' }), 'seat-left')).outcome.status).toBe(201);
     await held(hana);
     const seatsLeft = async (principal: Principal) =>
       (
@@ -259,7 +262,7 @@ describe.each(storeFixtures())('holds on $name (issue 34)', (fixture) => {
     expect(await outcomeOf(createBooking(deps, admin, book({ start: '2026-03-02T14:00:00Z' }), 'limit-1'))).toBe('slot_unavailable');
     expect((await createBooking(deps, admin, book({ start: '2026-03-03T14:00:00Z' }), 'limit-2')).outcome.status).toBe(201);
     // The holder books its held start: the hold it used up is not counted twice.
-    const [own] = await store.db.selectFrom('holds').select('id').execute();
+    const [own] = await store.db.selectFrom('holds').select('id').where('start_at', '=', TEN_ISO).execute();
     expect((await createBooking(deps, hana, book({ hold_id: own!.id }), 'limit-held')).outcome.status).toBe(201);
   });
 
@@ -302,6 +305,13 @@ describe.each(storeFixtures())('holds on $name (issue 34)', (fixture) => {
     expect(
       (await createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T15:00:00Z' }), 'past-buffer')).outcome.status,
     ).toBe(201);
+    // And after it: a booking that starts five minutes into the buffer after 16:00–16:30 takes that start.
+    await resetBookingWorkspace({ store, clock }, [
+      { uid: '70000000-0000-4000-8000-0000000000b2', host: 'hana', slug: 'meet', start: '2026-03-02T16:40:00Z' },
+    ]);
+    expect(
+      await outcomeOf(createHold(deps, hana, hold({ event_type_id: ET.buffered, start: '2026-03-02T16:00:00Z' }), 'after-buffer')),
+    ).toBe('slot_unavailable');
   });
 
   it('refuses a hold of the same start on another event type, or of a type whose length changed since, as hold_mismatch', async () => {
