@@ -1,4 +1,3 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.js';
 import type { Store } from '../src/storage/store.js';
@@ -6,6 +5,7 @@ import { createBooking } from './support/booking-calls.js';
 import { ET, loadBookingWorkspace, T0, TOKEN } from './support/booking-workspace.js';
 import { testDeps } from './support/deps.js';
 import { principalOf } from './support/organization.js';
+import { StatementCounter } from './support/statement-counter.js';
 import { storeFixtures } from './support/stores.js';
 
 // Every statement of a create is a round trip to PostgreSQL that costs both
@@ -13,18 +13,6 @@ import { storeFixtures } from './support/stores.js';
 // and meant. Counted here through a Kysely plugin, which sees each statement
 // run through the executor, built or prepared; `begin` and `commit` go
 // through the driver and are not counted.
-
-/** Counts the statements run through a Kysely instance (and its transactions). */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
 
 // PostgreSQL: the key's claim, the event type (with the attendee-mail switches),
 // the host's time off across the slot (docs/api/time-off.md: busy time, read

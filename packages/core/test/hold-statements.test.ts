@@ -1,4 +1,3 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.js';
 import type { Store } from '../src/storage/store.js';
@@ -6,6 +5,7 @@ import { ET, loadBookingWorkspace, T0, TOKEN } from './support/booking-workspace
 import { testDeps } from './support/deps.js';
 import { createHold } from './support/hold-calls.js';
 import { principalOf } from './support/organization.js';
+import { StatementCounter } from './support/statement-counter.js';
 import { storeFixtures } from './support/stores.js';
 
 // A hold is the first of two calls that book (issue 34's bench holds both to
@@ -16,17 +16,6 @@ import { storeFixtures } from './support/stores.js';
 // would fall back to the separate checks and show here. SQLite runs the
 // tidy, the cap, the bookings, the holds and the insert one by one.
 const STATEMENTS_PER_HOLD: Record<string, number> = { postgres: 6, sqlite: 9 };
-
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
 
 describe.each(storeFixtures())('statements of one hold, $name', (fixture) => {
   afterAll(() => fixture.cleanup());
