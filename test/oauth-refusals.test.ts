@@ -556,21 +556,23 @@ describe.each([
           redirect_uris: ['https://app.example/callback'],
         },
       );
-      const b = new TestBrowser(tight.server.url);
-      const page = await b.open(
-        authorizeUrl(tight.server.url, { clientId: operator.client_id, redirectUri: 'https://app.example/callback' }, pkce(), {
-          resource: tight.server.url,
-        }),
-      );
-      expectPage(page, 200, 'Sign in to schedule');
-      const { action, csrf } = formOf(page);
       // A fresh 60-second window far from the real time: the two allowed tries and the refusals all fall in it, and no
       // other case's tries do. Restored afterwards, so the other rate-limit cases compare their reset with the real time.
+      // Set before the page is opened: the sign-in interaction lives ten minutes of this clock, and one opened before
+      // the jump (of up to ten minutes) could expire between two tries, answering a page with no Retry-After.
       tight.clock.set(Math.floor(Date.now() / 60_000) * 60_000 + 10 * 60_000 + 100);
       // The clock runs on from there, and password checks are slow on purpose: under load the four
       // tries can take seconds, and Retry-After counts down with them.
       const setAtMs = Date.now();
       try {
+        const b = new TestBrowser(tight.server.url);
+        const page = await b.open(
+          authorizeUrl(tight.server.url, { clientId: operator.client_id, redirectUri: 'https://app.example/callback' }, pkce(), {
+            resource: tight.server.url,
+          }),
+        );
+        expectPage(page, 200, 'Sign in to schedule');
+        const { action, csrf } = formOf(page);
         for (let i = 0; i < 2; i++) {
           expectPage(await b.request(action, { form: { csrf, username: 'olivia', password: 'guess-number-one' } }), 401);
         }
