@@ -1488,6 +1488,11 @@ export interface components {
              */
             hold_id?: string;
             /**
+             * Format: uuid
+             * @description Team type: book this host of the pool (one you may act for).
+             */
+            host_user_id?: string;
+            /**
              * @description IANA zone; default attendee.timezone, then UTC.
              * @example Europe/Berlin
              */
@@ -1782,6 +1787,28 @@ export interface components {
              */
             seats?: number | null;
             /**
+             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.
+             * @default single
+             * @enum {string}
+             */
+            scheduling?: "single" | "round_robin";
+            /** @description round_robin: the pool, 1 to 500 users of the organization; single: empty. */
+            hosts?: {
+                /** Format: uuid */
+                user_id?: string;
+                username?: string;
+                /**
+                 * @description Round robin: a host of weight 2 gets twice the bookings of one of weight 1.
+                 * @default 1
+                 */
+                weight?: number;
+                /**
+                 * @description Round robin: among hosts equally due, the higher priority is chosen.
+                 * @default 0
+                 */
+                priority?: number;
+            }[];
+            /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
              * @default public
              * @enum {string}
@@ -1869,6 +1896,27 @@ export interface components {
             max_bookings_per_week?: number | null;
             /** @description Attendees per start, each their own booking; null: one. */
             seats?: number | null;
+            /**
+             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.
+             * @enum {string}
+             */
+            scheduling?: "single" | "round_robin";
+            /** @description round_robin: the pool, 1 to 500 users of the organization; single: empty. */
+            hosts?: {
+                /** Format: uuid */
+                user_id?: string;
+                username?: string;
+                /**
+                 * @description Round robin: a host of weight 2 gets twice the bookings of one of weight 1.
+                 * @default 1
+                 */
+                weight?: number;
+                /**
+                 * @description Round robin: among hosts equally due, the higher priority is chosen.
+                 * @default 0
+                 */
+                priority?: number;
+            }[];
             /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
              * @enum {string}
@@ -2446,6 +2494,14 @@ export interface components {
             max_bookings_per_day: number | null;
             max_bookings_per_week: number | null;
             seats: number | null;
+            /** @enum {string} */
+            scheduling: "single" | "round_robin";
+            /** @description round_robin: the pool; empty for a single host’s type. */
+            hosts: {
+                user_id: string;
+                weight: number;
+                priority: number;
+            }[];
             /** @description Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages. */
             booking_url: string | null;
             questions: {
@@ -3088,6 +3144,31 @@ export interface components {
             };
         };
         /**
+         * @description Forbidden.
+         *
+         *     - `insufficient_scope`: The token is valid but lacks the scope this endpoint needs; `details.required_scope` names it.
+         *     - `forbidden`: The caller’s role or credential does not allow this change; `details.reason` says why (`role`, `owner_only`, `oauth_credential`, `scopes_not_held`) and `details.fields` or `details.scopes` what.
+         */
+        InsufficientScopeOrForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                /** @description Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "forbidden";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Conflict.
          *
          *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
@@ -3221,31 +3302,6 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "not_found" | "calendar_not_found";
-                    };
-                } & components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description Forbidden.
-         *
-         *     - `insufficient_scope`: The token is valid but lacks the scope this endpoint needs; `details.required_scope` names it.
-         *     - `forbidden`: The caller’s role or credential does not allow this change; `details.reason` says why (`role`, `owner_only`, `oauth_credential`, `scopes_not_held`) and `details.fields` or `details.scopes` what.
-         */
-        InsufficientScopeOrForbidden: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
-                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                /** @description Sent with `insufficient_scope`: `Bearer realm="schedule", resource_metadata="…", error="insufficient_scope", scope="…"`. */
-                "WWW-Authenticate"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -4503,7 +4559,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
             /**
              * @description Not Found.
              *
@@ -5555,7 +5611,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrForbidden"];
             404: components["responses"]["EventTypeNotFound"];
             408: components["responses"]["RequestTimeout"];
             /**
@@ -7376,7 +7432,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
             404: components["responses"]["NotFoundOrEventTypeNotFound"];
             408: components["responses"]["RequestTimeout"];
             /**

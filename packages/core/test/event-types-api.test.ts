@@ -164,6 +164,8 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         max_bookings_per_day: null,
         max_bookings_per_week: null,
         seats: null,
+        scheduling: 'single',
+        hosts: [],
         booking_url: 'https://pages.test/@ann/deep-dive',
         questions: [],
         version: 1,
@@ -583,7 +585,7 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
 
   describe('the writers underneath the operations', () => {
     const writeDeps = () => ({ clock, ids: randomIds, dialect: store.dialect });
-    const fields = (slug: string) => eventTypeDeclaration.parse({ slug, name: 'Written', duration_minutes: 30 });
+    const fields = (slug: string) => ({ ...eventTypeDeclaration.parse({ slug, name: 'Written', duration_minutes: 30 }), hosts: [] });
     const versionOf = async (id: string) =>
       (await store.db.selectFrom('event_types').select('version').where('id', '=', id).executeTakeFirstOrThrow()).version;
 

@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['workspace', 'notifications'],
   ['series', 'health', 'people'],
   ['bookings', 'slots', 'directory'],
-  ['availability'],
+  ['availability', 'teams'],
   ['caldav', 'manage-links'],
   ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off', 'holds'],
   ['auth', 'idempotency', 'outbox', 'pagination'],

@@ -85,7 +85,7 @@ describe('unknown body fields', () => {
     expect(await send('create_booking', { ...booking, colour: 'blue' })).toEqual({
       code: 'validation_error',
       message:
-        'Unknown fields: guests.0.nmae, colour. Did you mean guests.0.name (not guests.0.nmae)? This operation takes event_type_id, username, event_slug, start, hold_id, timezone, attendee, guests, responses, metadata, utm_source, utm_medium, utm_campaign.',
+        'Unknown fields: guests.0.nmae, colour. Did you mean guests.0.name (not guests.0.nmae)? This operation takes event_type_id, username, event_slug, start, hold_id, host_user_id, timezone, attendee, guests, responses, metadata, utm_source, utm_medium, utm_campaign.',
       details: { fields: ['guests.0.nmae', 'colour'] },
       retryAfterSeconds: undefined,
     });

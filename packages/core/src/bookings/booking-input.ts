@@ -14,6 +14,7 @@ export const createBookingBodySchema = z.object({
   event_slug: eventSlug.optional(),
   start: instant.meta({ description: `A free slot's start. ${WITH_OFFSET}` }),
   hold_id: uuid.optional().meta({ description: 'Your hold of this start (create_hold).' }),
+  host_user_id: uuid.optional().meta({ description: 'Team type: book this host of the pool (one you may act for).' }),
   timezone: timeZone.optional().meta({ description: 'IANA zone; default attendee.timezone, then UTC.' }),
   attendee: attendee
     .extend({

@@ -1,28 +1,31 @@
 import type { Principal } from '../auth/principal.js';
+import { mayActFor } from '../auth/roles.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
 import { loadHostTime, policyOf, takenTimes, withHostBookings } from '../availability/load-host-time.js';
 import { checkStart, type HostTime } from '../availability/slot-rules.js';
+import { freeMembersAt, loadTeamTime, type MemberTime, teamCheck } from '../availability/team-time.js';
 import type { Clock } from '../clock.js';
 import type { ConferenceLinks } from '../conference-links.js';
 import { ScheduleError } from '../errors.js';
 import { bookingLocationOf } from '../event-types/booking-location.js';
 import { checkAnswers } from '../event-types/questions.js';
-import { type EventTypeWithHost, resolveEventType } from '../event-types/resolve-event-type.js';
+import { type EventTypeWithHost, type HostRecord, type PoolMember, resolveEventType } from '../event-types/resolve-event-type.js';
 import type { HoldReader } from '../holds/held-times.js';
 import { ownHolds } from '../holds/holder.js';
 import { useHold } from '../holds/use-hold.js';
 import type { IdGenerator } from '../ids.js';
 import { outboxRow } from '../outbox/record-event.js';
 import { notificationRows } from '../outbox/record-notification.js';
-import { lockHost } from '../storage/host-lock.js';
+import { lockHost, lockHosts } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
+import { rankHosts, recentLoads } from '../teams/round-robin.js';
 import { MINUTE_MS, parseInstant, toTimestamp } from '../time.js';
 import { type CreateBookingBody, eventTypeRefOf } from './booking-input.js';
 import { bookingMail } from './booking-mail.js';
 import { toBooking } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { newBookingRow } from './new-booking.js';
-import { writeBookingRows, writeNewBooking } from './write-new-booking.js';
+import { type NewBookingWrite, writeBookingRows, writeNewBooking } from './write-new-booking.js';
 
 export interface BookingWriteDeps {
   readonly clock: Clock;
@@ -108,6 +111,16 @@ export async function prepareBooking(
   const endMs = startMs + eventType.durationMinutes * MINUTE_MS;
   const holdId = body.hold_id;
   const policy = policyOf(eventType);
+  const base = { eventType, startMs, endMs, holder: ownHolds(principal), holdId };
+  if (eventType.scheduling !== 'single') {
+    // Each candidate's bookings are checked under the hosts' locks in the write (insertTeamBooking).
+    const pool = chosenPool(principal, eventType, body.host_user_id);
+    const members = await loadTeamTime(deps, policy, pool, { startMs, endMs }, { withBookings: false });
+    const check = teamCheck(members, startMs);
+    if (!check.available) throw unavailable(check.reason);
+    return { ...base, time: undefined, team: freeMembersAt(members, startMs) };
+  }
+  if (body.host_user_id !== undefined && body.host_user_id !== eventType.host.id) throw notInPool();
   // A hold vouches for the host's time as of when it was made; the write uses it up or refuses (holds/use-hold.ts).
   // A type with limits or seats is judged again in the write whatever vouches for it, from this time.
   const time =
@@ -119,7 +132,24 @@ export async function prepareBooking(
     const check = checkStart(time, startMs);
     if (!check.available) throw unavailable(check.reason);
   }
-  return { eventType, startMs, endMs, holder: ownHolds(principal), holdId, time };
+  return { ...base, time, team: undefined };
+}
+
+const notInPool = () =>
+  new ScheduleError('host_not_allowed', 'host_user_id is not a host of this event type that this caller may act for.', {
+    fields: ['host_user_id'],
+  });
+
+/**
+ * The hosts a team create may choose from: the whole pool, or the one host
+ * the caller asked for, who must be in it and someone the caller may act
+ * for (docs/api/teams.md "Who may do what").
+ */
+function chosenPool(principal: Principal, eventType: EventTypeWithHost, hostUserId: string | undefined): readonly PoolMember[] {
+  if (hostUserId === undefined) return eventType.pool;
+  const member = eventType.pool.find((m) => m.host.id === hostUserId);
+  if (member === undefined || !mayActFor(principal.actsFor, member.host.id)) throw notInPool();
+  return [member];
 }
 
 /** A create checked before its write: the event type, the slot, the hold it turns into, and the host's time read. */
@@ -130,8 +160,10 @@ export interface PreparedBooking {
   /** The caller's holds leave their time free for this booking (holds/holder.ts). */
   readonly holder: string;
   readonly holdId?: string | undefined;
-  /** Without bookings; undefined when a hold vouches for a type without limits or seats. */
+  /** Without bookings; undefined when a hold vouches for a type without limits or seats, and for a team type. */
   readonly time: HostTime | undefined;
+  /** A team type's hosts free at the start before the write, each with their time read without bookings. */
+  readonly team: readonly MemberTime[] | undefined;
 }
 
 /**
@@ -146,7 +178,83 @@ export async function insertBooking(
   body: CreateBookingBody,
   prepared: PreparedBooking,
 ): Promise<Booking> {
+  if (prepared.team !== undefined) return insertTeamBooking(trx, deps, body, prepared, prepared.team);
   const { eventType, startMs, endMs } = prepared;
+  const { booking, write } = await bookingWrite(trx, deps, body, prepared, eventType.host);
+  await lockHost(trx, deps.dialect, eventType.host.id);
+  const nowMs = deps.clock.now();
+  if (prepared.holdId !== undefined)
+    await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
+  const reader = { nowMs, holder: prepared.holder };
+  if (prepared.time?.policy.limits !== undefined) {
+    // Limits and seats count the type's bookings, which the one-statement check cannot: a sequential check, under the same lock.
+    await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs }, reader);
+    await writeBookingRows(trx, write);
+    return booking;
+  }
+  const written = await writeNewBooking(trx, deps.dialect, write, widen(eventType, { startMs, endMs }), reader);
+  if (!written) throw unavailable('slot_busy');
+  return booking;
+}
+
+/**
+ * A round-robin create (docs/api/teams.md): the hosts free before the write
+ * are locked together, in one fixed order, then tried in the order the rule
+ * prefers them (teams/round-robin.ts), each checked under the lock as a
+ * single host's create is; the first still free takes the booking. A host
+ * who became busy meanwhile is passed over, never double-booked.
+ */
+async function insertTeamBooking(
+  trx: Executor,
+  deps: BookingWriteDeps,
+  body: CreateBookingBody,
+  prepared: PreparedBooking,
+  team: readonly MemberTime[],
+): Promise<Booking> {
+  const { eventType, startMs, endMs } = prepared;
+  await lockHosts(
+    trx,
+    deps.dialect,
+    team.map((m) => m.member.host.id),
+  );
+  const nowMs = deps.clock.now();
+  // A team type takes no holds (docs/api/holds.md), so any hold named here is another type's: hold_mismatch, or not found.
+  if (prepared.holdId !== undefined)
+    await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
+  const reader = { nowMs, holder: prepared.holder };
+  const loads = await recentLoads(
+    trx,
+    eventType.id,
+    team.map((m) => m.member.host.id),
+    nowMs,
+  );
+  const slot = { startMs, endMs };
+  const timeOf = new Map(team.map((m) => [m.member.host.id, m.time]));
+  for (const member of rankHosts(
+    team.map((m) => m.member),
+    loads,
+  )) {
+    const time = timeOf.get(member.host.id)!;
+    const { booking, write } = await bookingWrite(trx, deps, body, prepared, member.host);
+    if (time.policy.limits !== undefined) {
+      if (!checkStart(await withHostBookings(trx, time, member.host, slot, reader), startMs).available) continue;
+      await writeBookingRows(trx, write);
+      return booking;
+    }
+    if (await writeNewBooking(trx, deps.dialect, write, widen(eventType, slot), reader)) return booking;
+  }
+  throw unavailable('slot_busy');
+}
+
+/** The row, event and mail of a new booking with this host, and its view, built from what is written. */
+async function bookingWrite(
+  trx: Executor,
+  deps: BookingWriteDeps,
+  body: CreateBookingBody,
+  prepared: PreparedBooking,
+  host: HostRecord,
+): Promise<{ booking: Booking; write: NewBookingWrite }> {
+  const { eventType, startMs } = prepared;
   const uid = deps.ids.uuid();
   const utm = Object.fromEntries(
     (['utm_source', 'utm_medium', 'utm_campaign'] as const).filter((k) => body[k] !== undefined).map((k) => [k, body[k]]),
@@ -155,7 +263,7 @@ export async function insertBooking(
     {
       uid,
       eventType,
-      host: eventType.host,
+      host,
       startMs,
       timezone: body.timezone,
       attendee: body.attendee,
@@ -169,7 +277,7 @@ export async function insertBooking(
   );
   // The view is built from what is written; reading the row back would only repeat it.
   const booking = toBooking(
-    { ...row, host_username: eventType.host.username, host_email: eventType.host.email, event_type_slug: eventType.slug },
+    { ...row, host_username: host.username, host_email: host.email, event_type_slug: eventType.slug },
     // Stryker disable next-line StringLiteral: only 'list' changes the view (no responses); any other value gives this single view.
     'single',
   );
@@ -177,23 +285,9 @@ export async function insertBooking(
   const requested = eventType.requiresConfirmation;
   const mail = await bookingMail(trx, requested ? 'booking_requested' : 'booking_created', booking, {
     eventTypeName: eventType.name,
-    host: eventType.host,
+    host,
     attendeeMail: eventType.attendeeMail,
   });
-  await lockHost(trx, deps.dialect, eventType.host.id);
-  const nowMs = deps.clock.now();
-  if (prepared.holdId !== undefined)
-    await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
-  const reader = { nowMs, holder: prepared.holder };
   const event = outboxRow(deps, requested ? 'booking.requested' : 'booking.created', uid, booking);
-  const write = { row, event, mail: notificationRows(deps, mail) };
-  if (prepared.time?.policy.limits !== undefined) {
-    // Limits and seats count the type's bookings, which the one-statement check cannot: a sequential check, under the same lock.
-    await assertStillBookable(trx, prepared.time, eventType.host, { startMs, endMs }, reader);
-    await writeBookingRows(trx, write);
-    return booking;
-  }
-  const written = await writeNewBooking(trx, deps.dialect, write, widen(eventType, { startMs, endMs }), reader);
-  if (!written) throw unavailable('slot_busy');
-  return booking;
+  return { booking, write: { row, event, mail: notificationRows(deps, mail) } };
 }

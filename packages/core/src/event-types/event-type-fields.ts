@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ON_OFF, VISIBILITIES } from '../storage/schema.js';
-import { httpUrl } from '../validation/fields.js';
+import { ON_OFF, SCHEDULINGS, VISIBILITIES } from '../storage/schema.js';
+import { httpUrl, uuid } from '../validation/fields.js';
 import { questionSchema } from './questions.js';
 
 // The fields of an event type, declared once: the workspace file's entries
@@ -47,6 +47,33 @@ const questions = z
   })
   .meta({ description: 'The booking form; answers go in a booking’s `responses` by question id.' });
 
+/** The most hosts a team type's pool holds (docs/api/teams.md): each is read for every slot list, and locked by a create. */
+export const MAX_POOL_HOSTS = 500;
+
+/** One host of a pool as a caller names them; stored by user id (event-types/pool.ts). */
+const poolHost = z
+  .object({
+    user_id: uuid.optional(),
+    username: z.string().min(1).max(100).optional(),
+    weight: z
+      .int()
+      .min(1)
+      .max(1000)
+      .default(1)
+      .meta({ description: 'Round robin: a host of weight 2 gets twice the bookings of one of weight 1.' }),
+    priority: z
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .meta({ description: 'Round robin: among hosts equally due, the higher priority is chosen.' }),
+  })
+  .superRefine((host, ctx) => {
+    if ((host.user_id === undefined) === (host.username === undefined))
+      ctx.addIssue({ code: 'custom', message: 'name the host by exactly one of user_id and username', path: ['user_id'] });
+  });
+export type DeclaredPoolHost = z.output<typeof poolHost>;
+
 const minutes = (max: number) => z.int().min(1).max(max);
 const nonNegative = z.int().min(0).max(525_600);
 
@@ -85,6 +112,13 @@ export const eventTypeFields = {
     .meta({ description: "Most bookings a host takes of it per day, in the host's zone; null: no limit." }),
   max_bookings_per_week: z.int().min(1).max(1000).nullable().meta({ description: 'The same per ISO week (Monday first); null: no limit.' }),
   seats: z.int().min(2).max(1000).nullable().meta({ description: 'Attendees per start, each their own booking; null: one.' }),
+  scheduling: z.enum(SCHEDULINGS).meta({
+    description: 'single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.',
+  }),
+  hosts: z
+    .array(poolHost)
+    .max(MAX_POOL_HOSTS)
+    .meta({ description: `round_robin: the pool, 1 to ${MAX_POOL_HOSTS} users of the organization; single: empty.` }),
   visibility: z
     .enum(VISIBILITIES)
     .meta({ description: 'public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.' }),
@@ -112,5 +146,7 @@ export const eventTypeDeclaration = z.object({
   max_bookings_per_day: eventTypeFields.max_bookings_per_day.default(null),
   max_bookings_per_week: eventTypeFields.max_bookings_per_week.default(null),
   seats: eventTypeFields.seats.default(null),
+  scheduling: eventTypeFields.scheduling.default('single'),
+  hosts: eventTypeFields.hosts.default([]),
 });
 export type EventTypeDeclaration = z.output<typeof eventTypeDeclaration>;

@@ -4,13 +4,17 @@ import type { Executor } from '../storage/store.js';
 import { bookingUrlOf, type PagesAddress } from './booking-url.js';
 import { type EventTypeDeclaration, type EventTypeLocation, GENERATED_CONFERENCE } from './event-type-fields.js';
 import type { EventType } from './event-type-view.js';
+import { type PoolHost, storedPool } from './pool.js';
 import { storedQuestions } from './questions.js';
+
+/** A declaration as it is stored: its pool resolved to user ids (pool.ts resolvePool). */
+export type ResolvedDeclaration = Omit<EventTypeDeclaration, 'hosts'> & { readonly hosts: readonly PoolHost[] };
 
 // One mapping each way between an event type's declared fields and its row,
 // used by the API's writes and the workspace loader alike.
 
 /** The columns an event type's declared fields are stored in; the interval is the duration when not given. */
-export function eventTypeColumns(fields: EventTypeDeclaration) {
+export function eventTypeColumns(fields: ResolvedDeclaration) {
   return {
     slug: fields.slug,
     name: fields.name,
@@ -34,6 +38,8 @@ export function eventTypeColumns(fields: EventTypeDeclaration) {
     max_bookings_per_day: fields.max_bookings_per_day,
     max_bookings_per_week: fields.max_bookings_per_week,
     seats: fields.seats,
+    scheduling: fields.scheduling,
+    hosts_json: JSON.stringify(fields.hosts.map((h) => ({ user_id: h.user_id, weight: h.weight, priority: h.priority }))),
   };
 }
 
@@ -86,6 +92,8 @@ export function toEventTypeView(row: EventTypeRow, pages: PagesAddress | undefin
     max_bookings_per_day: row.max_bookings_per_day ?? null,
     max_bookings_per_week: row.max_bookings_per_week ?? null,
     seats: row.seats ?? null,
+    scheduling: row.scheduling ?? 'single',
+    hosts: storedPool(row.hosts_json),
     booking_url: bookingUrlOf(pages, { username: row.username, slug: row.slug, visibility: row.visibility, archived }),
     questions: storedQuestions(row.questions_json),
     version: row.version,

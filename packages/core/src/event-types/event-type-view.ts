@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ON_OFF, VISIBILITIES } from '../storage/schema.js';
+import { ON_OFF, SCHEDULINGS, VISIBILITIES } from '../storage/schema.js';
 import { shownInstant } from '../validation/fields.js';
 import { eventTypeLocationSchema } from './event-type-fields.js';
 import { questionSchema } from './questions.js';
@@ -30,6 +30,10 @@ export const eventTypeSchema = z.object({
   max_bookings_per_day: z.int().nullable(),
   max_bookings_per_week: z.int().nullable(),
   seats: z.int().nullable(),
+  scheduling: z.enum(SCHEDULINGS),
+  hosts: z
+    .array(z.object({ user_id: z.string(), weight: z.int(), priority: z.int() }))
+    .meta({ description: 'round_robin: the pool; empty for a single host’s type.' }),
   booking_url: z.string().nullable().meta({
     description: 'Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages.',
   }),

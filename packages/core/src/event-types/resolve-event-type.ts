@@ -5,11 +5,12 @@ import { visitorMayBook } from '../auth/visitor.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { runPrepared } from '../storage/prepared-query.js';
-import type { OnOff, UsersTable } from '../storage/schema.js';
+import type { OnOff, Scheduling, UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import type { Calendar } from './calendar.js';
 import type { EventTypeLocation } from './event-type-fields.js';
 import { storedLocation } from './event-type-rows.js';
+import { storedPool } from './pool.js';
 import { type Question, storedQuestions } from './questions.js';
 import type { Schedule } from './schedule.js';
 
@@ -47,7 +48,18 @@ export interface EventTypeWithHost {
    * the event type so a booking write need not read it again).
    */
   readonly attendeeMail: boolean;
+  /** The owner: the host of a single host's type; of a team type, whose type it is. */
   readonly host: HostRecord;
+  readonly scheduling: Scheduling;
+  /** A team type's active hosts (deactivated ones left out), in the pool's order; empty for a single host's type. */
+  readonly pool: readonly PoolMember[];
+}
+
+/** A host of a team type's pool, with what round robin weighs them by. */
+export interface PoolMember {
+  readonly host: HostRecord;
+  readonly weight: number;
+  readonly priority: number;
 }
 
 /** A user as a host: whose time is booked. */
@@ -105,7 +117,32 @@ function toHost(row: Selectable<UsersTable> | undefined): HostRecord | undefined
   };
 }
 
-function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTakeFirstOrThrow']>>): EventTypeWithHost {
+type EventTypeQueryRow = Awaited<ReturnType<ReturnType<typeof query>['executeTakeFirstOrThrow']>>;
+
+/** The type of a row, with its pool's active hosts read for a team type (one more query, none for a single host's). */
+async function withPool(db: Executor, row: EventTypeQueryRow): Promise<EventTypeWithHost> {
+  const eventType = toEventType(row);
+  const declared = storedPool(row.hosts_json);
+  if (declared.length === 0) return eventType;
+  const users = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      declared.map((h) => h.user_id),
+    )
+    .where('deactivated_at', 'is', null)
+    .execute();
+  const byId = new Map(users.map((u) => [u.id, toHost(u)!]));
+  const pool = declared.flatMap((h) => {
+    const host = byId.get(h.user_id);
+    return host === undefined ? [] : [{ host, weight: h.weight, priority: h.priority }];
+  });
+  return { ...eventType, pool };
+}
+
+function toEventType(row: EventTypeQueryRow): EventTypeWithHost {
   return {
     id: row.id,
     slug: row.archived_slug ?? row.slug,
@@ -142,6 +179,8 @@ function toEventType(row: Awaited<ReturnType<ReturnType<typeof query>['executeTa
       schedule: row.schedule_json === null ? null : JSON.parse(row.schedule_json),
       calendars: JSON.parse(row.calendars_json),
     },
+    scheduling: row.scheduling ?? 'single',
+    pool: [],
   };
 }
 
@@ -152,7 +191,7 @@ const bySlug = (db: Executor, username: string, slug: string) =>
 /** An event type by id, whoever asks; for an existing booking's own event type. */
 export async function eventTypeById(db: Executor, id: string): Promise<EventTypeWithHost | undefined> {
   const [row] = await runPrepared(db, byId, [id]);
-  return row ? toEventType(row) : undefined;
+  return row ? withPool(db, row) : undefined;
 }
 
 /**
@@ -172,5 +211,5 @@ export async function resolveEventType(db: Executor, principal: Principal, ref: 
   if (!row) throw notFound();
   const visitorMay = () => visitorMayBook(principal, { id: row.id, ownerId: row.owner_user_id, visibility: row.visibility });
   if (!mayActFor(principal.actsFor, row.owner_user_id) && !visitorMay()) throw notFound();
-  return toEventType(row);
+  return withPool(db, row);
 }

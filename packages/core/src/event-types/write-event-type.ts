@@ -11,9 +11,10 @@ import { toTimestamp } from '../time.js';
 import type { PagesAddress } from './booking-url.js';
 import type { EventTypeDeclaration } from './event-type-fields.js';
 import type { CreateEventTypeBody, UpdateEventTypeBody } from './event-type-input.js';
-import { archivedSlugColumn, eventTypeColumns, eventTypeRowQuery, toEventTypeView } from './event-type-rows.js';
+import { archivedSlugColumn, eventTypeColumns, eventTypeRowQuery, type ResolvedDeclaration, toEventTypeView } from './event-type-rows.js';
 import type { EventType } from './event-type-view.js';
 import { checkSlugFree, findVisibleEventType } from './find-event-type.js';
+import { checkTeamShape, resolvePool } from './pool.js';
 
 /** What the event type writes use; passed in, never imported. */
 export interface EventTypeWriteDeps {
@@ -63,7 +64,7 @@ export async function writeEventTypeFields(
   trx: Executor,
   deps: Pick<EventTypeWriteDeps, 'dialect'>,
   target: { readonly id: string; readonly ownerId: string; readonly now: string },
-  fields: EventTypeDeclaration,
+  fields: ResolvedDeclaration,
 ): Promise<boolean> {
   await lockHost(trx, deps.dialect, target.ownerId);
   const columns = eventTypeColumns(fields);
@@ -96,8 +97,10 @@ export async function createEventType(
 ): Promise<EventType> {
   const { owner, ...fields } = body;
   const ownerId = await allowedOwner(trx, principal, owner);
+  checkTeamShape(fields);
+  const hosts = await resolvePool(trx, fields.hosts, principal.actsFor);
   const id = deps.ids.uuid();
-  await writeEventTypeFields(trx, deps, { id, ownerId, now: toTimestamp(deps.clock.now()) }, fields);
+  await writeEventTypeFields(trx, deps, { id, ownerId, now: toTimestamp(deps.clock.now()) }, { ...fields, hosts });
   return viewAndRecord(trx, deps, id, 'event_type.created');
 }
 
@@ -123,12 +126,15 @@ export async function updateEventType(
   }
   const current = toEventTypeView(row, deps.pages);
   const merged: EventTypeDeclaration = { ...current, ...patch } as EventTypeDeclaration;
+  checkTeamShape(merged);
+  // A pool the PATCH leaves alone is kept as stored, even if a host in it was deactivated since (availability leaves them out).
+  const hosts = patch.hosts === undefined ? current.hosts : await resolvePool(trx, patch.hosts, principal.actsFor);
   await lockHost(trx, deps.dialect, row.owner_user_id);
   // Stryker disable next-line ConditionalExpression: a shortcut: checkSlugFree leaves out the type's own row, so checking a slug it keeps finds nothing (the line's mutant that never checks is killed).
   if (merged.slug !== row.slug) await checkSlugFree(trx, row.owner_user_id, merged.slug, row.id);
   const updated = await trx
     .updateTable('event_types')
-    .set({ ...eventTypeColumns(merged), version: row.version + 1, updated_at: toTimestamp(deps.clock.now()) })
+    .set({ ...eventTypeColumns({ ...merged, hosts }), version: row.version + 1, updated_at: toTimestamp(deps.clock.now()) })
     .where('id', '=', row.id)
     .where('version', '=', row.version)
     .executeTakeFirst();

@@ -97,6 +97,7 @@ export const createBookingOperation = defineOperation({
     'hold_not_found',
     'hold_expired',
     'hold_mismatch',
+    'host_not_allowed',
     'slot_lock_timeout',
   ],
   schemas: { params: [], input: createBookingBodySchema, output: bookingSchema, list: false },

@@ -63,7 +63,15 @@ export const updateEventTypeOperation = defineOperation({
   scope: 'event_types:write',
   idempotencyKey: 'optional',
   ifMatch: 'required',
-  errors: ['field_immutable', 'validation_error', 'event_type_not_found', 'version_conflict', 'slug_taken', 'invalid_change'],
+  errors: [
+    'field_immutable',
+    'validation_error',
+    'host_not_allowed',
+    'event_type_not_found',
+    'version_conflict',
+    'slug_taken',
+    'invalid_change',
+  ],
   schemas: { params: ['id'], input: updateEventTypeBodySchema, output: eventTypeSchema, list: false },
   parse: (call) => ({
     id: pathParam(call.params, 'id'),

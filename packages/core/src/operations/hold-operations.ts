@@ -23,6 +23,7 @@ export const createHoldOperation = defineOperation({
   ifMatch: 'none',
   errors: [
     'validation_error',
+    'forbidden',
     'event_type_not_found',
     'event_type_inactive',
     'slot_in_past',

@@ -95,6 +95,10 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
       reason: 'requires_confirmation',
     });
   }
+  // A round-robin series would keep one host for all its dates; until that is built, a team type takes none (docs/api/teams.md).
+  if (eventType.scheduling !== 'single') {
+    throw new ScheduleError('recurring_disabled', 'A round-robin event type takes no recurring series yet.', { reason: 'round_robin' });
+  }
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const pattern: Pattern = {
     frequency: body.frequency,

@@ -4,6 +4,7 @@ import type { CalendarReader } from '../availability/calendar-reader.js';
 import { seatsLeft } from '../availability/capacity.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, freeSlots } from '../availability/slot-rules.js';
+import { loadTeamTime, teamCheck, teamFreeSlots } from '../availability/team-time.js';
 import type { Clock } from '../clock.js';
 import { resolveEventType } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
@@ -25,6 +26,20 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
   checkWindow(query.start.epochMs, query.end.epochMs, MAX_SLOT_WINDOW_DAYS);
   const eventType = await resolveEventType(deps.db, principal, ref);
   const range = { startMs: query.start.epochMs, endMs: query.end.epochMs };
+  if (eventType.scheduling !== 'single') {
+    const members = await loadTeamTime(deps, policyOf(eventType), eventType.pool, range, { holder: ownHolds(principal) });
+    return {
+      event_type_id: eventType.id,
+      // A team's hosts may live in several zones: the answer is labelled in the one asked for, else UTC.
+      timezone: query.timezone ?? 'UTC',
+      computed_at: toTimestamp(deps.clock.now()),
+      slots: teamFreeSlots(members, range).map((s) => ({
+        start: toTimestamp(s.startMs),
+        end: toTimestamp(s.endMs),
+        available: true as const,
+      })),
+    };
+  }
   const time = await loadHostTime(deps, policyOf(eventType), eventType.host, range, { holder: ownHolds(principal) });
   return {
     event_type_id: eventType.id,
@@ -51,6 +66,19 @@ export async function checkSlot(deps: SlotDeps, principal: Principal, query: z.o
   const startMs = query.start.epochMs;
   const endMs = query.end?.epochMs ?? startMs + eventType.durationMinutes * MINUTE_MS;
   const search = { startMs: endMs, endMs: endMs + NEXT_AVAILABLE_SEARCH_DAYS * DAY_MS };
+  if (eventType.scheduling !== 'single') {
+    const members = await loadTeamTime(
+      deps,
+      policyOf(eventType),
+      eventType.pool,
+      { startMs, endMs: search.endMs },
+      { holder: ownHolds(principal) },
+    );
+    const check = teamCheck(members, startMs, endMs);
+    if (check.available) return { available: true, duration_minutes: eventType.durationMinutes };
+    const next = teamFreeSlots(members, search)[0];
+    return { available: false, reason: check.reason, next_available: next ? toTimestamp(next.startMs) : null };
+  }
   const time = await loadHostTime(
     deps,
     policyOf(eventType),

@@ -18,6 +18,25 @@ export async function lockHost(trx: Executor, dialect: Dialect, hostId: string):
   await executePrepared(trx, lockHostRow, [hostId, `${HOST_LOCK_TIMEOUT_MS}ms`]);
 }
 
+/**
+ * Takes several hosts' locks (a round-robin create's candidates), always in
+ * the order of their ids: two writers that each need some of the same hosts
+ * then never wait on each other in a circle, so they cannot deadlock. One
+ * statement: PostgreSQL locks the rows as the sorted scan returns them.
+ */
+export async function lockHosts(trx: Executor, dialect: Dialect, hostIds: readonly string[]): Promise<void> {
+  if (dialect !== 'postgres' || hostIds.length === 0) return;
+  if (hostIds.length === 1) return lockHost(trx, dialect, hostIds[0]!);
+  await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', [...hostIds])
+    .where(sql<string>`set_config('lock_timeout', ${`${HOST_LOCK_TIMEOUT_MS}ms`}, true)`, 'is not', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 // One round trip instead of two (`set local`, then the lock): set_config(..., true)
 // is `set local`, and it runs in the scan that feeds the row to FOR UPDATE,
 // so the timeout is in force before the lock is waited for. A missing host

@@ -536,4 +536,26 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('holds_token_host').on('holds').columns(['token_id', 'host_user_id', 'expires_at']).execute();
     },
   },
+  '0017_team_event_types': {
+    async up(db: Kysely<any>) {
+      // A team event type (docs/api/teams.md): how it is scheduled, and its
+      // pool of hosts as JSON (user ids with their weight and priority). A
+      // pool is read whole with its type and never queried by member, so a
+      // table of its own would only add a join to every read.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('scheduling', 'text', (c) => c.notNull().defaultTo('single'))
+        .execute();
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('hosts_json', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      // Round robin counts each host's recent bookings of the type to choose fairly: covering, so the count reads the index only.
+      await db.schema
+        .createIndex('bookings_type_created')
+        .on('bookings')
+        .columns(['event_type_id', 'created_at', 'host_user_id', 'status'])
+        .execute();
+    },
+  },
 };

@@ -124,7 +124,15 @@ export interface EventTypesTable {
   reschedule_notice_minutes: ColumnType<number, number | undefined, number>;
   /** 1: a new booking starts `pending` until the host confirms it (docs/api/event-types.md); rows made before it are 0. */
   requires_confirmation: ColumnType<number, number | undefined, number>;
+  /** How a booking finds its host (SCHEDULINGS); rows made before teams are `single`. */
+  scheduling: ColumnType<Scheduling, Scheduling | undefined, Scheduling>;
+  /** A team type's pool (event-types/pool.ts) as JSON: `[{ user_id, weight, priority }]`; `[]` for a single host's. */
+  hosts_json: ColumnType<string, string | undefined, string>;
 }
+
+/** single: the owner is the host; round_robin: one host of the pool, chosen per booking (docs/api/teams.md). */
+export const SCHEDULINGS = ['single', 'round_robin'] as const;
+export type Scheduling = (typeof SCHEDULINGS)[number];
 
 export interface TokensTable {
   id: string;

@@ -1,4 +1,5 @@
 import { eventTypeColumns, storedLocation } from '../event-types/event-type-rows.js';
+import { storedPool } from '../event-types/pool.js';
 import { storedQuestions } from '../event-types/questions.js';
 import { archiveEventTypeRow, writeEventTypeFields } from '../event-types/write-event-type.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
@@ -37,6 +38,8 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       attendee_mail: row.attendee_mail !== 0,
       visibility: row.visibility,
       // Shown only when set, so a file (and an export) without limits or seats reads as before they existed.
+      // Likewise a team's scheduling and pool, only for a team type.
+      ...(row.scheduling === 'single' ? {} : { scheduling: row.scheduling, hosts: storedPool(row.hosts_json) }),
       ...nonNull({
         max_bookings_per_day: row.max_bookings_per_day,
         max_bookings_per_week: row.max_bookings_per_week,
@@ -58,13 +61,16 @@ export const eventTypesKind: ResourceKind = {
     return workspace.event_types.map((eventType, i) => {
       const owner = users.get(eventType.owner)!;
       const id = eventTypeIds[i]!;
+      // The pool by user id, as it is stored (resolve-workspace.ts refused a file naming anyone unknown).
+      const hosts = eventType.hosts.map((h) => ({ ...h, user_id: users.get(h.user_id ?? h.username!)!.id }));
+      const resolved = { ...eventType, hosts };
       return {
-        ...eventTypeEntry(id, { ...eventTypeColumns(eventType), owner_user_id: owner.id }, owner.username),
+        ...eventTypeEntry(id, { ...eventTypeColumns(resolved), owner_user_id: owner.id }, owner.username),
         at: `event_types[${i}]`,
         // The API's writer: one validation, one slug rule, the version bumped on a change.
         write: async (trx, ctx) => {
           // Stryker disable next-line ObjectLiteral: the dialect only chooses the host's row lock, seen by a concurrent writer on PostgreSQL
-          await writeEventTypeFields(trx, { dialect: ctx.deps.store.dialect }, { id, ownerId: owner.id, now: ctx.now }, eventType);
+          await writeEventTypeFields(trx, { dialect: ctx.deps.store.dialect }, { id, ownerId: owner.id, now: ctx.now }, resolved);
         },
       };
     });

@@ -1,3 +1,4 @@
+import { checkTeamShape } from '../event-types/pool.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { WorkspaceError } from './parse-workspace.js';
@@ -25,6 +26,15 @@ export async function resolveWorkspace(trx: Executor, declared: DeclaredWorkspac
   }
   for (const [i, eventType] of workspace.event_types.entries()) {
     if (!users.has(eventType.owner)) problems.push(`event_types[${i}].owner: no user "${eventType.owner}"`);
+    for (const [j, host] of eventType.hosts.entries()) {
+      const name = host.user_id ?? host.username ?? '';
+      if (!users.has(name)) problems.push(`event_types[${i}].hosts[${j}]: no user "${name}"`);
+    }
+    try {
+      checkTeamShape(eventType);
+    } catch (error) {
+      problems.push(`event_types[${i}].${(error as Error).message}`);
+    }
   }
   for (const [i, token] of workspace.tokens.entries()) {
     if (!users.has(token.user)) problems.push(`tokens[${i}].user: no user "${token.user}"`);

@@ -310,6 +310,8 @@ export const FULL_EVENT_TYPE: EventType = {
   max_bookings_per_day: 4,
   max_bookings_per_week: null,
   seats: null,
+  scheduling: 'single',
+  hosts: [],
   booking_url: 'https://schedule.example.com/@alice/intro',
   questions: [{ id: 'topic', label: 'Topic', type: 'text', required: false }],
   version: 1,

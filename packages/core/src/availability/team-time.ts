@@ -1,0 +1,86 @@
+import type { Clock } from '../clock.js';
+import { ScheduleError } from '../errors.js';
+import type { PoolMember } from '../event-types/resolve-event-type.js';
+import type { Executor } from '../storage/store.js';
+import type { Interval } from './busy.js';
+import type { CalendarReader } from './calendar-reader.js';
+import { loadHostTime } from './load-host-time.js';
+import { checkStart, freeSlots, type HostTime, type SlotPolicy, type Unavailable } from './slot-rules.js';
+
+// A round-robin type's availability (docs/api/teams.md) is its hosts' own,
+// each read and judged exactly as a single host's: a start is free for the
+// team when at least one host is free at it. Nothing here decides whether a
+// host is free; it only combines the answers of slot-rules.ts.
+
+/** One host of a pool with their time read for a window. */
+export interface MemberTime {
+  readonly member: PoolMember;
+  readonly time: HostTime;
+}
+
+/** How many hosts' time is read at once: a pool of 500 must not take every connection of the store's pool. */
+const READ_CONCURRENCY = 8;
+
+/**
+ * Reads every active host's time, as loadHostTime reads one. A host whose
+ * conflict calendar cannot be read is left out (free nowhere), so one broken
+ * calendar never takes a whole team's slots down; when every host's calendar
+ * fails, the team's answer is `503 availability_unavailable` as a single
+ * host's would be.
+ */
+export async function loadTeamTime(
+  deps: { db: Executor; clock: Clock; calendars: CalendarReader },
+  policy: SlotPolicy,
+  pool: readonly PoolMember[],
+  range: Interval,
+  options: Parameters<typeof loadHostTime>[4] = {},
+): Promise<MemberTime[]> {
+  const read: (MemberTime | ScheduleError)[] = [];
+  for (let i = 0; i < pool.length; i += READ_CONCURRENCY) {
+    const batch = pool.slice(i, i + READ_CONCURRENCY).map(async (member) => {
+      try {
+        return { member, time: await loadHostTime(deps, policy, member.host, range, options) };
+      } catch (error) {
+        if (error instanceof ScheduleError && error.code === 'availability_unavailable') return error;
+        throw error;
+      }
+    });
+    read.push(...(await Promise.all(batch)));
+  }
+  const members = read.filter((m): m is MemberTime => !(m instanceof ScheduleError));
+  const failure = read.find((m) => m instanceof ScheduleError);
+  if (members.length === 0 && failure !== undefined) throw failure;
+  return members;
+}
+
+/** The starts at least one host is free at, in order: the union of each host's freeSlots. */
+export function teamFreeSlots(members: readonly MemberTime[], range: Interval): Interval[] {
+  const byStart = new Map<number, Interval>();
+  for (const { time } of members) for (const slot of freeSlots(time, range)) byStart.set(slot.startMs, slot);
+  return [...byStart.values()].sort((a, b) => a.startMs - b.startMs);
+}
+
+/** The hosts free at a start, in the pool's order. */
+export function freeMembersAt(members: readonly MemberTime[], startMs: number, endMs?: number): MemberTime[] {
+  return members.filter(({ time }) => checkStart(time, startMs, endMs).available);
+}
+
+/**
+ * Whether some host is free at a start; if none is, why, as checkStart says
+ * it. The reasons before `slot_busy` (status, past, notice, horizon) are the
+ * type's and alike for every host, so the first host's reason is the team's;
+ * a pool with no active host is `slot_busy`.
+ */
+export function teamCheck(
+  members: readonly MemberTime[],
+  startMs: number,
+  endMs?: number,
+): { available: true } | { available: false; reason: Unavailable } {
+  let first: Unavailable | undefined;
+  for (const { time } of members) {
+    const check = checkStart(time, startMs, endMs);
+    if (check.available) return check;
+    first ??= check.reason;
+  }
+  return { available: false, reason: first ?? 'slot_busy' };
+}

@@ -1,0 +1,64 @@
+import type { ActsFor } from '../auth/roles.js';
+import { mayActFor } from '../auth/roles.js';
+import { ScheduleError } from '../errors.js';
+import type { Executor } from '../storage/store.js';
+import type { DeclaredPoolHost, EventTypeDeclaration } from './event-type-fields.js';
+
+// A team event type's pool (docs/api/teams.md): the users one of whom hosts
+// each booking. Callers name them by user id or username; the pool is stored
+// by user id, so a renamed user stays in it.
+
+/** A host of a pool as stored and shown: who, and what round robin weighs them by. */
+export interface PoolHost {
+  readonly user_id: string;
+  readonly weight: number;
+  readonly priority: number;
+}
+
+/** A stored pool; a row made before teams has none. */
+export function storedPool(json: string | null | undefined): PoolHost[] {
+  return json ? (JSON.parse(json) as PoolHost[]) : [];
+}
+
+/**
+ * Refuses what a declaration cannot mean, naming the field (`400
+ * validation_error`): a round-robin type needs a pool and a single host's
+ * type has none; seats are a single host's (a seat group meets one host, and
+ * round robin would scatter it).
+ */
+export function checkTeamShape(fields: Pick<EventTypeDeclaration, 'scheduling' | 'hosts' | 'seats'>): void {
+  const refuse = (field: string, message: string) => new ScheduleError('validation_error', `${field}: ${message}`, { fields: [field] });
+  if (fields.scheduling === 'single' && fields.hosts.length > 0) throw refuse('hosts', 'a single host’s type has no pool; set scheduling');
+  if (fields.scheduling === 'round_robin' && fields.hosts.length === 0) throw refuse('hosts', 'round_robin needs at least one host');
+  if (fields.scheduling !== 'single' && fields.seats !== null) throw refuse('seats', 'a team type has no seats');
+}
+
+/**
+ * The pool as stored: each host named by user id or username resolved to a
+ * user of the organization the caller may act for (`actsFor`; the workspace
+ * file, its operator's, may name anyone). An unknown user, one the caller
+ * may not act for and a deactivated one are `403 host_not_allowed` alike,
+ * naming the entry, as a type's owner is; one named twice is `400
+ * validation_error`.
+ */
+export async function resolvePool(db: Executor, hosts: readonly DeclaredPoolHost[], actsFor: ActsFor | undefined): Promise<PoolHost[]> {
+  if (hosts.length === 0) return [];
+  const ids = hosts.flatMap((h) => (h.user_id === undefined ? [] : [h.user_id]));
+  const names = hosts.flatMap((h) => (h.username === undefined ? [] : [h.username]));
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'deactivated_at'])
+    .where((eb) => eb.or([eb('id', 'in', ids.length > 0 ? ids : ['']), eb('username', 'in', names.length > 0 ? names : [''])]))
+    .execute();
+  const seen = new Set<string>();
+  return hosts.map((host, i) => {
+    const row = rows.find((r) => (host.user_id === undefined ? r.username === host.username : r.id === host.user_id));
+    const field = `hosts.${i}`;
+    if (row === undefined || row.deactivated_at !== null || (actsFor !== undefined && !mayActFor(actsFor, row.id))) {
+      throw new ScheduleError('host_not_allowed', `${field} is not an active user this caller may act for.`, { fields: [field] });
+    }
+    if (seen.has(row.id)) throw new ScheduleError('validation_error', `${field}: this host is in the pool already`, { fields: [field] });
+    seen.add(row.id);
+    return { user_id: row.id, weight: host.weight, priority: host.priority };
+  });
+}
