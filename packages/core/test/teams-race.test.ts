@@ -62,7 +62,7 @@ describe.each(twoPostgresStores)('two round-robin creates interleaved on one $na
     );
     const boss = await principalOf({ store: first, clock }, TOKEN);
     const body = (email: string) =>
-      ({ event_type_id: TEAM, start: START, attendee: { email }, guests: [], metadata: {} }) as CreateBookingBody;
+      ({ event_type_id: TEAM, start: START, attendee: { email, sms_opt_in: false }, guests: [], metadata: {} }) as CreateBookingBody;
     const one = writeDepsOf(first, clock);
     const two = writeDepsOf(second, clock);
     // Both read the pool free before either writes.

@@ -125,6 +125,7 @@ export function registerBookings(program: Command): void {
       .option('--responses <json>', 'form answers, JSON object')
       .option('--metadata <json>', 'metadata, JSON object')
       .option('--hold <id>', 'book the start you held (schedule holds create)')
+      .option('--team-host <user-id>', 'a round-robin type: book this host of its pool')
       .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
   )
     .addHelpText(
@@ -143,6 +144,7 @@ export function registerBookings(program: Command): void {
           ...(await eventTypeOf(ctx, 'is-owner')),
           start: o.start,
           hold_id: o.hold,
+          host_user_id: o.teamHost,
           timezone: o.timezone,
           attendee: defined({ email: o.attendeeEmail, name: o.attendeeName, timezone: o.attendeeTimezone, phone: o.phone }),
           guests: o.guest,

@@ -16,7 +16,7 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   start_date: ['--from', '--date'],
   end_date: ['--to', '--until'],
   updated_since: ['--updated-since'],
-  host_user_id: ['--host'],
+  host_user_id: ['--host', '--team-host'],
   host_username: ['--host'],
   event_type_id: ['--event-type'],
   username: ['--owner', '--username', '--host'],
@@ -72,6 +72,8 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   max_bookings_per_day: ['--max-per-day'],
   max_bookings_per_week: ['--max-per-week'],
   seats: ['--seats'],
+  scheduling: ['--scheduling'],
+  hosts: ['--hosts'],
   'Idempotency-Key': ['--idempotency-key'],
   'If-Match': ['--if-match'],
 };

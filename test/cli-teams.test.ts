@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliModes, expectSameInBothModes, MODE_NAMES, startCliModes } from './support/cli-modes.js';
+import { jsonOf } from './support/cli-run.js';
+import { SERIES_SECRETS, SERIES_USERS, seriesWorkspace, tokyoAt } from './support/series-workspace.js';
+
+// Issue 35 through the real binary, embedded (`--db`) and remote
+// (`--api-url`): ora (the owner) makes a round-robin type of hal and gil with
+// --scheduling and --hosts, books it (the rule's host, or the one asked for
+// with --team-host), and a bad --hosts is refused naming the flag.
+
+let modes: CliModes;
+
+beforeAll(async () => {
+  modes = await startCliModes(seriesWorkspace(), SERIES_SECRETS.ora);
+});
+
+afterAll(async () => {
+  await modes?.stop();
+});
+
+describe('round-robin types from the CLI', () => {
+  const made: Record<string, string> = {};
+
+  it('event-types create --scheduling round_robin --hosts sets the pool, as GET shows it', async () => {
+    const runs = await modes.both([
+      'event-types',
+      'create',
+      '--slug',
+      'team',
+      '--name',
+      'Team call',
+      '--duration',
+      '30',
+      '--notice',
+      '0',
+      '--scheduling',
+      'round_robin',
+      '--hosts',
+      `hal,${SERIES_USERS.gil}:2:1`,
+      '--json',
+    ]);
+    for (const name of MODE_NAMES) {
+      const created = jsonOf(runs[name]) as { id: string; scheduling: string; hosts: unknown };
+      made[name] = created.id;
+      expect(created).toMatchObject({
+        scheduling: 'round_robin',
+        hosts: [
+          { user_id: SERIES_USERS.hal, weight: 1, priority: 0 },
+          { user_id: SERIES_USERS.gil, weight: 2, priority: 1 },
+        ],
+      });
+      expect(await modes[name].get(`/v1/event-types/${created.id}`)).toEqual(created);
+    }
+  });
+
+  it('bookings create goes to the rule’s host, or the one --team-host names', async () => {
+    const book = (id: string, start: string, extra: string[] = []) => [
+      'bookings',
+      'create',
+      '--event-type',
+      id,
+      '--start',
+      start,
+      '--attendee-email',
+      'kim@example.com',
+      ...extra,
+      '--json',
+    ];
+    // gil weighs 2: (0 + 1) / 2 is the least share, so gil first.
+    const first = await modes.both((m) => book(made[m.name]!, tokyoAt(1, '10:00')));
+    const asked = await modes.both((m) => book(made[m.name]!, tokyoAt(1, '10:00'), ['--team-host', SERIES_USERS.hal]));
+    for (const name of MODE_NAMES) {
+      expect((jsonOf(first[name]) as { host: { username: string } }).host.username).toBe('gil');
+      expect((jsonOf(asked[name]) as { host: { username: string } }).host.username).toBe('hal');
+    }
+  });
+
+  it('a weight that is not a positive integer is refused naming --hosts', async () => {
+    const runs = await modes.both((m) => ['event-types', 'update', made[m.name]!, '--hosts', 'hal:0']);
+    for (const name of MODE_NAMES) {
+      expect(runs[name].code).toBe(2);
+      expect(runs[name].stderr).toMatch(/^error validation_error: --hosts: /);
+    }
+    expectSameInBothModes(modes, runs);
+  });
+});
