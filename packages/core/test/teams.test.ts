@@ -234,7 +234,7 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
 
     it('takes no holds and no series yet', async () => {
       expect(await scheduleErrorOf(call('boss', 'create_hold', { body: { event_type_id: TEAM, start: '2026-05-04T10:00:00Z' } }))).toEqual(
-        expect.objectContaining({ code: 'forbidden' }),
+        expect.objectContaining({ code: 'forbidden', details: { reason: 'round_robin' } }),
       );
       const series = call('boss', 'create_series', {
         body: {

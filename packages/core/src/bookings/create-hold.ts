@@ -54,7 +54,9 @@ export async function prepareHold(deps: HoldDeps, principal: Principal, body: Cr
   if (holder === null) throw new ScheduleError('forbidden', 'This caller cannot hold times.', {});
   // A hold is of one host's time, and a round-robin host is chosen only as the booking is made (docs/api/holds.md).
   if (eventType.scheduling !== 'single')
-    throw new ScheduleError('forbidden', 'A round-robin event type takes no holds yet; book it directly.', {});
+    throw new ScheduleError('forbidden', 'A round-robin event type takes no holds yet; book it directly.', {
+      reason: 'round_robin',
+    });
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const startMs = parseInstant(body.start)!.epochMs;
   if (startMs < deps.clock.now()) throw new ScheduleError('slot_in_past', 'The start is in the past.', {});
