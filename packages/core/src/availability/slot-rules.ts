@@ -102,7 +102,7 @@ function withinHorizon(time: HostTime, startMs: number): boolean {
  * with: a start is listed for a window exactly when it lies in the window and
  * checkStart says it is available.
  */
-export function freeSlots(time: HostTime, range: Interval): Interval[] {
+export function freeSlots(time: HostTime, range: Interval, wanted: (startMs: number) => boolean = () => true): Interval[] {
   if (time.policy.status !== 'on') return [];
   const duration = time.policy.durationMinutes * MINUTE_MS;
   const step = time.policy.slotIntervalMinutes * MINUTE_MS;
@@ -115,7 +115,8 @@ export function freeSlots(time: HostTime, range: Interval): Interval[] {
       // The first grid point at or after the range's start.
       const first = anchor + Math.max(0, Math.ceil((range.startMs - anchor) / step)) * step;
       for (let start = first; start < until && start + duration <= stretch.endMs; start += step) {
-        if (!withinNotice(time, start) || !withinHorizon(time, start)) continue;
+        // A team's list judges only the starts no host has given it yet (team-time.ts).
+        if (!wanted(start) || !withinNotice(time, start) || !withinHorizon(time, start)) continue;
         if (bookingsVerdict(time, start, start + duration) === undefined) slots.push({ startMs: start, endMs: start + duration });
       }
     }

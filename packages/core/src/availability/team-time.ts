@@ -53,7 +53,66 @@ export async function loadTeamTime(
   return members;
 }
 
-/** The starts at least one host is free at, in order: the union of each host's freeSlots. */
+/**
+ * The starts at least one host is free at over `range`, in order: the union
+ * of each host's freeSlots, read host by host (READ_CONCURRENCY at once). A
+ * host is not read at all once every start they could offer (their working
+ * hours on the grid, within notice and the future limit, as if nothing else
+ * were booked) is listed already: such a host cannot add a start. A big pool
+ * is then read only until its starts are covered, a few hosts in practice.
+ * An unreadable calendar leaves its host out, as loadTeamTime does.
+ */
+export async function listTeamSlots(
+  deps: { db: Executor; clock: Clock; calendars: CalendarReader },
+  policy: SlotPolicy,
+  pool: readonly PoolMember[],
+  range: Interval,
+  options: Parameters<typeof loadHostTime>[4] = {},
+): Promise<Interval[]> {
+  const byStart = new Map<number, Interval>();
+  const nowMs = deps.clock.now();
+  // Hosts with the same hours and zone could offer the same starts: worked out once per kind.
+  const offerable = new Map<string, Interval[]>();
+  const couldAdd = (member: PoolMember) => {
+    const key = `${member.host.timezone}|${JSON.stringify(member.host.schedule)}`;
+    let starts = offerable.get(key);
+    if (starts === undefined) {
+      starts = freeSlots(
+        { policy: { ...policy, limits: undefined }, schedule: member.host.schedule, zone: member.host.timezone, busy: [], nowMs },
+        range,
+      );
+      offerable.set(key, starts);
+    }
+    return starts.some((s) => !byStart.has(s.startMs));
+  };
+  let read = 0;
+  let failure: ScheduleError | undefined;
+  for (let i = 0; i < pool.length; i += READ_CONCURRENCY) {
+    const batch = pool.slice(i, i + READ_CONCURRENCY).filter(couldAdd);
+    const times = await Promise.all(
+      batch.map(async (member) => {
+        try {
+          return await loadHostTime(deps, policy, member.host, range, options);
+        } catch (error) {
+          if (error instanceof ScheduleError && error.code === 'availability_unavailable') return error;
+          throw error;
+        }
+      }),
+    );
+    for (const time of times) {
+      if (time instanceof ScheduleError) {
+        failure = time;
+        continue;
+      }
+      read++;
+      for (const slot of freeSlots(time, range, (start) => !byStart.has(start))) byStart.set(slot.startMs, slot);
+    }
+  }
+  if (read === 0 && failure !== undefined) throw failure;
+  return [...byStart.values()].sort((a, b) => a.startMs - b.startMs);
+}
+
+/** The starts at least one of these hosts is free at, in order: the union of each host's freeSlots. */
 export function teamFreeSlots(members: readonly MemberTime[], range: Interval): Interval[] {
   const byStart = new Map<number, Interval>();
   for (const { time } of members) for (const slot of freeSlots(time, range)) byStart.set(slot.startMs, slot);

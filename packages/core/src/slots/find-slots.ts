@@ -4,7 +4,7 @@ import type { CalendarReader } from '../availability/calendar-reader.js';
 import { seatsLeft } from '../availability/capacity.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, freeSlots } from '../availability/slot-rules.js';
-import { loadTeamTime, teamCheck, teamFreeSlots } from '../availability/team-time.js';
+import { listTeamSlots, loadTeamTime, teamCheck, teamFreeSlots } from '../availability/team-time.js';
 import type { Clock } from '../clock.js';
 import { resolveEventType } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
@@ -27,13 +27,13 @@ export async function listSlots(deps: SlotDeps, principal: Principal, query: z.o
   const eventType = await resolveEventType(deps.db, principal, ref);
   const range = { startMs: query.start.epochMs, endMs: query.end.epochMs };
   if (eventType.scheduling !== 'single') {
-    const members = await loadTeamTime(deps, policyOf(eventType), eventType.pool, range, { holder: ownHolds(principal) });
+    const slots = await listTeamSlots(deps, policyOf(eventType), eventType.pool, range, { holder: ownHolds(principal) });
     return {
       event_type_id: eventType.id,
       // A team's hosts may live in several zones: the answer is labelled in the one asked for, else UTC.
       timezone: query.timezone ?? 'UTC',
       computed_at: toTimestamp(deps.clock.now()),
-      slots: teamFreeSlots(members, range).map((s) => ({
+      slots: slots.map((s) => ({
         start: toTimestamp(s.startMs),
         end: toTimestamp(s.endMs),
         available: true as const,
