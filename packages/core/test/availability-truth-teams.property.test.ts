@@ -40,7 +40,8 @@ const member = fc.record({
 });
 
 const world = fc.record({
-  members: fc.array(member, { minLength: 1, maxLength: 4 }),
+  // Up to 12 hosts: more than one batch of reads (team-time.ts), so hosts whose starts are all listed are skipped.
+  members: fc.array(member, { minLength: 1, maxLength: 12 }),
   duration: fc.constantFrom(15, 30, 60),
   interval: fc.constantFrom(15, 30),
   buffer: fc.constantFrom(0, 10),
