@@ -75,6 +75,34 @@ describe('round-robin types from the CLI', () => {
     }
   });
 
+  it('bookings reassign hands a booking to the other free host, keeping its uid', async () => {
+    const made2 = await modes.both((m) => [
+      'bookings',
+      'create',
+      '--event-type',
+      made[m.name]!,
+      '--start',
+      tokyoAt(1, '11:00'),
+      '--attendee-email',
+      'lee@example.com',
+      '--json',
+    ]);
+    const runs = await modes.both((m) => [
+      'bookings',
+      'reassign',
+      (jsonOf(made2[m.name]) as { uid: string }).uid,
+      '--reason',
+      'Out',
+      '--json',
+    ]);
+    for (const name of MODE_NAMES) {
+      const before = jsonOf(made2[name]) as { uid: string; host: { username: string } };
+      const after = jsonOf(runs[name]) as { uid: string; host: { username: string } };
+      expect([before.host.username, after.uid, after.host.username]).toEqual(['gil', before.uid, 'hal']);
+      expect(await modes[name].get(`/v1/bookings/${before.uid}`)).toEqual(after);
+    }
+  });
+
   it('a weight that is not a positive integer is refused naming --hosts', async () => {
     const runs = await modes.both((m) => ['event-types', 'update', made[m.name]!, '--hosts', 'hal:0']);
     for (const name of MODE_NAMES) {

@@ -314,6 +314,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bookings/{uid}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reassign a round-robin booking
+         * @description Hands a confirmed or pending booking of a round-robin event type to another host of its pool who is free at its time: `host_user_id` (one the caller may act for), else the next by the fairness rule (docs/api/teams.md). The uid, time and attendee stay; the host, title and calendar change, `booking.host_changed` is recorded, the new host and the attendee are mailed the change and the host it leaves its cancellation. No other host free: `409 slot_unavailable`.
+         *
+         *     Needs the scope `bookings:update`. MCP tool: `reassign_booking`.
+         */
+        post: operations["reassign_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bookings/{uid}/no-show": {
         parameters: {
             query?: never;
@@ -1579,6 +1601,15 @@ export interface components {
         };
         DeclineBookingBody: {
             /** @description Why; passed on to those invited. */
+            reason?: string;
+        };
+        ReassignBookingBody: {
+            /**
+             * Format: uuid
+             * @description The host to hand it to (one of the pool you may act for); default: the next by the rule.
+             */
+            host_user_id?: string;
+            /** @description Why; passed on to the hosts. */
             reason?: string;
         };
         UpdateBookingBody: {
@@ -3029,6 +3060,28 @@ export interface components {
             };
         };
         /**
+         * @description Unprocessable Content.
+         *
+         *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
+         */
+        InvalidChange: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "invalid_change";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Precondition Required.
          *
          *     - `missing_if_match`: This endpoint needs an If-Match header with the version you read.
@@ -3807,28 +3860,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
-            /**
-             * @description Unprocessable Content.
-             *
-             *     - `invalid_change`: The body names fields a series PATCH cannot change, or clears `location_url`; `details.fields` lists them.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "invalid_change";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            422: components["responses"]["InvalidChange"];
             428: components["responses"]["MissingIfMatch"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
@@ -5242,6 +5274,139 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    reassign_booking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                "If-Match"?: components["parameters"]["OptionalIfMatch"];
+            };
+            path: {
+                /** @description The resource’s uid. One that is not a UUID, is unknown or is outside the caller’s set answers 404 alike. */
+                uid: components["parameters"]["Uid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignBookingBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Booking"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
+            404: components["responses"]["NotFoundOrBookingNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `version_conflict`: The resource is not at the version If-Match names, or another write got there first; `details.current_version` says where it is.
+             *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
+             *     - `booking_in_past`: The booking has started or is over, so it stays as it is; `details.start_at` is its start.
+             *     - `booking_already_cancelled`: Only a confirmed booking can be rescheduled or take a no-show.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "version_conflict" | "slot_unavailable" | "booking_in_past" | "booking_already_cancelled" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            422: components["responses"]["InvalidChange"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
+             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
+             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "availability_unavailable" | "slot_lock_timeout" | "database_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
         };
     };
     mark_no_show: {

@@ -24,7 +24,16 @@ const ID = { boss: U(1), ana: U(2), ben: U(3), cid: U(4), ula: U(5), mgr: U(6) }
 const TEAM = 'e5100000-0000-4000-8000-000000000001';
 const TOKENS = { boss: 'pat_teams_boss_all', ula: 'pat_teams_ula_all', mgr: 'pat_teams_mgr_all' };
 type Caller = keyof typeof TOKENS;
-const ALL = ['event_types:write', 'bookings:create', 'bookings:read', 'bookings:reschedule', 'series:write', 'slots:read'];
+const ALL = [
+  'event_types:write',
+  'bookings:create',
+  'bookings:read',
+  'bookings:reschedule',
+  'bookings:update',
+  'bookings:cancel',
+  'series:write',
+  'slots:read',
+];
 const HOURS = { timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) };
 const user = (name: keyof typeof ID, extra: Record<string, unknown> = {}) => ({
   id: ID[name],
@@ -79,6 +88,7 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
   beforeEach(async () => {
     clock.set(T0);
     await store.db.deleteFrom('bookings').execute();
+    await store.db.deleteFrom('notifications').execute();
     await store.db.deleteFrom('event_types').where('id', '!=', TEAM).execute();
     await store.db.updateTable('users').set({ deactivated_at: null }).execute();
   });
@@ -230,6 +240,65 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       expect(
         await scheduleErrorOf(call('boss', 'reschedule_booking', { params: { uid: booked.uid }, body: { start: '2026-05-04T12:00:00Z' } })),
       ).toEqual(expect.objectContaining({ code: 'slot_unavailable' }));
+    });
+
+    it('reassign hands a booking to the other free host, keeps its uid and time, and tells both hosts', async () => {
+      const booked = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string; version: number; host: { username: string } };
+      expect(booked.host.username).toBe('ana');
+      await store.db.deleteFrom('notifications').execute();
+      await store.db.deleteFrom('outbox').execute();
+      const { outcome } = await call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: { reason: 'Ana is out' } });
+      expect(outcome.status).toBe(200);
+      expect(outcome.data).toMatchObject({
+        uid: booked.uid,
+        start_at: '2026-05-04T10:00:00.000Z',
+        version: booked.version + 1,
+        host: { user_id: ID.ben, username: 'ben' },
+        title: 'Team call between ben and pat@example.com',
+      });
+      const mail = await store.db.selectFrom('notifications').select(['kind', 'recipient']).orderBy('recipient').execute();
+      expect(mail).toEqual([
+        { kind: 'booking_canceled', recipient: 'ana@teams.test' },
+        { kind: 'booking_changed', recipient: 'ben@teams.test' },
+        { kind: 'booking_changed', recipient: 'pat@example.com' },
+      ]);
+      const events = await store.db.selectFrom('outbox').select(['event_type', 'payload_json']).execute();
+      expect(events.map((e) => e.event_type)).toEqual(['booking.host_changed']);
+      expect(JSON.parse(events[0]!.payload_json)).toMatchObject({ previous_host: { user_id: ID.ana }, reason: 'Ana is out' });
+      // ana is free again at 10:00; ben is not.
+      expect(await hostOf('2026-05-04T10:00:00Z')).toBe('ana');
+    });
+
+    it('reassign refuses what it cannot do, each with its code', async () => {
+      const booked = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string };
+      const reassign = (body: Record<string, unknown> = {}, caller: Caller = 'boss') =>
+        scheduleErrorOf(call(caller, 'reassign_booking', { params: { uid: booked.uid }, body }));
+      // The only other host is busy then.
+      await book('2026-05-04T10:00:00Z', { host_user_id: ID.ben });
+      expect(await reassign()).toEqual(expect.objectContaining({ code: 'slot_unavailable', details: { reason: 'slot_busy' } }));
+      // Named: outside the pool, or its own host.
+      expect(await reassign({ host_user_id: ID.cid })).toEqual(refusal('host_not_allowed', ['host_user_id']));
+      expect(await reassign({ host_user_id: ID.ana })).toEqual(refusal('host_not_allowed', ['host_user_id']));
+      // A user who may not act for its host does not see it.
+      expect(await reassign({}, 'ula')).toEqual(expect.objectContaining({ code: 'booking_not_found' }));
+      // A single host's booking.
+      const solo = (
+        await call('ula', 'create_event_type', { body: { slug: 'solo', name: 'Solo', duration_minutes: 30, minimum_notice_minutes: 0 } })
+      ).outcome.data as { id: string };
+      const own = (
+        await call('ula', 'create_booking', {
+          body: { event_type_id: solo.id, start: '2026-05-04T10:00:00Z', attendee: { email: 'p@example.com' } },
+        })
+      ).outcome.data as { uid: string };
+      expect(await scheduleErrorOf(call('ula', 'reassign_booking', { params: { uid: own.uid }, body: {} }))).toEqual(
+        expect.objectContaining({ code: 'invalid_change' }),
+      );
+      // Started, or canceled.
+      clock.set('2026-05-04T10:00:00.000Z');
+      expect(await reassign()).toEqual(expect.objectContaining({ code: 'booking_in_past' }));
+      clock.set(T0);
+      await call('boss', 'cancel_booking', { params: { uid: booked.uid }, body: {} });
+      expect(await reassign()).toEqual(expect.objectContaining({ code: 'booking_already_cancelled' }));
     });
 
     it('takes no holds and no series yet', async () => {

@@ -76,6 +76,12 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
       'Decline a pending booking as its host or for them; its time is free again, the reason passed on. Not pending: booking_not_pending.',
     annotations: destroy,
   },
+  reassign_booking: {
+    title: 'Reassign a round-robin booking',
+    description:
+      'Hand a booking of a round-robin event type to another free host of its pool: host_user_id, or the next by the fairness rule. Same uid and time.',
+    annotations: write,
+  },
   reschedule_booking: {
     title: 'Reschedule a booking',
     description:

@@ -18,6 +18,7 @@ export const TOOLSETS = {
   people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
   approvals: 'Confirm or decline pending bookings; record no-shows.',
   holds: 'Hold a free time for a few minutes while someone decides, then book it with hold_id; release it.',
+  teams: 'Hand a round-robin booking to another free host of its pool.',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
@@ -43,6 +44,7 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
   clear_no_show: 'approvals',
   confirm_booking: 'approvals',
   decline_booking: 'approvals',
+  reassign_booking: 'teams',
   list_series: 'series',
   get_series: 'series',
   create_series: 'series',

@@ -12,6 +12,7 @@ import {
   confirmedText,
   declinedText,
   noShowText,
+  reassignedText,
   rescheduledText,
   updatedBookingText,
 } from '../output/confirmations.js';
@@ -188,6 +189,27 @@ export function registerBookings(program: Command): void {
     say: declinedText,
     reason: true,
   });
+
+  withCommonOptions(
+    bookings
+      .command('reassign')
+      .argument('<uid>', UID_ARGUMENT)
+      .description('Hand a round-robin booking to another free host of its pool: --to one, else the next by the rule.')
+      .option('--to <user-id>', 'the host to hand it to (default: the next by the fairness rule)')
+      .option('--reason <text>', 'why, passed on to the hosts')
+      .option('--if-match <version>', 'the version you read (default: none sent)', ifMatchVersion)
+      .option('--idempotency-key <key>', 'the key (default: a new one per invocation)'),
+  )
+    .addHelpText('after', '\nExample:\n  schedule bookings reassign <uid> --reason "Out sick"')
+    .action((typed: string, _, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const uid = await bookingUidOf(ctx, typed);
+        const ifMatch = ctx.options.ifMatch === undefined ? undefined : String(ctx.options.ifMatch);
+        const body = defined({ host_user_id: ctx.options.to, reason: ctx.options.reason });
+        const sent = { params: { uid }, idempotencyKey: ctx.key(), body, ...defined({ ifMatch }) };
+        showBookingWrite(ctx, (await ctx.call('reassign_booking', sent)).data, reassignedText);
+      }),
+    );
 
   withCommonOptions(
     bookings

@@ -81,6 +81,11 @@ export function confirmedText(b: BookingFacts, zone: string): string {
   return `Confirmed ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
 }
 
+/** The title names the new host already ("… between Ben and Kim"). */
+export function reassignedText(b: BookingFacts, zone: string): string {
+  return `Reassigned ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
+}
+
 export function declinedText(b: BookingFacts, zone: string): string {
   return `Declined ${b.title} on ${rangeText(b.start_at, b.end_at, zone)} · uid ${b.uid}`;
 }

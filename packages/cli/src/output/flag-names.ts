@@ -16,7 +16,7 @@ export const FLAGS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
   start_date: ['--from', '--date'],
   end_date: ['--to', '--until'],
   updated_since: ['--updated-since'],
-  host_user_id: ['--host', '--team-host'],
+  host_user_id: ['--host', '--team-host', '--to'],
   host_username: ['--host'],
   event_type_id: ['--event-type'],
   username: ['--owner', '--username', '--host'],

@@ -5,7 +5,7 @@ import type { Executor } from '../storage/store.js';
 import type { Interval } from './busy.js';
 import type { CalendarReader } from './calendar-reader.js';
 import { loadHostTime } from './load-host-time.js';
-import { checkStart, freeSlots, type HostTime, type SlotPolicy, type Unavailable } from './slot-rules.js';
+import { checkStart, freeSlots, type HostTime, type SlotPolicy, type StartRules, type Unavailable } from './slot-rules.js';
 
 // A round-robin type's availability (docs/api/teams.md) is its hosts' own,
 // each read and judged exactly as a single host's: a start is free for the
@@ -120,8 +120,8 @@ export function teamFreeSlots(members: readonly MemberTime[], range: Interval): 
 }
 
 /** The hosts free at a start, in the pool's order. */
-export function freeMembersAt(members: readonly MemberTime[], startMs: number, endMs?: number): MemberTime[] {
-  return members.filter(({ time }) => checkStart(time, startMs, endMs).available);
+export function freeMembersAt(members: readonly MemberTime[], startMs: number, endMs?: number, rules?: StartRules): MemberTime[] {
+  return members.filter(({ time }) => checkStart(time, startMs, endMs, rules).available);
 }
 
 /**

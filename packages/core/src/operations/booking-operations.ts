@@ -12,6 +12,7 @@ import { insertBooking, prepareBooking } from '../bookings/create-booking.js';
 import { findVisibleBooking } from '../bookings/find-booking.js';
 import { listBookings, listBookingsQuerySchema } from '../bookings/list-bookings.js';
 import { clearNoShow, markNoShow, noShowBodySchema } from '../bookings/no-show.js';
+import { prepareReassign, reassignBooking, reassignBookingBodySchema } from '../bookings/reassign-booking.js';
 import { moveBooking, prepareMove } from '../bookings/reschedule-booking.js';
 import { parseUpdateBookingBody, updateBooking, updateBookingBodySchema } from '../bookings/update-booking.js';
 import { parseQuery } from '../pagination/query-params.js';
@@ -172,6 +173,44 @@ export const declineBookingOperation = defineOperation({
       const booking = await declineBooking(trx, answerDeps(ctx), ctx.principal, uid, ifMatch, body);
       return { status: 200, data: booking, version: booking.version };
     });
+  },
+});
+
+export const reassignBookingOperation = defineOperation({
+  name: 'reassign_booking',
+  method: 'POST',
+  path: '/v1/bookings/:uid/reassign',
+  // Handing a booking to another host changes it as a PATCH does, for the host it leaves.
+  scope: 'bookings:update',
+  idempotencyKey: 'required',
+  ifMatch: 'optional',
+  errors: [
+    'validation_error',
+    'booking_not_found',
+    'booking_already_cancelled',
+    'booking_in_past',
+    'invalid_change',
+    'host_not_allowed',
+    'availability_unavailable',
+    'slot_unavailable',
+    'slot_lock_timeout',
+    'version_conflict',
+  ],
+  schemas: { params: ['uid'], input: reassignBookingBodySchema, output: bookingSchema, list: false },
+  parse: (call) => ({
+    uid: pathParam(call.params, 'uid'),
+    ifMatch: sentIfMatch(call),
+    body: parseBody(reassignBookingBodySchema, call.body),
+  }),
+  async run(ctx, { uid, ifMatch, body }) {
+    const deps = { ...writeDeps(ctx) };
+    const prepared = await prepareReassign(deps, ctx.principal, uid, body);
+    return mapLockTimeout(() =>
+      ctx.write(async (trx) => {
+        const booking = await reassignBooking(trx, deps, ctx.principal, prepared, ifMatch, body);
+        return { status: 200, data: booking, version: booking.version };
+      }),
+    );
   },
 });
 

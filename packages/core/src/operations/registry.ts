@@ -13,6 +13,7 @@ import {
   getBookingOperation,
   listBookingsOperation,
   markNoShowOperation,
+  reassignBookingOperation,
   rescheduleBookingOperation,
   updateBookingOperation,
 } from './booking-operations.js';
@@ -96,6 +97,7 @@ export const operations = [
   rescheduleBookingOperation,
   confirmBookingOperation,
   declineBookingOperation,
+  reassignBookingOperation,
   updateBookingOperation,
   markNoShowOperation,
   clearNoShowOperation,

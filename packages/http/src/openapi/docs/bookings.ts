@@ -75,6 +75,19 @@ export const BOOKING_DOCS = {
     etag: true,
     responseExample: example.CONFIRMED_BOOKING,
   },
+  reassign_booking: {
+    tag: 'Bookings',
+    summary: 'Reassign a round-robin booking',
+    description: [
+      'Hands a confirmed or pending booking of a round-robin event type to another host of its pool who is free at its time:',
+      '`host_user_id` (one the caller may act for), else the next by the fairness rule (docs/api/teams.md). The uid, time and',
+      'attendee stay; the host, title and calendar change, `booking.host_changed` is recorded, the new host and the attendee are',
+      'mailed the change and the host it leaves its cancellation. No other host free: `409 slot_unavailable`.',
+    ].join(' '),
+    resource: 'Booking',
+    etag: true,
+    responseExample: example.CONFIRMED_BOOKING,
+  },
   decline_booking: {
     tag: 'Bookings',
     summary: 'Decline a pending booking',
