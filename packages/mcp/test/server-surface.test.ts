@@ -129,6 +129,7 @@ const TAKES_KEY = new Set([
   'cancel_booking',
   'confirm_booking',
   'decline_booking',
+  'reassign_booking',
   'reschedule_booking',
   'update_booking',
   'create_series',

@@ -49,6 +49,7 @@ describe('choosing toolsets', () => {
       'people',
       'approvals',
       'holds',
+      'teams',
     ]);
   });
 
@@ -56,11 +57,11 @@ describe('choosing toolsets', () => {
     expect(refusal('seires,webhooks')).toEqual({
       code: 'validation_error',
       message:
-        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all). Did you mean series (not seires)?',
+        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not seires)?',
       details: { fields: ['toolsets'] },
     });
     expect(refusal('Series').message).toBe(
-      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all). Did you mean series (not Series)?',
+      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not Series)?',
     );
   });
 });
@@ -177,7 +178,7 @@ describe('the tools a connection lists', () => {
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
       message:
-        'Unknown toolset: pager. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all).',
+        'Unknown toolset: pager. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all).',
       details: { fields: ['toolsets'] },
     });
   });
