@@ -89,6 +89,7 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
     clock.set(T0);
     await store.db.deleteFrom('bookings').execute();
     await store.db.deleteFrom('notifications').execute();
+    await store.db.deleteFrom('outbox').execute();
     await store.db.deleteFrom('event_types').where('id', '!=', TEAM).execute();
     await store.db.updateTable('users').set({ deactivated_at: null }).execute();
   });
@@ -231,15 +232,39 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       }
     });
 
-    it('a reschedule keeps the booking’s host, and is refused where that host is busy', async () => {
+    it('a reschedule keeps the booking’s host while they are free, else hands it to the next free host, else is refused', async () => {
       const booked = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string; host: { username: string } };
+      expect(booked.host.username).toBe('ana');
+      const move = (start: string) => call('boss', 'reschedule_booking', { params: { uid: booked.uid }, body: { start, reason: 'Clash' } });
+      const hostAfter = async (start: string) => ((await move(start)).outcome.data as { host: { username: string } }).host.username;
+      expect(await hostAfter('2026-05-04T11:00:00Z')).toBe('ana');
+      // ana is busy at 12:00: ben takes it over with the move; ana is told it is canceled for her, at the time she had it.
       await book('2026-05-04T12:00:00Z', { host_user_id: ID.ana });
-      const moved = (await call('boss', 'reschedule_booking', { params: { uid: booked.uid }, body: { start: '2026-05-04T11:00:00Z' } }))
-        .outcome.data as { host: { username: string } };
-      expect(moved.host.username).toBe(booked.host.username);
-      expect(
-        await scheduleErrorOf(call('boss', 'reschedule_booking', { params: { uid: booked.uid }, body: { start: '2026-05-04T12:00:00Z' } })),
-      ).toEqual(expect.objectContaining({ code: 'slot_unavailable' }));
+      await store.db.deleteFrom('notifications').execute();
+      await store.db.deleteFrom('outbox').execute();
+      expect(await hostAfter('2026-05-04T12:00:00Z')).toBe('ben');
+      const mail = await store.db.selectFrom('notifications').select(['kind', 'recipient', 'payload_json']).orderBy('recipient').execute();
+      expect(mail.map((m) => [m.kind, m.recipient, JSON.parse(m.payload_json).start_at])).toEqual([
+        ['booking_canceled', 'ana@teams.test', '2026-05-04T11:00:00.000Z'],
+        ['booking_rescheduled', 'ben@teams.test', '2026-05-04T12:00:00.000Z'],
+        ['booking_rescheduled', 'pat@example.com', '2026-05-04T12:00:00.000Z'],
+      ]);
+      const [event] = await store.db.selectFrom('outbox').select(['event_type', 'payload_json']).execute();
+      expect(event!.event_type).toBe('booking.rescheduled');
+      expect(JSON.parse(event!.payload_json)).toMatchObject({
+        host: { username: 'ben' },
+        previous_host: { username: 'ana' },
+        previous_start_at: '2026-05-04T11:00:00.000Z',
+        reason: 'Clash',
+      });
+      // Both busy at 13:00: refused, and the booking stays with ben at 12:00.
+      await book('2026-05-04T13:00:00Z', { host_user_id: ID.ana });
+      await book('2026-05-04T13:00:00Z', { host_user_id: ID.ben });
+      expect(await scheduleErrorOf(move('2026-05-04T13:00:00Z'))).toEqual(expect.objectContaining({ code: 'slot_unavailable' }));
+      expect((await call('boss', 'get_booking', { params: { uid: booked.uid } })).outcome.data).toMatchObject({
+        start_at: '2026-05-04T12:00:00.000Z',
+        host: { username: 'ben' },
+      });
     });
 
     it('reassign hands a booking to the other free host, keeps its uid and time, and tells both hosts', async () => {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { mayActFor } from '../auth/roles.js';
 import type { CalendarReader } from '../availability/calendar-reader.js';
-import { policyOf, takenTimes } from '../availability/load-host-time.js';
-import { checkStart, type StartRules } from '../availability/slot-rules.js';
+import { policyOf } from '../availability/load-host-time.js';
+import type { StartRules } from '../availability/slot-rules.js';
 import { freeMembersAt, loadTeamTime, type MemberTime } from '../availability/team-time.js';
 import type { Clock } from '../clock.js';
 import { type IfMatch, matchesVersion } from '../conditional.js';
@@ -11,20 +11,14 @@ import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
 import type { IdGenerator } from '../ids.js';
-import { recordNotifications } from '../outbox/record-notification.js';
-import { lockHosts } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
-import { rankHosts, recentLoads } from '../teams/round-robin.js';
 import { MINUTE_MS } from '../time.js';
 import { uuid } from '../validation/fields.js';
-import { applyBookingChange } from './apply-change.js';
-import { bookingTitle } from './attendee-name.js';
-import { bookingMail, recordBookingMail } from './booking-mail.js';
 import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { unavailable } from './create-booking.js';
 import { findVisibleBooking } from './find-booking.js';
-import { syncStatusFor } from './new-booking.js';
+import { firstFreeHost, handOver } from './hand-over.js';
 
 // `POST /v1/bookings/:uid/reassign` (docs/api/teams.md "Reassign"): a
 // round-robin booking handed to another free host of its pool, by the rule
@@ -116,11 +110,9 @@ export async function reassignBooking(
   body: ReassignBookingBody,
 ): Promise<Booking> {
   const { eventType, team } = prepared;
-  await lockHosts(
-    trx,
-    deps.dialect,
-    team.map((m) => m.member.host.id),
-  );
+  const slot = { startMs: Date.parse(prepared.row.start_at), endMs: Date.parse(prepared.row.end_at) };
+  const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal) };
+  const host = await firstFreeHost(trx, deps.dialect, eventType, team, slot, reader, MOVE_RULES);
   const row = await findVisibleBooking(trx, principal, prepared.row.uid);
   if (ifMatch !== undefined && !matchesVersion(ifMatch, row.version)) {
     throw new ScheduleError('version_conflict', `The booking is at version ${row.version}.`, { current_version: row.version });
@@ -131,57 +123,15 @@ export async function reassignBooking(
       current_version: row.version,
     });
   }
-  const nowMs = deps.clock.now();
-  const slot = { startMs: Date.parse(row.start_at), endMs: Date.parse(row.end_at) };
-  const widened = {
-    startMs: slot.startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
-    endMs: slot.endMs + eventType.bufferAfterMinutes * MINUTE_MS,
-  };
-  const reader = { nowMs, holder: ownHolds(principal) };
-  const loads = await recentLoads(
+  if (host === undefined) throw unavailable('slot_busy');
+  const reason = body.reason ?? null;
+  return handOver(
     trx,
-    eventType.id,
-    team.map((m) => m.member.host.id),
-    nowMs,
+    deps,
+    row,
+    eventType,
+    host,
+    { columns: {}, event: 'booking.host_changed', payload: { reason } },
+    { kind: 'booking_changed', change: { changed: 'host', reason } },
   );
-  for (const member of rankHosts(
-    team.map((m) => m.member),
-    loads,
-  )) {
-    if ((await takenTimes(trx, member.host.id, widened, reader)).length > 0) continue;
-    const time = team.find((m) => m.member.host.id === member.host.id)!.time;
-    if (!checkStart({ ...time, busy: [] }, slot.startMs, slot.endMs, MOVE_RULES).available) continue;
-    const previous = { user_id: row.host_user_id, username: row.host_username, email: row.host_email };
-    const attendeeName = (JSON.parse(row.attendees_json) as { name: string }[])[0]?.name ?? '';
-    const host = { user_id: member.host.id, username: member.host.username, email: member.host.email };
-    const reason = body.reason ?? null;
-    // The view is built from the row read before the change, whose joined host is the one it leaves.
-    const changed = await applyBookingChange(
-      trx,
-      deps,
-      row,
-      {
-        host_user_id: member.host.id,
-        title: bookingTitle(eventType.name, member.host.name, attendeeName),
-        calendar_sync_status: syncStatusFor(member.host),
-      },
-      'booking.host_changed',
-      (b) => ({ ...b, host, previous_host: previous, reason }),
-    );
-    const booking = { ...changed, host };
-    await recordBookingMail(trx, deps, 'booking_changed', booking, {
-      changed: 'host',
-      reason,
-      host: member.host,
-      seriesUid: row.series_uid,
-    });
-    // The host it leaves is told, alone: their invite is cancelled.
-    await recordNotifications(
-      trx,
-      deps,
-      await bookingMail(trx, 'booking_canceled', { ...booking, host: previous }, { reason, attendeeMail: false }),
-    );
-    return booking;
-  }
-  throw unavailable('slot_busy');
 }

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
 import { checkStart, type HostTime } from '../availability/slot-rules.js';
+import { freeMembersAt, loadTeamTime, type MemberTime } from '../availability/team-time.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
@@ -14,6 +15,7 @@ import type { BookingRow } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { assertStillBookable, assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
 import { findVisibleBooking } from './find-booking.js';
+import { firstFreeHost, handOver } from './hand-over.js';
 
 export interface PreparedMove {
   readonly row: BookingRow;
@@ -23,6 +25,12 @@ export interface PreparedMove {
   readonly endMs: number;
   /** The host's time the move was checked against, re-checked under the lock for a type with limits or seats. */
   readonly time: HostTime;
+  /**
+   * A round-robin booking whose host is busy at the new start: the pool's
+   * other hosts free there before the write, one of whom takes it over
+   * (docs/api/teams.md "After the booking").
+   */
+  readonly team?: readonly MemberTime[] | undefined;
 }
 
 /**
@@ -55,8 +63,14 @@ export async function prepareMove(
   const policy = { ...policyOf(eventType), durationMinutes: (endMs - startMs) / 60_000 };
   const time = await loadHostTime(deps, policy, host, { startMs, endMs }, { exceptBookingUid: row.uid, holder: ownHolds(principal) });
   const check = checkStart(time, startMs);
-  if (!check.available) throw unavailable(check.reason);
-  return { row, eventType, host, startMs, endMs, time };
+  if (check.available) return { row, eventType, host, startMs, endMs, time };
+  if (eventType.scheduling === 'round_robin' && check.reason === 'slot_busy') {
+    const others = eventType.pool.filter((m) => m.host.id !== host.id);
+    const members = await loadTeamTime(deps, policy, others, { startMs, endMs }, { withBookings: false });
+    const team = freeMembersAt(members, startMs);
+    if (team.length > 0) return { row, eventType, host, startMs, endMs, time, team };
+  }
+  throw unavailable(check.reason);
 }
 
 /** Moves the booking in place: same uid, new start and end, version bumped, `booking.rescheduled` recorded. */
@@ -68,6 +82,7 @@ export async function moveBooking(
   body: RescheduleBookingBody,
 ): Promise<Booking> {
   const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal), exceptUid: move.row.uid };
+  if (move.team !== undefined) return moveToAnotherHost(trx, deps, principal, move, move.team, body, reader);
   // The booking itself is left out, so a move within its day does not count it twice; a seat moves to a start with a seat left.
   if (move.time.policy.limits !== undefined) await assertStillBookable(trx, move.time, move.host, move, reader);
   else await assertStillFree(trx, deps.dialect, move.host.id, move.eventType, move, reader);
@@ -98,4 +113,44 @@ export async function moveBooking(
     host: move.host,
   });
   return booking;
+}
+
+/**
+ * A round-robin booking moved to a start its host is busy at: the first free
+ * host of the rest of the pool takes it over (hand-over.ts), in the same
+ * write as the move, with `booking.rescheduled` naming the host it left.
+ */
+async function moveToAnotherHost(
+  trx: Executor,
+  deps: BookingWriteDeps,
+  principal: Principal,
+  move: PreparedMove,
+  team: readonly MemberTime[],
+  body: RescheduleBookingBody,
+  reader: { nowMs: number; holder: string },
+): Promise<Booking> {
+  const host = await firstFreeHost(trx, deps.dialect, move.eventType, team, move, reader);
+  const row = await findVisibleBooking(trx, principal, move.row.uid);
+  if (row.status !== 'confirmed') throw new ScheduleError('booking_already_cancelled', 'Only a confirmed booking can be rescheduled.', {});
+  assertNotice('reschedule', principal, row, row.reschedule_notice_minutes, deps.clock.now(), body.override_notice);
+  if (host === undefined) throw unavailable('slot_busy');
+  const reason = body.reason ?? null;
+  return handOver(
+    trx,
+    deps,
+    row,
+    move.eventType,
+    host,
+    {
+      columns: {
+        start_at: toTimestamp(move.startMs),
+        end_at: toTimestamp(move.endMs),
+        timezone: body.timezone ?? row.timezone,
+        moved_by_invitee: 1,
+      },
+      event: 'booking.rescheduled',
+      payload: { previous_start_at: row.start_at, previous_end_at: row.end_at, reason },
+    },
+    { kind: 'booking_rescheduled', change: { previous: { start_at: row.start_at, end_at: row.end_at }, reason } },
+  );
 }
