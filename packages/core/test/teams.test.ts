@@ -326,26 +326,54 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       expect(await reassign()).toEqual(expect.objectContaining({ code: 'booking_already_cancelled' }));
     });
 
-    it('takes no holds and no series yet', async () => {
+    it('takes no holds yet', async () => {
       expect(await scheduleErrorOf(call('boss', 'create_hold', { body: { event_type_id: TEAM, start: '2026-05-04T10:00:00Z' } }))).toEqual(
         expect.objectContaining({ code: 'forbidden', details: { reason: 'round_robin' } }),
       );
-      const series = call('boss', 'create_series', {
-        body: {
-          event_type_id: TEAM,
-          host_user_id: ID.ana,
-          attendee: { email: 'pat@example.com' },
-          frequency: 'weekly',
-          weekdays: ['mon'],
-          time: '10:00',
-          timezone: 'UTC',
-          starts_on: '2026-05-11',
-          count: 3,
-        },
+    });
+
+    it('a series keeps the one host of the pool it names for every date, skipping the dates that host is busy', async () => {
+      await book('2026-05-18T10:00:00Z', { host_user_id: ID.ana });
+      const seriesBody = (host: Record<string, unknown>) => ({
+        event_type_id: TEAM,
+        ...host,
+        attendee: { email: 'pat@example.com' },
+        frequency: 'weekly',
+        weekdays: ['mon'],
+        time: '10:00',
+        timezone: 'UTC',
+        starts_on: '2026-05-11',
+        count: 3,
       });
-      expect(await scheduleErrorOf(series)).toEqual(
-        expect.objectContaining({ code: 'recurring_disabled', details: { reason: 'round_robin' } }),
+      const created = (
+        (await call('boss', 'create_series', { body: seriesBody({ host_username: 'ana' }) })).outcome.data as {
+          series: { uid: string; host: { username: string } };
+        }
+      ).series;
+      expect(created.host.username).toBe('ana');
+      const rows = await store.db
+        .selectFrom('bookings')
+        .select(['host_user_id', 'start_at'])
+        .where('series_uid', '=', created.uid)
+        .orderBy('start_at')
+        .execute();
+      // 2026-05-18 is ana's already: skipped, not given to ben.
+      expect(rows).toEqual([
+        { host_user_id: ID.ana, start_at: '2026-05-11T10:00:00.000Z' },
+        { host_user_id: ID.ana, start_at: '2026-05-25T10:00:00.000Z' },
+      ]);
+      // A host outside the pool is refused, at create and at a host change.
+      expect(await scheduleErrorOf(call('boss', 'create_series', { body: seriesBody({ host_user_id: ID.cid }) }))).toEqual(
+        refusal('host_not_allowed', ['host_user_id']),
       );
+      expect(await scheduleErrorOf(call('boss', 'create_series', { body: seriesBody({ host_username: 'boss' }) }))).toEqual(
+        refusal('host_not_allowed', ['host_username']),
+      );
+      expect(
+        await scheduleErrorOf(call('boss', 'change_series_host', { params: { uid: created.uid }, body: { host_user_id: ID.cid } })),
+      ).toEqual(refusal('host_not_allowed', ['host_user_id']));
+      const changed = await call('boss', 'change_series_host', { params: { uid: created.uid }, body: { host_user_id: ID.ben } });
+      expect(changed.outcome.data).toMatchObject({ moved: 2, stopped_by: null });
     });
   });
 });

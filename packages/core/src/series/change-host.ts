@@ -8,7 +8,7 @@ import type { HostRecord } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { toTimestamp } from '../time.js';
-import { allowedHost } from './create-series.js';
+import { allowedHost, assertPoolHost } from './create-series.js';
 import { mailOccurrence, occurrenceMailOf } from './occurrence-mail.js';
 import { currentOccurrence, futureOccurrences } from './occurrences.js';
 import { seriesBookingOf } from './replace-owed.js';
@@ -48,6 +48,7 @@ export async function changeSeriesHost(
   statusOnStart('change_host', row.status, row.ending === 1);
   const newHost = await allowedHost(db, principal, newHostId);
   const { eventType } = await seriesBookingOf(db, row);
+  assertPoolHost(eventType, newHost, 'host_user_id');
   const needsMove = (await futureOccurrences(db, row.uid, deps.clock.now())).filter((o) => o.host_user_id !== newHost.id);
   // Read before the first write, so an unreadable calendar changes nothing.
   const read = await loadSeriesHostTime(

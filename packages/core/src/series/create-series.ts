@@ -39,6 +39,18 @@ function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError 
   return new ScheduleError('host_not_allowed', `${field} is not someone this caller may act for.`, { fields: [field] });
 }
 
+/**
+ * A round-robin type's series is hosted by one host of its pool, named by the
+ * caller, for all its dates; anyone else is `403 host_not_allowed`, naming the
+ * field, as a host the caller may not act for is. A single host's type takes
+ * whoever the caller may book for, as before.
+ */
+export function assertPoolHost(eventType: EventTypeWithHost, host: HostRecord, field: 'host_user_id' | 'host_username'): void {
+  if (eventType.scheduling === 'round_robin' && !eventType.pool.some((m) => m.host.id === host.id)) {
+    throw new ScheduleError('host_not_allowed', `${field} is not a host of this round-robin event type's pool.`, { fields: [field] });
+  }
+}
+
 /** Whether the caller may book a series for this host: one it acts for, or the host of a visitor's booking page. */
 const mayBookFor = (principal: Principal, hostId: string) => mayActFor(principal.actsFor, hostId) || visitorMayBookHost(principal, hostId);
 
@@ -95,10 +107,8 @@ async function prepareSeries(deps: SeriesDeps, principal: Principal, body: Creat
       reason: 'requires_confirmation',
     });
   }
-  // A round-robin series would keep one host for all its dates; until that is built, a team type takes none (docs/api/teams.md).
-  if (eventType.scheduling !== 'single') {
-    throw new ScheduleError('recurring_disabled', 'A round-robin event type takes no recurring series yet.', { reason: 'round_robin' });
-  }
+  // A round-robin series keeps the one host it names for all its dates, who must be of the pool (docs/api/teams.md "Series").
+  assertPoolHost(eventType, host, body.host_user_id === undefined ? 'host_username' : 'host_user_id');
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const pattern: Pattern = {
     frequency: body.frequency,
