@@ -83,6 +83,7 @@ describe('schedule completion', () => {
       'cancel',
       'confirm',
       'decline',
+      'reassign',
       'reschedule',
       'update',
       'no-show',

@@ -336,7 +336,7 @@ describe('schedule mcp --toolsets', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds (or all). Did you mean series (not seires)?\n',
+        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not seires)?\n',
     });
   });
 
