@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
+import { visitorPrincipal } from '../src/auth/visitor.js';
+import { createCalendarReader } from '../src/availability/calendar-reader.js';
+import { prepareReassign, reassignBooking } from '../src/bookings/reassign-booking.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
 import type { EventType } from '../src/event-types/event-type-view.js';
 import { randomIds } from '../src/ids.js';
@@ -22,6 +25,8 @@ const T0 = '2026-05-04T08:00:00.000Z'; // a Monday
 const U = (n: number) => `e5000000-0000-4000-8000-00000000000${n}`;
 const ID = { boss: U(1), ana: U(2), ben: U(3), cid: U(4), ula: U(5), mgr: U(6) };
 const TEAM = 'e5100000-0000-4000-8000-000000000001';
+/** Twelve more hosts, for a pool past one batch of reads. */
+const PEERS = Array.from({ length: 12 }, (_, i) => `peer${i}`);
 const TOKENS = { boss: 'pat_teams_boss_all', ula: 'pat_teams_ula_all', mgr: 'pat_teams_mgr_all' };
 type Caller = keyof typeof TOKENS;
 const ALL = [
@@ -53,6 +58,7 @@ const WORKSPACE = {
     user('cid'),
     user('ula'),
     user('mgr', { role: 'manager', manages: ['ana'] }),
+    ...PEERS.map((name) => ({ username: name, email: `${name}@teams.test`, timezone: 'UTC', schedule: HOURS })),
   ],
   event_types: [
     {
@@ -155,6 +161,25 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
         await store.db.updateTable('users').set({ deactivated_at: T0 }).where('id', '=', ID.cid).execute();
       }
       expect(await scheduleErrorOf(call('boss', 'create_event_type', { body: typeBody(changes) }))).toEqual(refusal(code, fields));
+    });
+
+    it('says what is wrong in words, naming the entry', async () => {
+      const error = (changes: Record<string, unknown>) => scheduleErrorOf(call('boss', 'create_event_type', { body: typeBody(changes) }));
+      expect(await error({ hosts: [{ username: 'nobody' }] })).toEqual({
+        code: 'host_not_allowed',
+        message: 'hosts.0 is not an active user this caller may act for.',
+        details: { fields: ['hosts.0'] },
+        retryAfterSeconds: undefined,
+      });
+      expect((await error({ hosts: [{ username: 'ana' }, { username: 'ana' }] })).message).toBe(
+        'hosts.1: this host is in the pool already',
+      );
+      expect((await error({ scheduling: 'single' })).message).toBe('hosts: a single host’s type has no pool; set scheduling');
+      expect((await error({ hosts: [] })).message).toBe('hosts: round_robin needs at least one host');
+      expect((await error({ seats: 2 })).message).toBe('seats: a team type has no seats');
+      expect((await error({ hosts: [{ weight: 2 }] })).message).toBe(
+        'hosts.0.user_id: name the host by exactly one of user_id and username',
+      );
     });
 
     it('a caller names only hosts it may act for: a user none but themself, a manager their people', async () => {
@@ -294,6 +319,75 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       expect(await hostOf('2026-05-04T10:00:00Z')).toBe('ana');
     });
 
+    it('reassign to a named host of the pool; a manager may hand their person’s booking to the next by the rule', async () => {
+      const first = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string };
+      const named = await call('boss', 'reassign_booking', { params: { uid: first.uid }, body: { host_user_id: ID.ben } });
+      expect((named.outcome.data as { host: { username: string } }).host.username).toBe('ben');
+      const mail = await store.db
+        .selectFrom('notifications')
+        .select(['kind', 'payload_json'])
+        .where('kind', '=', 'booking_changed')
+        .execute();
+      expect(JSON.parse(mail[0]!.payload_json)).toMatchObject({ changed: 'host' });
+      const second = (await book('2026-05-04T11:00:00Z', { host_user_id: ID.ana })).outcome.data as { uid: string };
+      const byManager = await call('mgr', 'reassign_booking', { params: { uid: second.uid }, body: {} });
+      expect((byManager.outcome.data as { host: { username: string } }).host.username).toBe('ben');
+    });
+
+    it('reassign keeps the type’s buffers and limits for the new host', async () => {
+      await store.db.updateTable('event_types').set({ buffer_before_minutes: 15 }).where('id', '=', TEAM).execute();
+      try {
+        await book('2026-05-04T09:30:00Z', { host_user_id: ID.ben });
+        const booked = (await book('2026-05-04T10:00:00Z', { host_user_id: ID.ana })).outcome.data as { uid: string };
+        // ben's 09:30 meeting ends at 10:00, inside the 15 minutes kept before 10:00.
+        expect(await scheduleErrorOf(call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {} }))).toEqual(
+          expect.objectContaining({ code: 'slot_unavailable' }),
+        );
+      } finally {
+        await store.db.updateTable('event_types').set({ buffer_before_minutes: 0 }).where('id', '=', TEAM).execute();
+      }
+      await store.db.deleteFrom('bookings').execute();
+      await store.db.updateTable('event_types').set({ max_bookings_per_day: 1 }).where('id', '=', TEAM).execute();
+      try {
+        await book('2026-05-04T14:00:00Z', { host_user_id: ID.ben });
+        const booked = (await book('2026-05-04T10:00:00Z', { host_user_id: ID.ana })).outcome.data as { uid: string };
+        // ben has his one booking of the day already.
+        expect(await scheduleErrorOf(call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {} }))).toEqual(
+          expect.objectContaining({ code: 'slot_unavailable' }),
+        );
+        // On Tuesday both have theirs: a move there finds ana at her limit, and ben too.
+        await book('2026-05-05T11:00:00Z', { host_user_id: ID.ana });
+        await book('2026-05-05T14:00:00Z', { host_user_id: ID.ben });
+        expect(
+          await scheduleErrorOf(
+            call('boss', 'reschedule_booking', { params: { uid: booked.uid }, body: { start: '2026-05-05T16:00:00Z' } }),
+          ),
+        ).toEqual(expect.objectContaining({ code: 'slot_unavailable' }));
+      } finally {
+        await store.db.updateTable('event_types').set({ max_bookings_per_day: null }).where('id', '=', TEAM).execute();
+      }
+    });
+
+    it('reassign checks the version it was sent, and one changed since its read', async () => {
+      const booked = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string; version: number };
+      expect(await scheduleErrorOf(call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {}, ifMatch: '"7"' }))).toEqual({
+        code: 'version_conflict',
+        message: 'The booking is at version 1.',
+        details: { current_version: 1 },
+        retryAfterSeconds: undefined,
+      });
+      const deps2 = { db: store.db, clock, ids: randomIds, calendars: deps.calendars, dialect: store.dialect };
+      const prepared = await prepareReassign(deps2, who.boss, booked.uid, {});
+      await call('boss', 'update_booking', { params: { uid: booked.uid }, body: { metadata: { note: 'changed' } }, ifMatch: '"1"' });
+      const late = store.db.transaction().execute((trx) => reassignBooking(trx, deps2, who.boss, prepared, undefined, {}));
+      expect(await scheduleErrorOf(late)).toEqual(expect.objectContaining({ code: 'version_conflict', details: { current_version: 2 } }));
+      // The booking page's visitor may see its booking but not hand it to someone.
+      const visitor = visitorPrincipal({ kind: 'manage', bookingUid: booked.uid });
+      expect(await scheduleErrorOf(prepareReassign(deps2, visitor, booked.uid, {}))).toEqual(
+        expect.objectContaining({ code: 'booking_not_found', message: 'No booking with this uid.', details: { uid: booked.uid } }),
+      );
+    });
+
     it('reassign refuses what it cannot do, each with its code', async () => {
       const booked = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string };
       const reassign = (body: Record<string, unknown> = {}, caller: Caller = 'boss') =>
@@ -302,7 +396,12 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       await book('2026-05-04T10:00:00Z', { host_user_id: ID.ben });
       expect(await reassign()).toEqual(expect.objectContaining({ code: 'slot_unavailable', details: { reason: 'slot_busy' } }));
       // Named: outside the pool, or its own host.
-      expect(await reassign({ host_user_id: ID.cid })).toEqual(refusal('host_not_allowed', ['host_user_id']));
+      expect(await reassign({ host_user_id: ID.cid })).toEqual({
+        code: 'host_not_allowed',
+        message: 'host_user_id is not another host of this pool that this caller may act for.',
+        details: { fields: ['host_user_id'] },
+        retryAfterSeconds: undefined,
+      });
       expect(await reassign({ host_user_id: ID.ana })).toEqual(refusal('host_not_allowed', ['host_user_id']));
       // A user who may not act for its host does not see it.
       expect(await reassign({}, 'ula')).toEqual(expect.objectContaining({ code: 'booking_not_found' }));
@@ -315,15 +414,113 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
           body: { event_type_id: solo.id, start: '2026-05-04T10:00:00Z', attendee: { email: 'p@example.com' } },
         })
       ).outcome.data as { uid: string };
-      expect(await scheduleErrorOf(call('ula', 'reassign_booking', { params: { uid: own.uid }, body: {} }))).toEqual(
-        expect.objectContaining({ code: 'invalid_change' }),
-      );
+      expect(await scheduleErrorOf(call('ula', 'reassign_booking', { params: { uid: own.uid }, body: {} }))).toEqual({
+        code: 'invalid_change',
+        message: 'Only a booking of a round-robin event type can be reassigned.',
+        details: { fields: [] },
+        retryAfterSeconds: undefined,
+      });
       // Started, or canceled.
       clock.set('2026-05-04T10:00:00.000Z');
-      expect(await reassign()).toEqual(expect.objectContaining({ code: 'booking_in_past' }));
+      expect(await reassign()).toEqual(
+        expect.objectContaining({
+          code: 'booking_in_past',
+          message: 'The booking has already started or finished.',
+          details: { start_at: '2026-05-04T10:00:00.000Z' },
+        }),
+      );
       clock.set(T0);
       await call('boss', 'cancel_booking', { params: { uid: booked.uid }, body: {} });
-      expect(await reassign()).toEqual(expect.objectContaining({ code: 'booking_already_cancelled' }));
+      expect(await reassign()).toEqual(
+        expect.objectContaining({
+          code: 'booking_already_cancelled',
+          message: 'Only a confirmed or pending booking can be reassigned; this one is canceled.',
+          details: {},
+        }),
+      );
+    });
+
+    it('check gives the type’s reason when no host is free, and slot_busy for a pool with no active host', async () => {
+      const check = async (start: string) => (await call('boss', 'check_slot', { query: { event_type_id: TEAM, start } })).outcome.data;
+      expect(await check('2026-09-07T10:00:00Z')).toMatchObject({ available: false, reason: 'outside_future_limit' });
+      await store.db.updateTable('users').set({ deactivated_at: T0 }).where('id', 'in', [ID.ana, ID.ben]).execute();
+      expect(await check('2026-05-04T10:00:00Z')).toEqual({ available: false, reason: 'slot_busy', next_available: null });
+    });
+
+    it('lists the starts of hosts with different hours in order', async () => {
+      // ana works Tuesdays only, ben Mondays: ben's Monday comes first though ana is read first.
+      const stored = (await store.db.selectFrom('users').select('schedule_json').where('id', '=', ID.ana).executeTakeFirstOrThrow())
+        .schedule_json;
+      const tuesday = JSON.stringify({ timezone: 'UTC', weekly: { tue: [['09:00', '10:00']] }, overrides: [] });
+      const monday = JSON.stringify({ timezone: 'UTC', weekly: { mon: [['15:00', '16:00']] }, overrides: [] });
+      await store.db.updateTable('users').set({ schedule_json: tuesday }).where('id', '=', ID.ana).execute();
+      await store.db.updateTable('users').set({ schedule_json: monday }).where('id', '=', ID.ben).execute();
+      try {
+        const window = { event_type_id: TEAM, start: '2026-05-04T00:00:00Z', end: '2026-05-06T00:00:00Z' };
+        const listed = ((await call('boss', 'list_slots', { query: window })).outcome.data as { slots: { start: string }[] }).slots;
+        expect(listed.map((x) => x.start)).toEqual([
+          '2026-05-04T15:00:00.000Z',
+          '2026-05-04T15:30:00.000Z',
+          '2026-05-05T09:00:00.000Z',
+          '2026-05-05T09:30:00.000Z',
+        ]);
+      } finally {
+        await store.db.updateTable('users').set({ schedule_json: stored }).where('id', 'in', [ID.ana, ID.ben]).execute();
+      }
+    });
+
+    it('a host whose calendar cannot be read is left out; when every host’s cannot, the answer is 503', async () => {
+      const feed = JSON.stringify([{ kind: 'ics', url: 'https://feeds.example.com/x.ics', writable: false }]);
+      await store.db.updateTable('users').set({ calendars_json: feed }).where('id', '=', ID.ana).execute();
+      try {
+        const window = { event_type_id: TEAM, start: '2026-05-04T10:00:00Z', end: '2026-05-04T11:00:00Z' };
+        const listed = ((await call('boss', 'list_slots', { query: window })).outcome.data as { slots: unknown[] }).slots;
+        expect(listed).toHaveLength(2);
+        expect(await hostOf('2026-05-04T10:00:00Z')).toBe('ben');
+        await store.db.updateTable('users').set({ calendars_json: feed }).where('id', '=', ID.ben).execute();
+        for (const attempt of [
+          call('boss', 'list_slots', { query: window }),
+          call('boss', 'check_slot', { query: { event_type_id: TEAM, start: '2026-05-04T10:30:00Z' } }),
+        ]) {
+          expect(await scheduleErrorOf(attempt)).toEqual(expect.objectContaining({ code: 'availability_unavailable' }));
+        }
+      } finally {
+        await store.db.updateTable('users').set({ calendars_json: '[]' }).where('id', 'in', [ID.ana, ID.ben]).execute();
+      }
+    });
+
+    it('reads at most eight hosts’ calendars at once, for slots and checks alike', async () => {
+      const pool = await call('boss', 'create_event_type', {
+        body: typeBody({ slug: 'peers', hosts: PEERS.map((username) => ({ username })) }),
+      });
+      const id = (pool.outcome.data as { id: string }).id;
+      const feed = JSON.stringify([{ kind: 'ics', url: 'https://feeds.example.com/peer.ics', writable: false }]);
+      const peerIds = (await store.db.selectFrom('users').select('id').where('username', 'in', PEERS).execute()).map((r) => r.id);
+      await store.db.updateTable('users').set({ calendars_json: feed }).where('id', 'in', peerIds).execute();
+      let inFlight = 0;
+      let most = 0;
+      let reads = 0;
+      const counting = testDeps(store, clock, {
+        calendars: createCalendarReader(async () => {
+          inFlight++;
+          reads++;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          inFlight--;
+          // Every peer busy all day: no start is ever listed, so every peer is read.
+          return [{ startMs: Date.parse('2026-05-04T00:00:00Z'), endMs: Date.parse('2026-05-05T00:00:00Z') }];
+        }),
+      });
+      try {
+        const window = { event_type_id: id, start: '2026-05-04T09:00:00Z', end: '2026-05-04T17:00:00Z' };
+        const listed = await callWebhooks(counting, who.boss, 'list_slots', { query: window });
+        expect([(listed.outcome.data as { slots: unknown[] }).slots.length, reads, most]).toEqual([0, 12, 8]);
+        most = 0;
+        await callWebhooks(counting, who.boss, 'check_slot', { query: { event_type_id: id, start: '2026-05-04T10:00:00Z' } });
+        expect(most).toBe(8);
+      } finally {
+        await store.db.updateTable('users').set({ calendars_json: '[]' }).where('id', 'in', peerIds).execute();
+      }
     });
 
     it('takes no holds yet', async () => {

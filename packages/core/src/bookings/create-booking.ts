@@ -229,12 +229,11 @@ async function insertTeamBooking(
     nowMs,
   );
   const slot = { startMs, endMs };
-  const timeOf = new Map(team.map((m) => [m.member.host.id, m.time]));
   for (const member of rankHosts(
-    team.map((m) => m.member),
+    team.map((m) => ({ ...m.member, time: m.time })),
     loads,
   )) {
-    const time = timeOf.get(member.host.id)!;
+    const time = member.time;
     const { booking, write } = await bookingWrite(trx, deps, body, prepared, member.host);
     if (time.policy.limits !== undefined) {
       if (!checkStart(await withHostBookings(trx, time, member.host, slot, reader), startMs).available) continue;

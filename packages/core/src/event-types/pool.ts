@@ -35,26 +35,28 @@ export function checkTeamShape(fields: Pick<EventTypeDeclaration, 'scheduling' |
 
 /**
  * The pool as stored: each host named by user id or username resolved to a
- * user of the organization the caller may act for (`actsFor`; the workspace
- * file, its operator's, may name anyone). An unknown user, one the caller
- * may not act for and a deactivated one are `403 host_not_allowed` alike,
- * naming the entry, as a type's owner is; one named twice is `400
- * validation_error`.
+ * user of the organization the caller may act for. An unknown user, one the
+ * caller may not act for and a deactivated one are `403 host_not_allowed`
+ * alike, naming the entry, as a type's owner is; one named twice is `400
+ * validation_error`. (The workspace file, its operator's, names anyone:
+ * workspace/kind-event-types.ts resolves its pools itself.)
  */
-export async function resolvePool(db: Executor, hosts: readonly DeclaredPoolHost[], actsFor: ActsFor | undefined): Promise<PoolHost[]> {
-  if (hosts.length === 0) return [];
-  const ids = hosts.flatMap((h) => (h.user_id === undefined ? [] : [h.user_id]));
-  const names = hosts.flatMap((h) => (h.username === undefined ? [] : [h.username]));
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'deactivated_at'])
-    .where((eb) => eb.or([eb('id', 'in', ids.length > 0 ? ids : ['']), eb('username', 'in', names.length > 0 ? names : [''])]))
-    .execute();
+export async function resolvePool(db: Executor, hosts: readonly DeclaredPoolHost[], actsFor: ActsFor): Promise<PoolHost[]> {
+  // Each entry's name, which is a user id or a username (never both, event-type-fields.ts); one query for all.
+  const keys = hosts.map((h) => h.user_id ?? h.username ?? '');
+  const rows =
+    keys.length === 0
+      ? []
+      : await db
+          .selectFrom('users')
+          .select(['id', 'username', 'deactivated_at'])
+          .where((eb) => eb.or([eb('id', 'in', keys), eb('username', 'in', keys)]))
+          .execute();
   const seen = new Set<string>();
   return hosts.map((host, i) => {
     const row = rows.find((r) => (host.user_id === undefined ? r.username === host.username : r.id === host.user_id));
     const field = `hosts.${i}`;
-    if (row === undefined || row.deactivated_at !== null || (actsFor !== undefined && !mayActFor(actsFor, row.id))) {
+    if (row === undefined || row.deactivated_at !== null || !mayActFor(actsFor, row.id)) {
       throw new ScheduleError('host_not_allowed', `${field} is not an active user this caller may act for.`, { fields: [field] });
     }
     if (seen.has(row.id)) throw new ScheduleError('validation_error', `${field}: this host is in the pool already`, { fields: [field] });
