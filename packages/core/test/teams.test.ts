@@ -129,6 +129,13 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       });
     });
 
+    it('takes hosts named by id alone, and a single host’s type keeps its seats', async () => {
+      const byIds = await call('boss', 'create_event_type', { body: typeBody({ hosts: [{ user_id: ID.ben }, { user_id: ID.ana }] }) });
+      expect((byIds.outcome.data as EventType).hosts.map((h) => h.user_id)).toEqual([ID.ben, ID.ana]);
+      const seated = await call('boss', 'create_event_type', { body: { slug: 'class', name: 'Class', duration_minutes: 60, seats: 4 } });
+      expect(seated.outcome.data).toMatchObject({ scheduling: 'single', hosts: [], seats: 4 });
+    });
+
     it('a PATCH without hosts keeps the pool; one with hosts replaces it', async () => {
       const created = (await call('boss', 'create_event_type', { body: typeBody() })).outcome.data as EventType;
       const renamed = (await call('boss', 'update_event_type', { params: { id: created.id }, body: { name: 'Renamed' }, ifMatch: '*' }))
@@ -315,8 +322,48 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       const events = await store.db.selectFrom('outbox').select(['event_type', 'payload_json']).execute();
       expect(events.map((e) => e.event_type)).toEqual(['booking.host_changed']);
       expect(JSON.parse(events[0]!.payload_json)).toMatchObject({ previous_host: { user_id: ID.ana }, reason: 'Ana is out' });
+      const payloads = await store.db.selectFrom('notifications').select(['recipient', 'payload_json']).orderBy('recipient').execute();
+      expect(payloads.map((p) => JSON.parse(p.payload_json))).toEqual([
+        expect.objectContaining({ reason: 'Ana is out', host: { email: 'ana@teams.test', name: 'ana' } }),
+        expect.objectContaining({ reason: 'Ana is out', changed: 'host', host: { email: 'ben@teams.test', name: 'ben' } }),
+        expect.objectContaining({ reason: 'Ana is out', changed: 'host', host: { email: 'ben@teams.test', name: 'ben' } }),
+      ]);
       // ana is free again at 10:00; ben is not.
       expect(await hostOf('2026-05-04T10:00:00Z')).toBe('ana');
+    });
+
+    it('a pending booking counts for the rule, and can be reassigned while pending', async () => {
+      await store.db.updateTable('event_types').set({ requires_confirmation: 1 }).where('id', '=', TEAM).execute();
+      try {
+        const first = (await book('2026-05-04T10:00:00Z')).outcome.data as { uid: string; status: string; host: { username: string } };
+        expect([first.status, first.host.username]).toEqual(['pending', 'ana']);
+        // ana is free at 11:00 too, but her pending booking counts: ben's share is lower.
+        expect(await hostOf('2026-05-04T11:00:00Z')).toBe('ben');
+        await store.db.deleteFrom('bookings').where('uid', '!=', first.uid).execute();
+        const moved = (await call('boss', 'reassign_booking', { params: { uid: first.uid }, body: {} })).outcome.data;
+        expect(moved).toMatchObject({ status: 'pending', host: { username: 'ben' } });
+      } finally {
+        await store.db.updateTable('event_types').set({ requires_confirmation: 0 }).where('id', '=', TEAM).execute();
+      }
+    });
+
+    it('reassign picks among several free hosts by the rule: the fewest recent bookings first', async () => {
+      const trio = (
+        await call('boss', 'create_event_type', {
+          body: typeBody({ slug: 'trio', hosts: [{ username: 'ana' }, { username: 'ben' }, { username: 'cid' }] }),
+        })
+      ).outcome.data as EventType;
+      const bookTrio = async (start: string, host: string) =>
+        (
+          await call('boss', 'create_booking', {
+            body: { event_type_id: trio.id, start, attendee: { email: 'pat@example.com' }, host_user_id: host },
+          })
+        ).outcome.data as { uid: string };
+      // ben has one booking of the type already; cid none.
+      await bookTrio('2026-05-05T10:00:00Z', ID.ben);
+      const booked = await bookTrio('2026-05-04T10:00:00Z', ID.ana);
+      const moved = (await call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {} })).outcome.data;
+      expect(moved).toMatchObject({ host: { username: 'cid' } });
     });
 
     it('reassign to a named host of the pool; a manager may hand their person’s booking to the next by the rule', async () => {
@@ -335,17 +382,36 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
     });
 
     it('reassign keeps the type’s buffers and limits for the new host', async () => {
-      await store.db.updateTable('event_types').set({ buffer_before_minutes: 15 }).where('id', '=', TEAM).execute();
-      try {
-        await book('2026-05-04T09:30:00Z', { host_user_id: ID.ben });
-        const booked = (await book('2026-05-04T10:00:00Z', { host_user_id: ID.ana })).outcome.data as { uid: string };
-        // ben's 09:30 meeting ends at 10:00, inside the 15 minutes kept before 10:00.
-        expect(await scheduleErrorOf(call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {} }))).toEqual(
-          expect.objectContaining({ code: 'slot_unavailable' }),
-        );
-      } finally {
-        await store.db.updateTable('event_types').set({ buffer_before_minutes: 0 }).where('id', '=', TEAM).execute();
-      }
+      const reassignAt = async (before: number, after: number, bens: string) => {
+        await store.db.deleteFrom('bookings').execute();
+        await store.db
+          .updateTable('event_types')
+          .set({ buffer_before_minutes: 0, buffer_after_minutes: 0 })
+          .where('id', '=', TEAM)
+          .execute();
+        await book(bens, { host_user_id: ID.ben });
+        const booked = (await book('2026-05-04T12:00:00Z', { host_user_id: ID.ana })).outcome.data as { uid: string };
+        await store.db
+          .updateTable('event_types')
+          .set({ buffer_before_minutes: before, buffer_after_minutes: after })
+          .where('id', '=', TEAM)
+          .execute();
+        try {
+          return (await call('boss', 'reassign_booking', { params: { uid: booked.uid }, body: {} })).outcome.status;
+        } catch (error) {
+          return (error as { code: string }).code;
+        } finally {
+          await store.db
+            .updateTable('event_types')
+            .set({ buffer_before_minutes: 0, buffer_after_minutes: 0 })
+            .where('id', '=', TEAM)
+            .execute();
+        }
+      };
+      // ben's 11:00–11:30 lies within 45 minutes before 12:00; his 12:30–13:00 within 45 after 12:30.
+      expect(await reassignAt(45, 0, '2026-05-04T11:00:00Z')).toBe('slot_unavailable');
+      expect(await reassignAt(0, 45, '2026-05-04T12:30:00Z')).toBe('slot_unavailable');
+      expect(await reassignAt(15, 15, '2026-05-04T11:00:00Z')).toBe(200);
       await store.db.deleteFrom('bookings').execute();
       await store.db.updateTable('event_types').set({ max_bookings_per_day: 1 }).where('id', '=', TEAM).execute();
       try {
@@ -380,7 +446,12 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       const prepared = await prepareReassign(deps2, who.boss, booked.uid, {});
       await call('boss', 'update_booking', { params: { uid: booked.uid }, body: { metadata: { note: 'changed' } }, ifMatch: '"1"' });
       const late = store.db.transaction().execute((trx) => reassignBooking(trx, deps2, who.boss, prepared, undefined, {}));
-      expect(await scheduleErrorOf(late)).toEqual(expect.objectContaining({ code: 'version_conflict', details: { current_version: 2 } }));
+      expect(await scheduleErrorOf(late)).toEqual({
+        code: 'version_conflict',
+        message: 'The booking changed while this request ran; read it and retry.',
+        details: { current_version: 2 },
+        retryAfterSeconds: undefined,
+      });
       // The booking page's visitor may see its booking but not hand it to someone.
       const visitor = visitorPrincipal({ kind: 'manage', bookingUid: booked.uid });
       expect(await scheduleErrorOf(prepareReassign(deps2, visitor, booked.uid, {}))).toEqual(
@@ -445,6 +516,8 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       expect(await check('2026-09-07T10:00:00Z')).toMatchObject({ available: false, reason: 'outside_future_limit' });
       await store.db.updateTable('users').set({ deactivated_at: T0 }).where('id', 'in', [ID.ana, ID.ben]).execute();
       expect(await check('2026-05-04T10:00:00Z')).toEqual({ available: false, reason: 'slot_busy', next_available: null });
+      const window = { event_type_id: TEAM, start: '2026-05-04T00:00:00Z', end: '2026-05-05T00:00:00Z' };
+      expect(((await call('boss', 'list_slots', { query: window })).outcome.data as { slots: unknown[] }).slots).toEqual([]);
     });
 
     it('lists the starts of hosts with different hours in order', async () => {
@@ -458,6 +531,9 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       try {
         const window = { event_type_id: TEAM, start: '2026-05-04T00:00:00Z', end: '2026-05-06T00:00:00Z' };
         const listed = ((await call('boss', 'list_slots', { query: window })).outcome.data as { slots: { start: string }[] }).slots;
+        // From Monday 09:00 (nobody works then) the next free start is ben's Monday, not ana's Tuesday.
+        const check = (await call('boss', 'check_slot', { query: { event_type_id: TEAM, start: '2026-05-04T09:00:00Z' } })).outcome.data;
+        expect(check).toEqual({ available: false, reason: 'slot_busy', next_available: '2026-05-04T15:00:00.000Z' });
         expect(listed.map((x) => x.start)).toEqual([
           '2026-05-04T15:00:00.000Z',
           '2026-05-04T15:30:00.000Z',
@@ -486,6 +562,25 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
         }
       } finally {
         await store.db.updateTable('users').set({ calendars_json: '[]' }).where('id', 'in', [ID.ana, ID.ben]).execute();
+      }
+    });
+
+    it('a failure other than an unreadable calendar is not taken for a busy host', async () => {
+      const feed = JSON.stringify([{ kind: 'ics', url: 'https://feeds.example.com/x.ics', writable: false }]);
+      await store.db.updateTable('users').set({ calendars_json: feed }).where('id', '=', ID.ana).execute();
+      const broken = testDeps(store, clock, {
+        calendars: createCalendarReader(async () => {
+          throw new TypeError('a bug in the reader');
+        }),
+      });
+      try {
+        const window = { event_type_id: TEAM, start: '2026-05-04T10:00:00Z', end: '2026-05-04T11:00:00Z' };
+        await expect(callWebhooks(broken, who.boss, 'list_slots', { query: window })).rejects.toThrow('a bug in the reader');
+        await expect(
+          callWebhooks(broken, who.boss, 'check_slot', { query: { event_type_id: TEAM, start: '2026-05-04T10:00:00Z' } }),
+        ).rejects.toThrow('a bug in the reader');
+      } finally {
+        await store.db.updateTable('users').set({ calendars_json: '[]' }).where('id', '=', ID.ana).execute();
       }
     });
 
