@@ -554,11 +554,12 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
         expect(listed).toHaveLength(2);
         expect(await hostOf('2026-05-04T10:00:00Z')).toBe('ben');
         await store.db.updateTable('users').set({ calendars_json: feed }).where('id', '=', ID.ben).execute();
+        // One call at a time: a second started beside the first would reject before anything awaits it.
         for (const attempt of [
-          call('boss', 'list_slots', { query: window }),
-          call('boss', 'check_slot', { query: { event_type_id: TEAM, start: '2026-05-04T10:30:00Z' } }),
+          () => call('boss', 'list_slots', { query: window }),
+          () => call('boss', 'check_slot', { query: { event_type_id: TEAM, start: '2026-05-04T10:30:00Z' } }),
         ]) {
-          expect(await scheduleErrorOf(attempt)).toEqual(expect.objectContaining({ code: 'availability_unavailable' }));
+          expect(await scheduleErrorOf(attempt())).toEqual(expect.objectContaining({ code: 'availability_unavailable' }));
         }
       } finally {
         await store.db.updateTable('users').set({ calendars_json: '[]' }).where('id', 'in', [ID.ana, ID.ben]).execute();
