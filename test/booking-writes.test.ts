@@ -177,6 +177,7 @@ describe('POST /v1/bookings', () => {
       // No `timezone`: the attendee's.
       timezone: 'Europe/Paris',
       host: BEA_HOST,
+      hosts: [BEA_HOST],
       attendees: [{ email: 'zoe@example.com', name: 'Zoe Quinn', timezone: 'Europe/Paris' }],
       guests: [{ email: 'g1@example.com' }, { email: 'g2@example.com', name: 'Gee Two' }, { email: 'g3@example.com' }],
       location: { type: 'conference', url: expect.any(String), value: null },

@@ -103,6 +103,51 @@ describe('round-robin types from the CLI', () => {
     }
   });
 
+  it('--scheduling collective books every host together; :fixed marks a host who meets every booking', async () => {
+    const create = (slug: string, scheduling: string, hosts: string) => [
+      'event-types',
+      'create',
+      '--slug',
+      slug,
+      '--name',
+      slug,
+      '--duration',
+      '30',
+      '--notice',
+      '0',
+      '--scheduling',
+      scheduling,
+      '--hosts',
+      hosts,
+      '--json',
+    ];
+    const together = await modes.both(create('together', 'collective', 'hal,gil'));
+    const mixed = await modes.both(create('mixed', 'round_robin', 'hal,gil:fixed'));
+    const book = (id: string) => [
+      'bookings',
+      'create',
+      '--event-type',
+      id,
+      '--start',
+      tokyoAt(2, '10:00'),
+      '--attendee-email',
+      'kim@example.com',
+      '--json',
+    ];
+    for (const name of MODE_NAMES) {
+      const type = jsonOf(mixed[name]) as { hosts: { fixed: boolean }[] };
+      expect(type.hosts.map((h) => h.fixed)).toEqual([false, true]);
+    }
+    const both = await modes.both((m) => book((jsonOf(together[m.name]) as { id: string }).id));
+    // gil is taken at that start now: the mixed type, which needs gil, has no one to book.
+    const refused = await modes.both((m) => book((jsonOf(mixed[m.name]) as { id: string }).id));
+    for (const name of MODE_NAMES) {
+      const booking = jsonOf(both[name]) as { hosts: { username: string }[] };
+      expect(booking.hosts.map((h) => h.username)).toEqual(['hal', 'gil']);
+      expect(refused[name].stderr).toMatch(/^error slot_unavailable: /);
+    }
+  });
+
   it('a weight that is not a positive integer is refused naming --hosts', async () => {
     const runs = await modes.both((m) => ['event-types', 'update', made[m.name]!, '--hosts', 'hal:0']);
     for (const name of MODE_NAMES) {

@@ -189,6 +189,7 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
           end_at: o.end_at,
           timezone: 'Asia/Tokyo',
           host: hostView('birch'),
+          hosts: [hostView('birch')],
           attendees: [{ email: 'pat@example.com', name: 'Pat Lee', timezone: 'Asia/Tokyo' }],
           guests: [],
           location: { type: 'conference', url: `https://meet.test/${o.uid}`, value: null },

@@ -193,6 +193,7 @@ describe.each([
           end_at: o.end_at,
           timezone: 'Asia/Tokyo',
           host: HOST_VIEW.hal,
+          hosts: [HOST_VIEW.hal],
           attendees: [{ email: 'pat@example.com', name: 'Pat Lee', timezone: 'Asia/Tokyo' }],
           guests: [],
           location: { type: 'conference', url: `https://meet.test/${o.uid}`, value: null },

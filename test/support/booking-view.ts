@@ -22,6 +22,7 @@ export function expectedBooking(b: FixtureBooking, detail: 'list' | 'single', ve
     end_at: b.endAt,
     timezone: 'Europe/London',
     host: { user_id: b.hostId, username: USERNAMES[b.host], email: USER_EMAILS[b.host] },
+    hosts: [{ user_id: b.hostId, username: USERNAMES[b.host], email: USER_EMAILS[b.host] }],
     attendees: [{ email: b.attendeeEmail, name: b.attendeeName, timezone: 'Europe/London' }],
     guests: [],
     location: { type: 'conference', url: null, value: null },

@@ -178,6 +178,7 @@ export function expectedTwinBooking(twin: Twin, start: string, overrides: Record
     end_at: endOf(start),
     timezone: 'Europe/Paris',
     host: hostView(twin),
+    hosts: [hostView(twin)],
     attendees: [{ email: 'sam@example.com', name: 'Sam Ray', timezone: 'America/New_York' }],
     guests: [{ email: 'guest@example.com' }, { email: 'named@example.com', name: 'Named Guest' }],
     location: { type: 'conference', url: expect.stringMatching(/^https:\/\/meet\.test\/[0-9a-f-]{36}$/), value: null },

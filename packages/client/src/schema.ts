@@ -1818,12 +1818,12 @@ export interface components {
              */
             seats?: number | null;
             /**
-             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.
+             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.
              * @default single
              * @enum {string}
              */
-            scheduling?: "single" | "round_robin";
-            /** @description round_robin: the pool, 1 to 500 users of the organization; single: empty. */
+            scheduling?: "single" | "round_robin" | "collective";
+            /** @description The pool, up to 500 users of the organization: round_robin at least one not fixed, collective at least two; single: empty. */
             hosts?: {
                 /** Format: uuid */
                 user_id?: string;
@@ -1838,6 +1838,11 @@ export interface components {
                  * @default 0
                  */
                 priority?: number;
+                /**
+                 * @description true: this host meets the attendee at every booking, beside the one round robin picks; every host of a collective pool is.
+                 * @default false
+                 */
+                fixed?: boolean;
             }[];
             /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
@@ -1928,11 +1933,11 @@ export interface components {
             /** @description Attendees per start, each their own booking; null: one. */
             seats?: number | null;
             /**
-             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.
+             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.
              * @enum {string}
              */
-            scheduling?: "single" | "round_robin";
-            /** @description round_robin: the pool, 1 to 500 users of the organization; single: empty. */
+            scheduling?: "single" | "round_robin" | "collective";
+            /** @description The pool, up to 500 users of the organization: round_robin at least one not fixed, collective at least two; single: empty. */
             hosts?: {
                 /** Format: uuid */
                 user_id?: string;
@@ -1947,6 +1952,11 @@ export interface components {
                  * @default 0
                  */
                 priority?: number;
+                /**
+                 * @description true: this host meets the attendee at every booking, beside the one round robin picks; every host of a collective pool is.
+                 * @default false
+                 */
+                fixed?: boolean;
             }[];
             /**
              * @description public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.
@@ -2194,6 +2204,12 @@ export interface components {
                 username: string;
                 email: string;
             };
+            /** @description Everyone who hosts it: `host` first, then a collective type’s other hosts or round robin’s fixed hosts. */
+            hosts: {
+                user_id: string;
+                username: string;
+                email: string;
+            }[];
             /** @description The booker, first and only. */
             attendees: {
                 email: string;
@@ -2526,12 +2542,13 @@ export interface components {
             max_bookings_per_week: number | null;
             seats: number | null;
             /** @enum {string} */
-            scheduling: "single" | "round_robin";
-            /** @description round_robin: the pool; empty for a single host’s type. */
+            scheduling: "single" | "round_robin" | "collective";
+            /** @description The pool of a team type; empty for a single host’s type. */
             hosts: {
                 user_id: string;
                 weight: number;
                 priority: number;
+                fixed: boolean;
             }[];
             /** @description Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages. */
             booking_url: string | null;

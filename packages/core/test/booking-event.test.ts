@@ -17,6 +17,7 @@ const BOOKING: Booking = {
   end_at: '2026-06-02T10:30:00.000Z',
   timezone: 'Europe/Berlin',
   host: { user_id: 'u1000000-0000-4000-8000-000000000001', username: 'cara', email: 'cara@example.com' },
+  hosts: [{ user_id: 'u1000000-0000-4000-8000-000000000001', username: 'cara', email: 'cara@example.com' }],
   attendees: [{ email: 'ann@example.com', name: 'Ann', timezone: 'UTC' }],
   guests: [{ email: 'gus@example.com', name: 'Gus' }, { email: 'gia@example.com' }],
   location: { type: 'phone', url: null, value: '+49 30 1234567' },

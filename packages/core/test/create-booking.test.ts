@@ -99,6 +99,7 @@ describe.each(storeFixtures())('POST /v1/bookings on $name', (fixture) => {
             end_at: '2026-03-02T10:30:00.000Z',
             timezone: 'Europe/Berlin',
             host: HOST_VIEW.hana,
+            hosts: [HOST_VIEW.hana],
             attendees: [{ email: 'bob@example.com', name: 'Bob Stone', timezone: 'Europe/Berlin' }],
             guests: [{ email: 'carol@example.com' }, { email: 'dan@example.com', name: 'Dan' }],
             location: { type: 'conference', url: `https://meet.test/${uid}`, value: null },

@@ -33,6 +33,7 @@ function aliceBooking(changes: Record<string, unknown> = {}) {
     end_at: '2026-03-02T09:30:00.000Z',
     timezone: 'UTC',
     host: { user_id: ALICE, username: 'alice', email: 'alice@acme.test' },
+    hosts: [{ user_id: ALICE, username: 'alice', email: 'alice@acme.test' }],
     attendees: [{ email: 'bob@example.com', name: 'Bob', timezone: 'UTC' }],
     guests: [],
     location: { type: 'conference', url: null, value: null },

@@ -465,6 +465,7 @@ describe.each(storeFixtures())('GET /v1/bookings on $name', (fixture) => {
           end_at: at(Date.parse('2026-03-05T09:00:00.000Z') + minutes * 60_000),
           timezone: 'UTC',
           host,
+          hosts: [host],
           attendees: [{ email: 'bob@example.com', name: 'Bob', timezone: 'UTC' }],
           guests: [],
           location: { type: 'conference', url: null, value: null },

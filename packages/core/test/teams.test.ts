@@ -148,7 +148,7 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
           ifMatch: '*',
         })
       ).outcome.data as EventType;
-      expect(replaced.hosts).toEqual([{ user_id: ID.cid, weight: 2, priority: 0 }]);
+      expect(replaced.hosts).toEqual([{ user_id: ID.cid, weight: 2, priority: 0, fixed: false }]);
     });
 
     it.each([
@@ -161,7 +161,7 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
       ['round_robin without hosts', { hosts: [] }, 'validation_error', ['hosts']],
       ['a single host’s type with hosts', { scheduling: 'single' }, 'validation_error', ['hosts']],
       ['seats on a team type', { seats: 3 }, 'validation_error', ['seats']],
-      ['a kind not offered', { scheduling: 'collective' }, 'validation_error', ['scheduling']],
+      ['a kind not offered', { scheduling: 'weekly' }, 'validation_error', ['scheduling']],
       ['501 hosts', { hosts: Array.from({ length: 501 }, () => ({ username: 'ana' })) }, 'validation_error', ['hosts']],
     ])('%s is refused naming the field', async (_, changes, code, fields) => {
       if (code === 'host_not_allowed' && JSON.stringify(changes).includes('cid')) {

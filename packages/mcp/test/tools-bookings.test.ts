@@ -131,6 +131,7 @@ describe('booking tools', () => {
         end_at: '2026-03-02T10:30:00.000Z',
         timezone: 'UTC',
         host: HOST_OF.uma,
+        hosts: [HOST_OF.uma],
         attendees: [{ email: 'carol@example.com', name: 'Carol', timezone: 'UTC' }],
         guests: [],
         location: { type: 'conference', url: `https://meet.test/${uid}`, value: null },

@@ -34,16 +34,24 @@ function fileFields(path: string | undefined): Record<string, unknown> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * `--hosts ana,ben:2,cid:1:3`: a team type's pool, each host a username or
- * user id with an optional weight and priority; `none` empties it. A part
- * that is not a number goes as typed, for the API to refuse naming it.
+ * `--hosts ana,ben:2,cid:1:3,dee:fixed`: a team type's pool, each host a
+ * username or user id with an optional weight and priority, and `fixed` last
+ * for a host who meets every booking; `none` empties it. A part that is not
+ * a number goes as typed, for the API to refuse naming it.
  */
 export function hostsFlag(text: string): Record<string, unknown>[] {
   if (text === 'none') return [];
   return text.split(',').map((entry) => {
-    const [who = '', weight, priority] = entry.trim().split(':');
+    const parts = entry.trim().split(':');
+    const fixed = parts.length > 1 && parts.at(-1) === 'fixed';
+    const [who = '', weight, priority] = fixed ? parts.slice(0, -1) : parts;
     const number = (part: string | undefined) => (part === undefined ? undefined : /^-?\d+(\.\d+)?$/.test(part) ? Number(part) : part);
-    return defined({ ...(UUID.test(who) ? { user_id: who } : { username: who }), weight: number(weight), priority: number(priority) });
+    return defined({
+      ...(UUID.test(who) ? { user_id: who } : { username: who }),
+      weight: number(weight),
+      priority: number(priority),
+      fixed: fixed ? true : undefined,
+    });
   });
 }
 
@@ -105,8 +113,11 @@ function withFieldOptions(command: Command): Command {
     .option('--max-per-day <n|none>', "most bookings per host per day (host's zone); none: no limit", numberFlag)
     .option('--max-per-week <n|none>', 'most bookings per host per ISO week; none: no limit', numberFlag)
     .option('--seats <n|none>', 'attendees per start, 2 to 1000; none: one per booking', numberFlag)
-    .option('--scheduling <single|round_robin>', 'round_robin: each booking goes to one free host of --hosts, chosen fairly')
-    .option('--hosts <user[:weight[:priority]],...|none>', 'a team type’s pool: usernames or user ids (replaces it)', hostsFlag)
+    .option(
+      '--scheduling <single|round_robin|collective>',
+      'round_robin: each booking goes to one free host of --hosts, chosen fairly; collective: to all of them',
+    )
+    .option('--hosts <user[:weight[:priority]][:fixed],...|none>', 'a team type’s pool: usernames or user ids (replaces it)', hostsFlag)
     .option('--location <json>', 'e.g. \'{"type":"link","url":"https://meet.example.com/me"}\' or \'{"type":"conference"}\'')
     .option('--questions <json>', 'the booking form as a JSON array (replaces it)')
     .option('--file <path>', 'a JSON object of fields; flags beside it win')

@@ -43,7 +43,7 @@ export function limitsOf(eventType: Pick<EventTypeWithHost, 'id' | 'maxPerDay' |
  * answer. The one place this is said.
  */
 export const blocksTime = (now: string) => (eb: ExpressionBuilder<Database, 'bookings'>) =>
-  eb.or([eb('status', '=', 'confirmed'), eb.and([eb('status', '=', 'pending'), eb('start_at', '>', now)])]);
+  eb.or([eb('bookings.status', '=', 'confirmed'), eb.and([eb('bookings.status', '=', 'pending'), eb('bookings.start_at', '>', now)])]);
 
 /**
  * No booking lasts longer than this (event types are at most a day long),
@@ -67,7 +67,19 @@ export const overlappingBookings = (db: Executor, hostId: string, lowest: string
     // The lower bound keeps this a short range scan of (host, start_at), not a scan of the host's whole history.
     .where('start_at', '>', lowest)
     .where('start_at', '<', before)
-    .where('end_at', '>', after);
+    .where('end_at', '>', after)
+    // And the bookings the host co-hosts (a collective type's), by the same range over booking_hosts.
+    .unionAll(
+      db
+        .selectFrom('booking_hosts')
+        .innerJoin('bookings', 'bookings.uid', 'booking_hosts.booking_uid')
+        .select(['bookings.start_at', 'bookings.end_at', 'bookings.uid', 'bookings.event_type_id'])
+        .where('booking_hosts.user_id', '=', hostId)
+        .where(blocksTime(now))
+        .where('booking_hosts.start_at', '>', lowest)
+        .where('booking_hosts.start_at', '<', before)
+        .where('booking_hosts.end_at', '>', after),
+    );
 
 /** overlappingBookings' bounds for a window: the earliest start to look from, then the window's end and start. */
 export function overlapBounds(window: Interval): [lowest: string, before: string, after: string] {
@@ -108,7 +120,18 @@ const typeBookingsQuery = (db: Executor, hostId: string, eventTypeId: string, fr
     .where(blocksTime(now))
     .where('start_at', '>=', from)
     .where('start_at', '<', to)
-    .where('event_type_id', '=', eventTypeId);
+    .where('event_type_id', '=', eventTypeId)
+    .unionAll(
+      db
+        .selectFrom('booking_hosts')
+        .innerJoin('bookings', 'bookings.uid', 'booking_hosts.booking_uid')
+        .select(['bookings.start_at', 'bookings.end_at', 'bookings.uid'])
+        .where('booking_hosts.user_id', '=', hostId)
+        .where(blocksTime(now))
+        .where('booking_hosts.start_at', '>=', from)
+        .where('booking_hosts.start_at', '<', to)
+        .where('bookings.event_type_id', '=', eventTypeId),
+    );
 
 /**
  * The host's bookings and others' live holds as a check of `policy` over
@@ -203,7 +226,7 @@ export async function hostBusy(deps: { db: Executor; calendars: CalendarReader }
 
 /**
  * A host's calendar holds the events this service wrote for the host's
- * bookings (docs/calendars.md). The booking is the truth about its own time:
+ * bookings, and the invites of bookings they co-host (docs/calendars.md). The booking is the truth about its own time:
  * its event is left out, so a reschedule is not blocked by the event of the
  * booking it moves, nor a freed slot by the event of a canceled booking the
  * calendar still shows until the sync removes it. An event of ours for
@@ -216,11 +239,13 @@ async function withoutOwnBookings(db: Executor, hostId: string, busy: Interval[]
   // Chunked: a calendar may carry many of our events, and a statement has a parameter limit.
   // Stryker disable next-line EqualityOperator: PostgreSQL only: `<=` runs one more query with an empty `in ()`, which SQLite answers with no rows and PostgreSQL refuses (three load-host-time.test.ts cases fail with it on PostgreSQL).
   for (let i = 0; i < claimed.length; i += 500) {
+    const uids = claimed.slice(i, i + 500);
     const rows = await db
       .selectFrom('bookings')
       .select('uid')
       .where('host_user_id', '=', hostId)
-      .where('uid', 'in', claimed.slice(i, i + 500))
+      .where('uid', 'in', uids)
+      .unionAll(db.selectFrom('booking_hosts').select('booking_uid as uid').where('user_id', '=', hostId).where('booking_uid', 'in', uids))
       .execute();
     for (const row of rows) own.add(row.uid);
   }

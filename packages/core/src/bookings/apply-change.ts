@@ -39,6 +39,14 @@ export async function applyBookingChange(
     });
   }
   if (owes) await queueCalendarSync(trx, row.uid, now);
+  // A moved booking moves its co-hosts' blocked time with it (booking_hosts keeps the times for their index).
+  if (change.start_at !== undefined && row.co_hosts_json !== '[]') {
+    await trx
+      .updateTable('booking_hosts')
+      .set({ start_at: change.start_at, end_at: change.end_at ?? row.end_at })
+      .where('booking_uid', '=', row.uid)
+      .execute();
+  }
   const booking = toBooking({ ...row, ...stamped }, 'single');
   await recordEvent(trx, deps, event, booking.uid, payload(booking));
   return booking;

@@ -80,13 +80,13 @@ export async function bookingMail(
     reason: change.reason,
     changed: change.changed,
   };
-  const toHost: NewNotification = {
+  const toHost = (recipient: { email: string; timezone: string }): NewNotification => ({
     kind,
-    recipient: host.email,
+    recipient: recipient.email,
     bookingUid: booking.uid,
-    payload: { ...common, role: 'host', timezone: host.timezone },
-  };
-  const hostMail = change.attendeeOnly ? [] : [toHost];
+    payload: { ...common, role: 'host', timezone: recipient.timezone },
+  });
+  const hostMail = change.attendeeOnly ? [] : [host, ...(await coHostsToMail(trx, booking, host))].map(toHost);
   const mailAttendee =
     attendee !== undefined && (change.attendeeMail ?? (await attendeeMailAllowed(trx, booking.event_type_id, change.seriesUid ?? null)));
   if (!mailAttendee) return hostMail;
@@ -99,6 +99,28 @@ export async function bookingMail(
       payload: { ...common, role: 'attendee', timezone: attendee.timezone },
     },
   ];
+}
+
+/**
+ * The co-hosts (a collective booking's other hosts, round robin's fixed
+ * hosts), each to get the host's mail in their own zone: everyone who meets
+ * the attendee hears of every change. The booking names them as they were
+ * booked; their zone is read now (the host's when one is gone).
+ */
+async function coHostsToMail(trx: Executor, booking: Booking, host: MailHost): Promise<{ email: string; timezone: string }[]> {
+  const others = booking.hosts.slice(1);
+  if (others.length === 0) return [];
+  const users = await trx
+    .selectFrom('users')
+    .select(['id', 'timezone'])
+    .where(
+      'id',
+      'in',
+      others.map((h) => h.user_id),
+    )
+    .execute();
+  const zones = new Map(users.map((u) => [u.id, u.timezone]));
+  return others.map((h) => ({ email: h.email, timezone: zones.get(h.user_id) ?? host.timezone }));
 }
 
 async function hostOf(trx: Executor, userId: string): Promise<MailHost> {

@@ -34,7 +34,8 @@ export function toBooking(row: ShownRow, detail: 'list' | 'single'): Booking {
     start_at: row.start_at,
     end_at: row.end_at,
     timezone: row.timezone,
-    host: { user_id: row.host_user_id, username: row.host_username, email: row.host_email },
+    host: hostOf(row),
+    hosts: [hostOf(row), ...coHostsOf(row)],
     // Stored attendees may carry more (phone, SMS consent); the view shows what docs/api names.
     attendees: (JSON.parse(row.attendees_json) as Booking['attendees']).map(({ email, name, timezone }) => ({ email, name, timezone })),
     guests: JSON.parse(row.guests_json),
@@ -51,6 +52,13 @@ export function toBooking(row: ShownRow, detail: 'list' | 'single'): Booking {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+const hostOf = (row: ShownRow): Booking['host'] => ({ user_id: row.host_user_id, username: row.host_username, email: row.host_email });
+
+/** The booking's other hosts (bookings.co_hosts_json), as they were when booked. */
+export function coHostsOf(row: Pick<ShownRow, 'co_hosts_json'>): Booking['hosts'] {
+  return JSON.parse(row.co_hosts_json) as Booking['hosts'];
 }
 
 /** `responses` is null in lists and populated (an empty object when none were given) on a single booking. */

@@ -15,6 +15,9 @@ export const bookingSchema = z
     end_at: instant.meta({ description: 'UTC; `end_at - start_at` is the duration it was booked for.' }),
     timezone: z.string().meta({ description: 'The IANA zone the meeting is shown in; it never changes the instants.' }),
     host: z.object({ user_id: z.string(), username: z.string(), email: z.string() }),
+    hosts: z.array(z.object({ user_id: z.string(), username: z.string(), email: z.string() })).meta({
+      description: 'Everyone who hosts it: `host` first, then a collective type’s other hosts or round robin’s fixed hosts.',
+    }),
     attendees: z
       .array(z.object({ email: z.string(), name: z.string(), timezone: z.string() }))
       .meta({ description: 'The booker, first and only.' }),

@@ -113,7 +113,7 @@ export async function prepareBooking(
   const policy = policyOf(eventType);
   const base = { eventType, startMs, endMs, holder: ownHolds(principal), holdId };
   if (eventType.scheduling !== 'single') {
-    // Each candidate's bookings are checked under the hosts' locks in the write (insertTeamBooking).
+    // Each host's bookings are checked under the hosts' locks in the write (insertTeamBooking).
     const pool = chosenPool(principal, eventType, body.host_user_id);
     const members = await loadTeamTime(deps, policy, pool, { startMs, endMs }, { withBookings: false });
     const check = teamCheck(members, startMs);
@@ -141,15 +141,19 @@ const notInPool = () =>
   });
 
 /**
- * The hosts a team create may choose from: the whole pool, or the one host
- * the caller asked for, who must be in it and someone the caller may act
- * for (docs/api/teams.md "Who may do what").
+ * The hosts a team create may book: the whole pool, or with the host the
+ * caller asked for, who must be in it and someone the caller may act for
+ * (docs/api/teams.md "Who may do what"). Round robin then books that host
+ * (with its fixed hosts); a collective booking makes them its `host`. A
+ * fixed host of round robin meets every booking, so naming one chooses
+ * nothing: refused alike.
  */
 function chosenPool(principal: Principal, eventType: EventTypeWithHost, hostUserId: string | undefined): readonly PoolMember[] {
   if (hostUserId === undefined) return eventType.pool;
   const member = eventType.pool.find((m) => m.host.id === hostUserId);
-  if (member === undefined || !mayActFor(principal.actsFor, member.host.id)) throw notInPool();
-  return [member];
+  const chooses = eventType.scheduling === 'collective' || member?.fixed === false;
+  if (member === undefined || !chooses || !mayActFor(principal.actsFor, member.host.id)) throw notInPool();
+  return [member, ...eventType.pool.filter((m) => m.fixed && m !== member)];
 }
 
 /** A create checked before its write: the event type, the slot, the hold it turns into, and the host's time read. */
@@ -198,11 +202,13 @@ export async function insertBooking(
 }
 
 /**
- * A round-robin create (docs/api/teams.md): the hosts free before the write
- * are locked together, in one fixed order, then tried in the order the rule
- * prefers them (teams/round-robin.ts), each checked under the lock as a
- * single host's create is; the first still free takes the booking. A host
- * who became busy meanwhile is passed over, never double-booked.
+ * A team create (docs/api/teams.md): the hosts free before the write are
+ * locked together, in one fixed order, then checked under the locks as a
+ * single host's create is. Every fixed host (all of a collective pool) must
+ * still be free; the hosts to choose from are tried in the order the rule
+ * prefers them (teams/round-robin.ts), and the first still free takes the
+ * booking. A host who became busy meanwhile is passed over, never
+ * double-booked; a fixed one leaves the slot taken.
  */
 async function insertTeamBooking(
   trx: Executor,
@@ -222,27 +228,82 @@ async function insertTeamBooking(
   if (prepared.holdId !== undefined)
     await useHold(trx, prepared.holder, prepared.holdId, { eventTypeId: eventType.id, startMs, endMs, nowMs });
   const reader = { nowMs, holder: prepared.holder };
+  const slot = { startMs, endMs };
+  const fixed = team.filter((m) => m.member.fixed);
+  for (const m of fixed) if (!(await memberStillFree(trx, eventType, m, slot, reader))) throw unavailable('slot_busy');
+  const rotating = team.filter((m) => !m.member.fixed);
+  if (rotating.length === 0) {
+    // A collective booking: its first host (the pool's, or the one asked for) is its `host`, the others its co-hosts.
+    const [first, ...others] = fixed;
+    // Stryker disable next-line ConditionalExpression: unreachable, kept for the types: prepareBooking found the team free, so a collective team has a host.
+    if (first === undefined) throw unavailable('slot_busy');
+    const booked = await writeTeamBooking(trx, deps, body, prepared, first, others, reader);
+    if (booked === undefined) throw unavailable('slot_busy');
+    return booked;
+  }
   const loads = await recentLoads(
     trx,
     eventType.id,
-    team.map((m) => m.member.host.id),
+    rotating.map((m) => m.member.host.id),
     nowMs,
   );
-  const slot = { startMs, endMs };
   for (const member of rankHosts(
-    team.map((m) => ({ ...m.member, time: m.time })),
+    rotating.map((m) => ({ ...m.member, time: m.time })),
     loads,
   )) {
-    const time = member.time;
-    const { booking, write } = await bookingWrite(trx, deps, body, prepared, member.host);
-    if (time.policy.limits !== undefined) {
-      if (!checkStart(await withHostBookings(trx, time, member.host, slot, reader), startMs).available) continue;
-      await writeBookingRows(trx, write);
-      return booking;
-    }
-    if (await writeNewBooking(trx, deps.dialect, write, widen(eventType, slot), reader)) return booking;
+    const booked = await writeTeamBooking(trx, deps, body, prepared, { member, time: member.time }, fixed, reader);
+    if (booked !== undefined) return booked;
   }
   throw unavailable('slot_busy');
+}
+
+/**
+ * Books `host` with `coHosts` (checked free already, under their locks) if
+ * the host is still free under theirs; undefined, nothing written, if not.
+ * Without co-hosts or limits, the check and the write are one statement, as
+ * a single host's create.
+ */
+async function writeTeamBooking(
+  trx: Executor,
+  deps: BookingWriteDeps,
+  body: CreateBookingBody,
+  prepared: PreparedBooking,
+  host: MemberTime,
+  coHosts: readonly MemberTime[],
+  reader: HoldReader,
+): Promise<Booking | undefined> {
+  const slot = { startMs: prepared.startMs, endMs: prepared.endMs };
+  const { booking, write } = await bookingWrite(
+    trx,
+    deps,
+    body,
+    prepared,
+    host.member.host,
+    coHosts.map((m) => m.member.host),
+  );
+  if (coHosts.length === 0 && host.time.policy.limits === undefined) {
+    return (await writeNewBooking(trx, deps.dialect, write, widen(prepared.eventType, slot), reader)) ? booking : undefined;
+  }
+  if (!(await memberStillFree(trx, prepared.eventType, host, slot, reader))) return undefined;
+  await writeBookingRows(trx, write);
+  return booking;
+}
+
+/**
+ * Under the caller's lock of the host: whether one host of a team is still
+ * free for the slot, judged as a single host's create judges it (limits and
+ * seats by checkStart, the rest by takenTimes).
+ */
+export async function memberStillFree(
+  trx: Executor,
+  eventType: Pick<EventTypeWithHost, 'bufferBeforeMinutes' | 'bufferAfterMinutes'>,
+  { member, time }: MemberTime,
+  slot: { startMs: number; endMs: number },
+  reader: HoldReader & { readonly exceptUid?: string | undefined },
+): Promise<boolean> {
+  if (time.policy.limits !== undefined)
+    return checkStart(await withHostBookings(trx, time, member.host, slot, reader), slot.startMs).available;
+  return (await takenTimes(trx, member.host.id, widen(eventType, slot), reader)).length === 0;
 }
 
 /** The row, event and mail of a new booking with this host, and its view, built from what is written. */
@@ -252,6 +313,7 @@ async function bookingWrite(
   body: CreateBookingBody,
   prepared: PreparedBooking,
   host: HostRecord,
+  coHosts: readonly HostRecord[] = [],
 ): Promise<{ booking: Booking; write: NewBookingWrite }> {
   const { eventType, startMs } = prepared;
   const uid = deps.ids.uuid();
@@ -263,6 +325,7 @@ async function bookingWrite(
       uid,
       eventType,
       host,
+      coHosts,
       startMs,
       timezone: body.timezone,
       attendee: body.attendee,

@@ -52,10 +52,10 @@ export async function prepareHold(deps: HoldDeps, principal: Principal, body: Cr
   const eventType = await resolveEventType(deps.db, principal, eventTypeRefOf(body));
   // Stryker disable next-line ConditionalExpression: a visitor without a form (the only principal without a holder) has no grant to book, so resolveEventType has refused it already.
   if (holder === null) throw new ScheduleError('forbidden', 'This caller cannot hold times.', {});
-  // A hold is of one host's time, and a round-robin host is chosen only as the booking is made (docs/api/holds.md).
+  // A hold is of one host's time, and a team's hosts are chosen only as the booking is made (docs/api/holds.md).
   if (eventType.scheduling !== 'single')
-    throw new ScheduleError('forbidden', 'A round-robin event type takes no holds yet; book it directly.', {
-      reason: 'round_robin',
+    throw new ScheduleError('forbidden', 'A team event type takes no holds yet; book it directly.', {
+      reason: eventType.scheduling,
     });
   if (eventType.status !== 'on') throw new ScheduleError('event_type_inactive', 'This event type is not taking bookings.', {});
   const startMs = parseInstant(body.start)!.epochMs;

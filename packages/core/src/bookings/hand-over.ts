@@ -91,7 +91,8 @@ export async function handOver(
     change.event,
     (b) => ({ ...b, host: shown, previous_host: previous, ...change.payload }),
   );
-  const booking = { ...changed, host: shown };
+  // Its co-hosts (round robin's fixed hosts) stay; only the chosen host changes.
+  const booking = { ...changed, host: shown, hosts: [shown, ...changed.hosts.slice(1)] };
   await recordBookingMail(trx, deps, mail.kind, booking, { ...mail.change, host, seriesUid: row.series_uid });
   const reason = mail.change.reason ?? null;
   await recordNotifications(
@@ -100,7 +101,7 @@ export async function handOver(
     await bookingMail(
       trx,
       'booking_canceled',
-      { ...booking, host: previous, start_at: row.start_at, end_at: row.end_at },
+      { ...booking, host: previous, hosts: [previous], start_at: row.start_at, end_at: row.end_at },
       { reason, attendeeMail: false },
     ),
   );

@@ -31,6 +31,7 @@ export const BOOKING_COLUMNS = [
   'moved_by_invitee',
   'import_hash',
   'canceled_by',
+  'co_hosts_json',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof BookingsTable)[];
@@ -40,8 +41,8 @@ const insertRow = (db: Executor, ...values: unknown[]) =>
   db.insertInto('bookings').values(Object.fromEntries(BOOKING_COLUMNS.map((column, i) => [column, values[i]])) as unknown as BookingsTable);
 
 /**
- * Inserts one whole booking row; booking creates, series occurrences and
- * workspace imports all write through here. A booking headed for a CalDAV
+ * Inserts one whole booking row, and its co-hosts' rows; booking creates,
+ * series occurrences and workspace imports all write through here. A booking headed for a CalDAV
  * calendar is queued for it in the same transaction.
  */
 export async function insertBookingRow(trx: Executor, row: BookingsTable): Promise<void> {
@@ -50,7 +51,17 @@ export async function insertBookingRow(trx: Executor, row: BookingsTable): Promi
     insertRow,
     BOOKING_COLUMNS.map((column) => row[column]),
   );
+  if (row.co_hosts_json !== '[]') await insertCoHostRows(trx, row);
   if (owesCalendarNow(row)) await queueCalendarSync(trx, row.uid, row.created_at);
+}
+
+/** The booking's co-hosts in booking_hosts, where their availability finds the time it takes (migration 0018). */
+async function insertCoHostRows(trx: Executor, row: BookingsTable): Promise<void> {
+  const coHosts = JSON.parse(row.co_hosts_json) as { user_id: string }[];
+  await trx
+    .insertInto('booking_hosts')
+    .values(coHosts.map((h) => ({ booking_uid: row.uid, user_id: h.user_id, start_at: row.start_at, end_at: row.end_at })))
+    .execute();
 }
 
 /**

@@ -54,8 +54,22 @@ const SORT_KEYS: Record<BookingSort, { column: 'start_at' | 'created_at' | 'upda
 
 type BookingQuery = SelectQueryBuilder<Database & { host: Database['users'] }, 'bookings' | 'host' | 'event_types', BookingRow>;
 
+/** Bookings one of these users hosts: as their `host`, or as a co-host (booking_hosts). */
+const hostedByAny =
+  (ids: string[]) => (eb: ExpressionBuilder<Database & { host: Database['users'] }, 'bookings' | 'host' | 'event_types'>) =>
+    eb.or([
+      eb('bookings.host_user_id', 'in', ids),
+      eb.exists(
+        eb
+          .selectFrom('booking_hosts')
+          .select('booking_hosts.user_id')
+          .whereRef('booking_hosts.booking_uid', '=', 'bookings.uid')
+          .where('booking_hosts.user_id', 'in', ids),
+      ),
+    ]);
+
 /**
- * Lists the bookings the caller can see (hosted by someone they may act for),
+ * Lists the bookings the caller can see (hosted or co-hosted by someone they may act for),
  * filtered and sorted as asked, one keyset page at a time.
  */
 export async function listBookings(deps: { store: Store }, principal: Principal, query: ListBookingsQuery): Promise<Page<Booking>> {
@@ -64,11 +78,9 @@ export async function listBookings(deps: { store: Store }, principal: Principal,
   const { column, direction } = SORT_KEYS[query.sort];
   let q: BookingQuery = selectBookings(deps.store.db);
 
-  if (principal.actsFor.kind === 'users') {
-    q = q.where('bookings.host_user_id', 'in', [...principal.actsFor.ids]);
-  }
+  if (principal.actsFor.kind === 'users') q = q.where(hostedByAny([...principal.actsFor.ids]));
   if (query.event_type_id) q = q.where('bookings.event_type_id', '=', query.event_type_id);
-  if (query.host_user_id) q = q.where('bookings.host_user_id', '=', query.host_user_id);
+  if (query.host_user_id) q = q.where(hostedByAny([query.host_user_id]));
   if (query.series_id) q = q.where('bookings.series_uid', '=', query.series_id);
   if (query.attendee_email !== undefined) q = q.where('bookings.attendee_email', '=', query.attendee_email);
   if (query.status) q = q.where('bookings.status', 'in', query.status);

@@ -18,6 +18,8 @@ export interface NewBooking {
   readonly uid: string;
   readonly eventType: { readonly id: string; readonly name: string; readonly durationMinutes: number };
   readonly host: { readonly id: string; readonly name: string; readonly calendars: readonly Calendar[] };
+  /** The other hosts who meet the attendee (a collective type's, round robin's fixed hosts); none when not given. */
+  readonly coHosts?: readonly { readonly id: string; readonly username: string; readonly email: string }[];
   readonly startMs: number;
   /** The booking's zone; when not given, the attendee's, else UTC. */
   readonly timezone?: string | undefined;
@@ -106,6 +108,7 @@ export function newBookingRow(booking: NewBooking, now: string): BookingsTable {
     moved_by_invitee: 0,
     import_hash: null,
     canceled_by: null,
+    co_hosts_json: JSON.stringify((booking.coHosts ?? []).map((h) => ({ user_id: h.id, username: h.username, email: h.email }))),
     created_at: now,
     updated_at: now,
   };

@@ -79,7 +79,8 @@ export async function prepareReassign(
   if (eventType.scheduling !== 'round_robin') {
     throw new ScheduleError('invalid_change', 'Only a booking of a round-robin event type can be reassigned.', { fields: [] });
   }
-  const others = eventType.pool.filter((m) => m.host.id !== row.host_user_id);
+  // The hosts round robin chooses from; fixed hosts stay on the booking whoever hosts it.
+  const others = eventType.pool.filter((m) => !m.fixed && m.host.id !== row.host_user_id);
   const named = body.host_user_id === undefined ? others : others.filter((m) => m.host.id === body.host_user_id);
   if (body.host_user_id !== undefined && (named.length === 0 || !mayActFor(principal.actsFor, body.host_user_id))) {
     throw new ScheduleError('host_not_allowed', 'host_user_id is not another host of this pool that this caller may act for.', {

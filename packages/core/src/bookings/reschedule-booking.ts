@@ -1,19 +1,20 @@
 import type { Principal } from '../auth/principal.js';
 import { loadHostTime, policyOf } from '../availability/load-host-time.js';
-import { checkStart, type HostTime } from '../availability/slot-rules.js';
+import { checkStart, type HostTime, type SlotPolicy } from '../availability/slot-rules.js';
 import { freeMembersAt, loadTeamTime, type MemberTime } from '../availability/team-time.js';
 import { ScheduleError } from '../errors.js';
 import { type EventTypeWithHost, eventTypeById, findHost, type HostRecord } from '../event-types/resolve-event-type.js';
 import { ownHolds } from '../holds/holder.js';
+import { lockHosts } from '../storage/host-lock.js';
 import type { Executor } from '../storage/store.js';
 import { parseInstant, toTimestamp } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import type { RescheduleBookingBody } from './booking-input.js';
 import { recordBookingMail } from './booking-mail.js';
 import { assertNotice } from './booking-notice.js';
-import type { BookingRow } from './booking-rows.js';
+import { type BookingRow, coHostsOf } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
-import { assertStillBookable, assertStillFree, type BookingWriteDeps, unavailable } from './create-booking.js';
+import { assertStillBookable, assertStillFree, type BookingWriteDeps, memberStillFree, unavailable } from './create-booking.js';
 import { findVisibleBooking } from './find-booking.js';
 import { firstFreeHost, handOver } from './hand-over.js';
 
@@ -31,6 +32,8 @@ export interface PreparedMove {
    * (docs/api/teams.md "After the booking").
    */
   readonly team?: readonly MemberTime[] | undefined;
+  /** The booking's co-hosts (collective, or round robin's fixed hosts), each free at the new start before the write. */
+  readonly coHosts: readonly MemberTime[];
 }
 
 /**
@@ -61,16 +64,44 @@ export async function prepareMove(
   if (startMs < nowMs) throw new ScheduleError('slot_in_past', 'The new start is in the past.', {});
   const endMs = startMs + (Date.parse(row.end_at) - Date.parse(row.start_at));
   const policy = { ...policyOf(eventType), durationMinutes: (endMs - startMs) / 60_000 };
-  const time = await loadHostTime(deps, policy, host, { startMs, endMs }, { exceptBookingUid: row.uid, holder: ownHolds(principal) });
+  const options = { exceptBookingUid: row.uid, holder: ownHolds(principal) };
+  const time = await loadHostTime(deps, policy, host, { startMs, endMs }, options);
+  const coHosts = await coHostTimes(deps, policy, row, { startMs, endMs }, options);
   const check = checkStart(time, startMs);
-  if (check.available) return { row, eventType, host, startMs, endMs, time };
+  if (check.available) return { row, eventType, host, startMs, endMs, time, coHosts };
   if (eventType.scheduling === 'round_robin' && check.reason === 'slot_busy') {
-    const others = eventType.pool.filter((m) => m.host.id !== host.id);
+    // Only a host round robin chooses from takes it over; the fixed hosts stay the booking's.
+    const others = eventType.pool.filter((m) => !m.fixed && m.host.id !== host.id);
     const members = await loadTeamTime(deps, policy, others, { startMs, endMs }, { withBookings: false });
     const team = freeMembersAt(members, startMs);
-    if (team.length > 0) return { row, eventType, host, startMs, endMs, time, team };
+    if (team.length > 0) return { row, eventType, host, startMs, endMs, time, team, coHosts };
   }
   throw unavailable(check.reason);
+}
+
+/**
+ * The booking's co-hosts' time at the new start: each must be free there, as
+ * its host must (`409 slot_unavailable` with the first one's reason), since
+ * a collective meeting moves with everyone in it.
+ */
+async function coHostTimes(
+  deps: BookingWriteDeps & { db: Executor },
+  policy: SlotPolicy,
+  row: BookingRow,
+  slot: { startMs: number; endMs: number },
+  options: Parameters<typeof loadHostTime>[4],
+): Promise<MemberTime[]> {
+  const out: MemberTime[] = [];
+  for (const { user_id } of coHostsOf(row)) {
+    const host = await findHost(deps.db, user_id);
+    // Stryker disable next-line ConditionalExpression: unreachable, kept for the types: no writer deletes a user.
+    if (host === undefined) continue;
+    const time = await loadHostTime(deps, policy, host, slot, options);
+    const check = checkStart(time, slot.startMs);
+    if (!check.available) throw unavailable(check.reason);
+    out.push({ member: { host, weight: 1, priority: 0, fixed: true }, time });
+  }
+  return out;
 }
 
 /** Moves the booking in place: same uid, new start and end, version bumped, `booking.rescheduled` recorded. */
@@ -82,6 +113,16 @@ export async function moveBooking(
   body: RescheduleBookingBody,
 ): Promise<Booking> {
   const reader = { nowMs: deps.clock.now(), holder: ownHolds(principal), exceptUid: move.row.uid };
+  if (move.coHosts.length > 0) {
+    // Every host the move may involve, locked together in id order (as a create's); the locks taken after this are held already.
+    const involved = [move.host, ...move.coHosts.map((m) => m.member.host), ...(move.team ?? []).map((m) => m.member.host)];
+    await lockHosts(
+      trx,
+      deps.dialect,
+      involved.map((h) => h.id),
+    );
+    for (const m of move.coHosts) if (!(await memberStillFree(trx, move.eventType, m, move, reader))) throw unavailable('slot_busy');
+  }
   if (move.team !== undefined) return moveToAnotherHost(trx, deps, principal, move, move.team, body, reader);
   // The booking itself is left out, so a move within its day does not count it twice; a seat moves to a start with a seat left.
   if (move.time.policy.limits !== undefined) await assertStillBookable(trx, move.time, move.host, move, reader);

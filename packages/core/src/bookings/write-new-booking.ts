@@ -39,6 +39,8 @@ export async function writeNewBooking(
   reader: HoldReader,
 ): Promise<boolean> {
   const { row, event, mail } = write;
+  // The one statement inserts the booking alone; a booking with co-hosts is checked for each and written by writeBookingRows.
+  if (row.co_hosts_json !== '[]') throw new Error('writeNewBooking: a booking with co-hosts is written by writeBookingRows');
   if (dialect === 'postgres') {
     const build = insertIfFree[mail.length];
     if (build === undefined) throw new Error(`writeNewBooking: at most ${insertIfFree.length - 1} mails per booking`);

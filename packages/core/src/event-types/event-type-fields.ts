@@ -67,6 +67,10 @@ const poolHost = z
       .max(100)
       .default(0)
       .meta({ description: 'Round robin: among hosts equally due, the higher priority is chosen.' }),
+    fixed: z.boolean().default(false).meta({
+      description:
+        'true: this host meets the attendee at every booking, beside the one round robin picks; every host of a collective pool is.',
+    }),
   })
   .superRefine((host, ctx) => {
     if ((host.user_id === undefined) === (host.username === undefined))
@@ -113,12 +117,15 @@ export const eventTypeFields = {
   max_bookings_per_week: z.int().min(1).max(1000).nullable().meta({ description: 'The same per ISO week (Monday first); null: no limit.' }),
   seats: z.int().min(2).max(1000).nullable().meta({ description: 'Attendees per start, each their own booking; null: one.' }),
   scheduling: z.enum(SCHEDULINGS).meta({
-    description: 'single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly.',
+    description:
+      'single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.',
   }),
   hosts: z
     .array(poolHost)
     .max(MAX_POOL_HOSTS)
-    .meta({ description: `round_robin: the pool, 1 to ${MAX_POOL_HOSTS} users of the organization; single: empty.` }),
+    .meta({
+      description: `The pool, up to ${MAX_POOL_HOSTS} users of the organization: round_robin at least one not fixed, collective at least two; single: empty.`,
+    }),
   visibility: z
     .enum(VISIBILITIES)
     .meta({ description: 'public: listed on the booking page; hidden: booked by its link only; private: no page, the API only.' }),

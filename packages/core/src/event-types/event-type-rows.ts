@@ -39,7 +39,15 @@ export function eventTypeColumns(fields: ResolvedDeclaration) {
     max_bookings_per_week: fields.max_bookings_per_week,
     seats: fields.seats,
     scheduling: fields.scheduling,
-    hosts_json: JSON.stringify(fields.hosts.map((h) => ({ user_id: h.user_id, weight: h.weight, priority: h.priority }))),
+    // Every host of a collective pool meets every attendee: stored as fixed, so the pool says it whatever the caller sent.
+    hosts_json: JSON.stringify(
+      fields.hosts.map((h) => ({
+        user_id: h.user_id,
+        weight: h.weight,
+        priority: h.priority,
+        fixed: fields.scheduling === 'collective' || h.fixed,
+      })),
+    ),
   };
 }
 

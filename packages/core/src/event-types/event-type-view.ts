@@ -32,8 +32,8 @@ export const eventTypeSchema = z.object({
   seats: z.int().nullable(),
   scheduling: z.enum(SCHEDULINGS),
   hosts: z
-    .array(z.object({ user_id: z.string(), weight: z.int(), priority: z.int() }))
-    .meta({ description: 'round_robin: the pool; empty for a single host’s type.' }),
+    .array(z.object({ user_id: z.string(), weight: z.int(), priority: z.int(), fixed: z.boolean() }))
+    .meta({ description: 'The pool of a team type; empty for a single host’s type.' }),
   booking_url: z.string().nullable().meta({
     description: 'Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages.',
   }),

@@ -4,33 +4,41 @@ import { ScheduleError } from '../errors.js';
 import type { Executor } from '../storage/store.js';
 import type { DeclaredPoolHost, EventTypeDeclaration } from './event-type-fields.js';
 
-// A team event type's pool (docs/api/teams.md): the users one of whom hosts
-// each booking. Callers name them by user id or username; the pool is stored
+// A team event type's pool (docs/api/teams.md): the users who host its
+// bookings, each booking either all of them (collective) or its fixed hosts
+// and one of the rest (round robin). Callers name them by user id or username; the pool is stored
 // by user id, so a renamed user stays in it.
 
-/** A host of a pool as stored and shown: who, and what round robin weighs them by. */
+/** A host of a pool as stored and shown: who, what round robin weighs them by, and whether they meet every attendee. */
 export interface PoolHost {
   readonly user_id: string;
   readonly weight: number;
   readonly priority: number;
+  readonly fixed: boolean;
 }
 
-/** A stored pool; a row made before teams has none. */
+/** A stored pool; a row made before teams has none, and a host stored before fixed hosts is not fixed. */
 export function storedPool(json: string | null | undefined): PoolHost[] {
   // Stryker disable next-line ConditionalExpression,ArrayDeclaration: only a row of an export made before teams lacks the column (NOT NULL, default '[]').
-  return json ? (JSON.parse(json) as PoolHost[]) : [];
+  const stored = json ? (JSON.parse(json) as (Omit<PoolHost, 'fixed'> & { fixed?: boolean })[]) : [];
+  return stored.map((h) => ({ ...h, fixed: h.fixed === true }));
 }
 
 /**
  * Refuses what a declaration cannot mean, naming the field (`400
- * validation_error`): a round-robin type needs a pool and a single host's
- * type has none; seats are a single host's (a seat group meets one host, and
- * round robin would scatter it).
+ * validation_error`): a round-robin type needs a host to choose (one not
+ * fixed), a collective one at least two hosts to meet together, and a single
+ * host's type has none; seats are a single host's (a seat group meets one
+ * host, and round robin would scatter it).
  */
 export function checkTeamShape(fields: Pick<EventTypeDeclaration, 'scheduling' | 'hosts' | 'seats'>): void {
   const refuse = (field: string, message: string) => new ScheduleError('validation_error', `${field}: ${message}`, { fields: [field] });
   if (fields.scheduling === 'single' && fields.hosts.length > 0) throw refuse('hosts', 'a single host’s type has no pool; set scheduling');
   if (fields.scheduling === 'round_robin' && fields.hosts.length === 0) throw refuse('hosts', 'round_robin needs at least one host');
+  if (fields.scheduling === 'round_robin' && fields.hosts.every((h) => h.fixed)) {
+    throw refuse('hosts', 'round_robin needs a host that is not fixed to choose from');
+  }
+  if (fields.scheduling === 'collective' && fields.hosts.length < 2) throw refuse('hosts', 'collective needs at least two hosts');
   if (fields.scheduling !== 'single' && fields.seats !== null) throw refuse('seats', 'a team type has no seats');
 }
 
@@ -63,6 +71,6 @@ export async function resolvePool(db: Executor, hosts: readonly DeclaredPoolHost
     }
     if (seen.has(row.id)) throw new ScheduleError('validation_error', `${field}: this host is in the pool already`, { fields: [field] });
     seen.add(row.id);
-    return { user_id: row.id, weight: host.weight, priority: host.priority };
+    return { user_id: row.id, weight: host.weight, priority: host.priority, fixed: host.fixed };
   });
 }

@@ -60,6 +60,8 @@ export interface PoolMember {
   readonly host: HostRecord;
   readonly weight: number;
   readonly priority: number;
+  /** Meets the attendee at every booking: every host of a collective pool, and a round-robin pool's fixed hosts. */
+  readonly fixed: boolean;
 }
 
 /** A user as a host: whose time is booked. */
@@ -137,8 +139,10 @@ async function withPool(db: Executor, row: EventTypeQueryRow): Promise<EventType
   const byId = new Map(users.map((u) => [u.id, toHost(u)!]));
   const pool = declared.flatMap((h) => {
     const host = byId.get(h.user_id);
-    return host === undefined ? [] : [{ host, weight: h.weight, priority: h.priority }];
+    return host === undefined ? [] : [{ host, weight: h.weight, priority: h.priority, fixed: h.fixed }];
   });
+  // Round robin with every host it chooses from deactivated has no one to choose: nobody hosts it (its fixed hosts never meet alone).
+  if (eventType.scheduling === 'round_robin' && pool.every((m) => m.fixed)) return { ...eventType, pool: [] };
   return { ...eventType, pool };
 }
 

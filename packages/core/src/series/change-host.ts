@@ -95,11 +95,11 @@ export async function changeSeriesHost(
           calendar_sync_status: syncStatusFor(newHost),
         },
         'booking.host_changed',
-        (booking) => ({
-          ...booking,
-          host: { user_id: newHost.id, username: newHost.username, email: newHost.email },
-          series_uid: row.uid,
-        }),
+        (booking) => {
+          const host = { user_id: newHost.id, username: newHost.username, email: newHost.email };
+          // The view was built from the row read before the change, whose joined host is the one it leaves.
+          return { ...booking, host, hosts: [host, ...booking.hosts.slice(1)], series_uid: row.uid };
+        },
       );
       // The new ORGANIZER and title reach the attendee's calendar as an update: a REQUEST of the same UID, next SEQUENCE (RFC 5546).
       await mailOccurrence(trx, deps, mail, 'booking_changed', changed, { changed: 'host' });

@@ -46,6 +46,12 @@ function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError 
  * whoever the caller may book for, as before.
  */
 export function assertPoolHost(eventType: EventTypeWithHost, host: HostRecord, field: 'host_user_id' | 'host_username'): void {
+  // A series books one host's time alone: a meeting of several hosts (collective, fixed hosts) takes none yet (docs/api/teams.md).
+  if (eventType.pool.some((m) => m.fixed)) {
+    throw new ScheduleError('forbidden', 'An event type whose bookings have several hosts takes no series yet; book each date.', {
+      reason: 'several_hosts',
+    });
+  }
   if (eventType.scheduling === 'round_robin' && !eventType.pool.some((m) => m.host.id === host.id)) {
     throw new ScheduleError('host_not_allowed', `${field} is not a host of this round-robin event type's pool.`, { fields: [field] });
   }

@@ -152,4 +152,25 @@ export const selfServiceMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0018_collective_hosts': {
+    async up(db: Kysely<any>) {
+      // A booking with several hosts (a collective type's, or round robin's
+      // fixed hosts): the first stays `host_user_id`; the others are shown
+      // from co_hosts_json and block time through booking_hosts, found by the
+      // same (host, start) range as a host's own bookings.
+      await db.schema
+        .alterTable('bookings')
+        .addColumn('co_hosts_json', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .createTable('booking_hosts')
+        .addColumn('booking_uid', 'text', (c) => c.notNull().references('bookings.uid'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('start_at', 'text', (c) => c.notNull())
+        .addColumn('end_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('booking_hosts_pk', ['booking_uid', 'user_id'])
+        .execute();
+      await db.schema.createIndex('booking_hosts_user_start').on('booking_hosts').columns(['user_id', 'start_at', 'end_at']).execute();
+    },
+  },
 };

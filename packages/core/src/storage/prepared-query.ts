@@ -3,8 +3,8 @@ import type { Executor } from './store.js';
 
 /**
  * Builds a query from its arguments; a module-level function, since it is the
- * cache key. It must pass each argument through unchanged as one query
- * parameter, as `where(col, '=', arg)` and `values({ col: arg })` do.
+ * cache key. It must pass each argument through unchanged as a query
+ * parameter (once or more), as `where(col, '=', arg)` and `values({ col: arg })` do.
  */
 // `any`: the arguments are placeholder strings while compiling and values of any column type when run.
 export type BuildQuery<Row> = (db: Executor, ...args: any[]) => Compilable<Row>;
@@ -38,8 +38,9 @@ export async function executePrepared<Row>(db: Executor, build: BuildQuery<Row>,
     const placeholders = args.map((_, i) => `\u0000prepared-argument-${i}\u0000`);
     const compiled = build(db, ...placeholders).compile();
     const positions = compiled.parameters.map((p) => placeholders.indexOf(p as string));
-    if (positions.filter((p) => p >= 0).length !== args.length) {
-      throw new Error('executePrepared: every argument must appear exactly once as a query parameter');
+    // An argument may appear more than once (a union's branches share a host and bounds); each must appear.
+    if (new Set(positions.filter((p) => p >= 0)).size !== args.length) {
+      throw new Error('executePrepared: every argument must appear as a query parameter');
     }
     prepared = { compiled, positions };
     perDb.set(build as BuildQuery<unknown>, prepared);

@@ -126,12 +126,16 @@ export interface EventTypesTable {
   requires_confirmation: ColumnType<number, number | undefined, number>;
   /** How a booking finds its host (SCHEDULINGS); rows made before teams are `single`. */
   scheduling: ColumnType<Scheduling, Scheduling | undefined, Scheduling>;
-  /** A team type's pool (event-types/pool.ts) as JSON: `[{ user_id, weight, priority }]`; `[]` for a single host's. */
+  /** A team type's pool (event-types/pool.ts) as JSON: `[{ user_id, weight, priority, fixed }]`; `[]` for a single host's. */
   hosts_json: ColumnType<string, string | undefined, string>;
 }
 
-/** single: the owner is the host; round_robin: one host of the pool, chosen per booking (docs/api/teams.md). */
-export const SCHEDULINGS = ['single', 'round_robin'] as const;
+/**
+ * single: the owner is the host; round_robin: one host of the pool, chosen
+ * per booking, with its fixed hosts; collective: every host of the pool
+ * (docs/api/teams.md).
+ */
+export const SCHEDULINGS = ['single', 'round_robin', 'collective'] as const;
 export type Scheduling = (typeof SCHEDULINGS)[number];
 
 export interface TokensTable {
@@ -181,8 +185,29 @@ export interface BookingsTable {
   import_hash: string | null;
   /** Which series action canceled this occurrence (`pause`, `patch`, `end`); null otherwise. */
   canceled_by: string | null;
+  /**
+   * The hosts who meet the attendee besides `host_user_id` (a collective
+   * type's, or a round-robin type's fixed hosts), as JSON `[{ user_id,
+   * username, email }]` as they were when booked; `[]` for most bookings.
+   * Their time is blocked through booking_hosts.
+   */
+  co_hosts_json: string;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * One co-host of a booking (bookings.co_hosts_json) with the booking's times,
+ * so a host's availability finds the bookings they co-host by one index range
+ * as it finds their own (migration 0018). The times follow the booking's
+ * (bookings/apply-change.ts); whether it still blocks time is the booking's
+ * status, read through the join.
+ */
+export interface BookingHostsTable {
+  booking_uid: string;
+  user_id: string;
+  start_at: string;
+  end_at: string;
 }
 
 /** A booking's event in a CalDAV calendar, and the queue that writes it there (migration 0004). */
@@ -384,6 +409,7 @@ export interface Database {
   event_types: EventTypesTable;
   tokens: TokensTable;
   bookings: BookingsTable;
+  booking_hosts: BookingHostsTable;
   idempotency_keys: IdempotencyKeysTable;
   outbox: OutboxTable;
   series: SeriesTable;

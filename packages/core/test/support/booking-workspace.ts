@@ -236,6 +236,7 @@ export function importedBookingView(booking: ImportedBooking, changes: Record<st
     end_at: new Date(startMs + eventType.minutes * 60_000).toISOString(),
     timezone: booking.timezone ?? 'UTC',
     host: HOST_VIEW.hana,
+    hosts: [HOST_VIEW.hana],
     attendees: [{ email: 'bob@example.com', name: 'Bob', timezone: 'UTC' }],
     guests: [],
     location: { type: 'conference', url: null, value: null },

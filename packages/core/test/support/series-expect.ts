@@ -100,6 +100,7 @@ export function occurrenceBookingView(
     end_at: occurrence.end_at,
     timezone,
     host: HOST_OF[host],
+    hosts: [HOST_OF[host]],
     attendees: [{ email: 'bob@example.com', name: 'Bob Stone', timezone }],
     guests: [],
     location: { type: 'conference', url: `https://meet.test/${occurrence.uid}`, value: null },

@@ -43,6 +43,7 @@ export const BOOKING: Booking = {
   end_at: '2026-12-08T09:30:00.000Z',
   timezone: 'Europe/Berlin',
   host: ALICE,
+  hosts: [ALICE],
   attendees: [{ email: 'kim@example.com', name: 'Kim', timezone: 'Europe/Berlin' }],
   guests: [],
   location: { type: 'conference', url: `https://meet.schedule.invalid/${BOOKING_UID}`, value: null },

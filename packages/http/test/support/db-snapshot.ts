@@ -12,6 +12,7 @@ const TABLES: Record<keyof Database, true> = {
   event_types: true,
   tokens: true,
   bookings: true,
+  booking_hosts: true,
   idempotency_keys: true,
   outbox: true,
   series: true,
