@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
+import type { RescheduleBookingBody } from '../src/bookings/booking-input.js';
+import { moveBooking, prepareMove } from '../src/bookings/reschedule-booking.js';
+import type { ManualClock } from '../src/clock.js';
 import type { EventType } from '../src/event-types/event-type-view.js';
 import { randomIds } from '../src/ids.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
-import { loadWorkspace } from '../src/workspace/load-workspace.js';
-import { parseWorkspace } from '../src/workspace/parse-workspace.js';
-import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
+import { openTokenWorld, TEAM_SCOPES, WEEKDAYS_9_TO_5 } from './support/token-world.js';
 import { callWebhooks } from './support/webhook-calls.js';
 
 // docs/api/teams.md: bookings with several hosts, through the operations, on
@@ -32,17 +31,8 @@ const OWN = {
 };
 const TOKENS = { boss: 'pat_coll_boss_all', mgr: 'pat_coll_mgr_all' };
 type Caller = keyof typeof TOKENS;
-const ALL = [
-  'event_types:write',
-  'bookings:create',
-  'bookings:read',
-  'bookings:reschedule',
-  'bookings:update',
-  'bookings:cancel',
-  'series:write',
-  'slots:read',
-];
-const HOURS = { timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) };
+const ALL = TEAM_SCOPES;
+const HOURS = WEEKDAYS_9_TO_5;
 const user = (name: keyof typeof ID, extra: Record<string, unknown> = {}) => ({
   id: ID[name],
   username: name,
@@ -90,19 +80,16 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
   let store: Store;
   let clock: ManualClock;
   let deps: ExecuteDeps;
-  const who = {} as Record<Caller, Principal>;
+  let who: Record<Caller, Principal>;
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(WORKSPACE)));
-    for (const name of Object.keys(TOKENS) as Caller[]) who[name] = await principalOf({ store, clock }, TOKENS[name]);
+    ({ store, clock, deps, who } = await openTokenWorld(fixture, T0, WORKSPACE, TOKENS));
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
     clock.set(T0);
     await store.db.deleteFrom('booking_hosts').execute();
+    await store.db.deleteFrom('time_off').execute();
     await store.db.deleteFrom('bookings').execute();
     await store.db.deleteFrom('notifications').execute();
     await store.db.deleteFrom('outbox').execute();
@@ -245,6 +232,18 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
       ]);
     });
 
+    it('check names the next start every host is free at', async () => {
+      // The last host is free first; the next start is where the first is free too.
+      await booked(OWN.ben, '2026-05-04T10:00:00Z');
+      await booked(OWN.ana, '2026-05-04T10:30:00Z');
+      await booked(OWN.ana, '2026-05-04T11:00:00Z');
+      expect(await available(COLL, '2026-05-04T10:00:00Z')).toEqual({
+        available: false,
+        reason: 'slot_busy',
+        next_available: '2026-05-04T11:30:00.000Z',
+      });
+    });
+
     it('host_user_id names which host of the pool is its host; anyone else is refused', async () => {
       const made = await booked(COLL, '2026-05-04T12:00:00Z', { host_user_id: ID.ben });
       expect(namesOf(made)).toEqual(['ben', 'ana']);
@@ -265,6 +264,38 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
       expect(await starts(OWN.ben, '2026-05-04T12:00:00Z', '2026-05-04T13:00:00Z')).toEqual(['12:00', '12:30']);
       expect(await available(OWN.ben, '2026-05-04T15:00:00Z')).toEqual(expect.objectContaining({ available: false }));
       expect(await available(OWN.ana, '2026-05-04T15:00:00Z')).toEqual(expect.objectContaining({ available: false }));
+    });
+
+    it('a reschedule is refused where a co-host is away, and where one was booked since its checks', async () => {
+      const made = await booked(COLL, '2026-05-04T12:00:00Z');
+      const now = T0;
+      await store.db
+        .insertInto('time_off')
+        .values({
+          id: randomIds.uuid(),
+          user_id: ID.ben,
+          start_at: '2026-05-04T14:00:00.000Z',
+          end_at: '2026-05-04T15:00:00.000Z',
+          reason: null,
+          version: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      expect(
+        await scheduleErrorOf(call('boss', 'reschedule_booking', { params: { uid: made.uid }, body: { start: '2026-05-04T14:00:00Z' } })),
+      ).toEqual(busy);
+      // Checked free at 15:00, then ben is booked there before the write: the write, under the hosts' locks, refuses.
+      const body = { start: '2026-05-04T15:00:00Z' } as RescheduleBookingBody;
+      const writeDeps = { ...deps, db: store.db, dialect: store.dialect, ids: randomIds };
+      const move = await prepareMove(writeDeps, who.boss, made.uid, body);
+      await booked(OWN.ben, '2026-05-04T15:00:00Z');
+      expect(await scheduleErrorOf(store.db.transaction().execute((trx) => moveBooking(trx, writeDeps, who.boss, move, body)))).toEqual(
+        busy,
+      );
+      expect((await call('boss', 'get_booking', { params: { uid: made.uid } })).outcome.data).toMatchObject({
+        start_at: '2026-05-04T12:00:00.000Z',
+      });
     });
 
     it('each host sees it: a manager of the co-host gets it and lists it, by host too', async () => {
@@ -330,6 +361,21 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
       expect(await available(MIX, '2026-05-04T12:00:00Z')).toEqual(expect.objectContaining({ available: false, reason: 'slot_busy' }));
     });
 
+    it('is busy where the fixed host is free but every host to choose from is not, and check names the next start', async () => {
+      await booked(OWN.ana, '2026-05-04T10:00:00Z');
+      await booked(OWN.ben, '2026-05-04T10:00:00Z');
+      await booked(OWN.ana, '2026-05-04T10:30:00Z');
+      await booked(OWN.ben, '2026-05-04T10:30:00Z');
+      await booked(OWN.cid, '2026-05-04T11:00:00Z');
+      expect(await starts(MIX, '2026-05-04T10:00:00Z', '2026-05-04T12:00:00Z')).toEqual(['11:30']);
+      expect(await available(MIX, '2026-05-04T10:00:00Z')).toEqual({
+        available: false,
+        reason: 'slot_busy',
+        next_available: '2026-05-04T11:30:00.000Z',
+      });
+      expect(await scheduleErrorOf(book(MIX, '2026-05-04T10:30:00Z'))).toEqual(busy);
+    });
+
     it('host_user_id names a host the rule chooses from, never the fixed one', async () => {
       expect(namesOf(await booked(MIX, '2026-05-04T10:00:00Z', { host_user_id: ID.ben }))).toEqual(['ben', 'cid']);
       expect(await scheduleErrorOf(book(MIX, '2026-05-04T11:00:00Z', { host_user_id: ID.cid }))).toEqual(
@@ -348,6 +394,12 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
       const moved = (await call('boss', 'reschedule_booking', { params: { uid: made.uid }, body: { start: '2026-05-04T14:00:00Z' } }))
         .outcome.data as Shown;
       expect(namesOf(moved)).toEqual(['ana', 'cid']);
+      // ana is busy at 16:00 and so is ben: only the fixed host is free, and a fixed host never takes a booking over.
+      await booked(OWN.ana, '2026-05-04T16:00:00Z');
+      await booked(OWN.ben, '2026-05-04T16:00:00Z');
+      expect(
+        await scheduleErrorOf(call('boss', 'reschedule_booking', { params: { uid: made.uid }, body: { start: '2026-05-04T16:00:00Z' } })),
+      ).toEqual(busy);
       await booked(OWN.cid, '2026-05-04T15:00:00Z');
       expect(
         await scheduleErrorOf(call('boss', 'reschedule_booking', { params: { uid: made.uid }, body: { start: '2026-05-04T15:00:00Z' } })),

@@ -3,17 +3,15 @@ import type { Principal } from '../src/auth/principal.js';
 import { visitorPrincipal } from '../src/auth/visitor.js';
 import { createCalendarReader } from '../src/availability/calendar-reader.js';
 import { prepareReassign, reassignBooking } from '../src/bookings/reassign-booking.js';
-import { type ManualClock, manualClock } from '../src/clock.js';
+import type { ManualClock } from '../src/clock.js';
 import type { EventType } from '../src/event-types/event-type-view.js';
 import { randomIds } from '../src/ids.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
-import { loadWorkspace } from '../src/workspace/load-workspace.js';
-import { parseWorkspace } from '../src/workspace/parse-workspace.js';
 import { testDeps } from './support/deps.js';
 import { scheduleErrorOf } from './support/errors.js';
-import { principalOf } from './support/organization.js';
 import { storeFixtures } from './support/stores.js';
+import { openTokenWorld, TEAM_SCOPES, WEEKDAYS_9_TO_5 } from './support/token-world.js';
 import { callWebhooks } from './support/webhook-calls.js';
 
 // docs/api/teams.md: round-robin event types through the operations, on
@@ -29,17 +27,8 @@ const TEAM = 'e5100000-0000-4000-8000-000000000001';
 const PEERS = Array.from({ length: 12 }, (_, i) => `peer${i}`);
 const TOKENS = { boss: 'pat_teams_boss_all', ula: 'pat_teams_ula_all', mgr: 'pat_teams_mgr_all' };
 type Caller = keyof typeof TOKENS;
-const ALL = [
-  'event_types:write',
-  'bookings:create',
-  'bookings:read',
-  'bookings:reschedule',
-  'bookings:update',
-  'bookings:cancel',
-  'series:write',
-  'slots:read',
-];
-const HOURS = { timezone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [['09:00', '17:00']]])) };
+const ALL = TEAM_SCOPES;
+const HOURS = WEEKDAYS_9_TO_5;
 const user = (name: keyof typeof ID, extra: Record<string, unknown> = {}) => ({
   id: ID[name],
   username: name,
@@ -81,14 +70,10 @@ describe.each(storeFixtures())('round-robin event types on $name', (fixture) => 
   let store: Store;
   let clock: ManualClock;
   let deps: ExecuteDeps;
-  const who = {} as Record<Caller, Principal>;
+  let who: Record<Caller, Principal>;
 
   beforeAll(async () => {
-    store = await fixture.open();
-    clock = manualClock(T0);
-    deps = testDeps(store, clock);
-    await loadWorkspace({ store, clock, ids: randomIds }, parseWorkspace(JSON.stringify(WORKSPACE)));
-    for (const name of Object.keys(TOKENS) as Caller[]) who[name] = await principalOf({ store, clock }, TOKENS[name]);
+    ({ store, clock, deps, who } = await openTokenWorld(fixture, T0, WORKSPACE, TOKENS));
   });
   afterAll(() => fixture.cleanup());
   beforeEach(async () => {
