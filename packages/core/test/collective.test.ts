@@ -178,6 +178,13 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
     });
   });
 
+  it('a single host’s type takes only its owner as host_user_id', async () => {
+    expect(await scheduleErrorOf(book(OWN.ana, '2026-05-04T10:00:00Z', { host_user_id: ID.ben }))).toEqual(
+      refusal('host_not_allowed', ['host_user_id']),
+    );
+    expect(namesOf(await booked(OWN.ana, '2026-05-04T10:00:00Z', { host_user_id: ID.ana }))).toEqual(['ana']);
+  });
+
   describe('a collective type', () => {
     it('is free only where every host is free, and its booking lists them all, the first as its host', async () => {
       await booked(OWN.ana, '2026-05-04T10:00:00Z');
@@ -314,8 +321,21 @@ describe.each(storeFixtures())('bookings with several hosts on $name', (fixture)
 
     it('takes no holds, series or reassign yet', async () => {
       expect(await scheduleErrorOf(call('boss', 'create_hold', { body: { event_type_id: COLL, start: '2026-05-04T12:00:00Z' } }))).toEqual(
-        expect.objectContaining({ code: 'forbidden', details: { reason: 'collective' } }),
+        expect.objectContaining({
+          code: 'forbidden',
+          message: 'A team event type takes no holds yet; book it directly.',
+          details: { reason: 'collective' },
+        }),
       );
+      // A hold of another type named on a create of this one is that hold's mismatch, and books nothing.
+      const held = (await call('boss', 'create_hold', { body: { event_type_id: OWN.ana, start: '2026-05-04T13:00:00Z' } })).outcome
+        .data as {
+        id: string;
+      };
+      expect(await scheduleErrorOf(book(COLL, '2026-05-04T13:00:00Z', { hold_id: held.id }))).toEqual(
+        expect.objectContaining({ code: 'hold_mismatch' }),
+      );
+      expect(await store.db.selectFrom('bookings').select('uid').where('event_type_id', '=', COLL).execute()).toEqual([]);
       const series = {
         event_type_id: COLL,
         host_user_id: ID.ana,

@@ -54,6 +54,15 @@ export function toBooking(row: ShownRow, detail: 'list' | 'single'): Booking {
   };
 }
 
+/**
+ * The row as it reads once `host` hosts the booking: a change of host writes
+ * `host_user_id`, and the view built from the row read before it must show
+ * the new host's name and email, not the joined ones it leaves.
+ */
+export function hostedBy(row: BookingRow, host: { readonly id: string; readonly username: string; readonly email: string }): BookingRow {
+  return { ...row, host_user_id: host.id, host_username: host.username, host_email: host.email };
+}
+
 const hostOf = (row: ShownRow): Booking['host'] => ({ user_id: row.host_user_id, username: row.host_username, email: row.host_email });
 
 /** The booking's other hosts (bookings.co_hosts_json), as they were when booked. */

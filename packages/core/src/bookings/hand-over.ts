@@ -14,7 +14,7 @@ import { MINUTE_MS } from '../time.js';
 import { applyBookingChange } from './apply-change.js';
 import { bookingTitle } from './attendee-name.js';
 import { type BookingChange, bookingMail, recordBookingMail } from './booking-mail.js';
-import type { BookingRow } from './booking-rows.js';
+import { type BookingRow, hostedBy } from './booking-rows.js';
 import type { Booking } from './booking-view.js';
 import { syncStatusFor } from './new-booking.js';
 
@@ -74,14 +74,12 @@ export async function handOver(
   change: { readonly columns: Partial<BookingRow>; readonly event: EventName; readonly payload: Record<string, unknown> },
   mail: { readonly kind: 'booking_changed' | 'booking_rescheduled'; readonly change: BookingChange },
 ): Promise<Booking> {
-  const shown = { user_id: host.id, username: host.username, email: host.email };
   const previous = { user_id: row.host_user_id, username: row.host_username, email: row.host_email };
   const attendeeName = (JSON.parse(row.attendees_json) as { name: string }[])[0]!.name;
-  // The view is built from the row read before the change, whose joined host is the one it leaves.
-  const changed = await applyBookingChange(
+  const booking = await applyBookingChange(
     trx,
     deps,
-    row,
+    hostedBy(row, host),
     {
       ...change.columns,
       host_user_id: host.id,
@@ -89,10 +87,8 @@ export async function handOver(
       calendar_sync_status: syncStatusFor(host),
     },
     change.event,
-    (b) => ({ ...b, host: shown, previous_host: previous, ...change.payload }),
+    (b) => ({ ...b, previous_host: previous, ...change.payload }),
   );
-  // Its co-hosts (round robin's fixed hosts) stay; only the chosen host changes.
-  const booking = { ...changed, host: shown, hosts: [shown, ...changed.hosts.slice(1)] };
   await recordBookingMail(trx, deps, mail.kind, booking, { ...mail.change, host, seriesUid: row.series_uid });
   const reason = mail.change.reason ?? null;
   await recordNotifications(

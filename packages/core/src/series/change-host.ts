@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { applyBookingChange } from '../bookings/apply-change.js';
 import { bookingTitle } from '../bookings/attendee-name.js';
+import { hostedBy } from '../bookings/booking-rows.js';
 import { isStillFree } from '../bookings/create-booking.js';
 import { syncStatusFor } from '../bookings/new-booking.js';
 import { receivesBookings } from '../event-types/calendar.js';
@@ -88,18 +89,14 @@ export async function changeSeriesHost(
       const changed = await applyBookingChange(
         trx,
         deps,
-        current,
+        hostedBy(current, newHost),
         {
           host_user_id: newHost.id,
           title: bookingTitle(eventType.name, newHost.name, attendeeName),
           calendar_sync_status: syncStatusFor(newHost),
         },
         'booking.host_changed',
-        (booking) => {
-          const host = { user_id: newHost.id, username: newHost.username, email: newHost.email };
-          // The view was built from the row read before the change, whose joined host is the one it leaves.
-          return { ...booking, host, hosts: [host, ...booking.hosts.slice(1)], series_uid: row.uid };
-        },
+        (booking) => ({ ...booking, series_uid: row.uid }),
       );
       // The new ORGANIZER and title reach the attendee's calendar as an update: a REQUEST of the same UID, next SEQUENCE (RFC 5546).
       await mailOccurrence(trx, deps, mail, 'booking_changed', changed, { changed: 'host' });

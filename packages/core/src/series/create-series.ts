@@ -43,7 +43,9 @@ function hostNotAllowed(field: 'host_user_id' | 'host_username'): ScheduleError 
  * A round-robin type's series is hosted by one host of its pool, named by the
  * caller, for all its dates; anyone else is `403 host_not_allowed`, naming the
  * field, as a host the caller may not act for is. A single host's type takes
- * whoever the caller may book for, as before.
+ * whoever the caller may book for, as before. A type whose bookings have
+ * several hosts (collective, or fixed hosts) takes no series yet: `403
+ * forbidden`, `reason: several_hosts`.
  */
 export function assertPoolHost(eventType: EventTypeWithHost, host: HostRecord, field: 'host_user_id' | 'host_username'): void {
   // A series books one host's time alone: a meeting of several hosts (collective, fixed hosts) takes none yet (docs/api/teams.md).
