@@ -31,10 +31,13 @@ import { type ServerProcess, startServer, type TestServer, tempDir, writeWorkspa
 
 afterAll(stopMcpProcesses);
 
-/** The 401 checks of docs/workspace.md ("exactly as the HTTP API does") against one server. */
-async function expectBearerRequired(url: string, origin?: string): Promise<void> {
-  // `schedule serve` names /mcp's resource metadata (it runs the authorization server); `schedule mcp --http` does not.
-  const challenge = (sentToken: boolean) => bearerChallenge({ ...(origin ? { origin, resource: 'mcp' as const } : {}), sentToken });
+/**
+ * The 401 checks of docs/workspace.md ("exactly as the HTTP API does") against one server. Both
+ * `schedule serve` and `schedule mcp --http` run the authorization server, so the challenge names
+ * /mcp's resource metadata at the origin the request was sent to.
+ */
+async function expectBearerRequired(url: string): Promise<void> {
+  const challenge = (sentToken: boolean) => bearerChallenge({ origin: url, resource: 'mcp', sentToken });
   expectMcpUnauthorized(await postMcp(url, {}), challenge(false));
   expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.unknown}` }), challenge(true));
   expectMcpUnauthorized(await postMcp(url, { authorization: `Bearer ${MCP_SECRETS.revoked}` }), challenge(true));
@@ -79,7 +82,7 @@ describe.each([
     expect(server.url.endsWith(':0')).toBe(false);
   });
 
-  it('lists the 34 tools over Streamable HTTP at /mcp', async () => {
+  it('lists the default tools over Streamable HTTP at /mcp', async () => {
     const { tools } = await ora.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
   });
@@ -172,13 +175,21 @@ describe('schedule serve answers /mcp beside /v1 on one port and one database', 
     await server?.stop();
   });
 
-  it('/mcp lists the 34 tools and answers whoami for the bearer', async () => {
+  it('/mcp lists the default tools and answers whoami (called by name) for the bearer', async () => {
     expect((await ora.client.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
     expect(toolData(await ora.call('whoami'))).toMatchObject({ user_id: MCP_USERS.ora });
   });
 
   it('/mcp without a valid bearer token is 401 exactly like the API', async () => {
-    await expectBearerRequired(server.url, server.url);
+    await expectBearerRequired(server.url);
+  });
+
+  it('reached as localhost, /mcp is a resource there too: its 401 and its metadata name http://localhost:PORT/mcp', async () => {
+    const localhost = server.url.replace('//127.0.0.1:', '//localhost:');
+    await expectBearerRequired(localhost);
+    const metadata = await api(localhost, '/.well-known/oauth-protected-resource/mcp', { apiServer: false });
+    expect(metadata.status).toBe(200);
+    expect(metadata.body).toMatchObject({ resource: `${localhost}/mcp`, authorization_servers: [server.url] });
   });
 
   it('/v1 still works on the same port, and reads what /mcp wrote (source "mcp")', async () => {

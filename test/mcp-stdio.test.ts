@@ -74,7 +74,7 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
     await s?.close();
   });
 
-  it('lists one tool per endpoint and the three directory tools, each with a title, description, input and output schema', async () => {
+  it('lists the default tools (booking, manage, toolsets), each with a title, description, input and output schema', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES]);
     for (const tool of tools) {
@@ -85,17 +85,13 @@ describe('schedule mcp on stdio, acting as SCHEDULE_TOKEN', () => {
     }
   });
 
-  it('annotations: list/get/check/preview, test_calendar and directory tools read-only; cancel_booking, end_series, delete_webhook and remove_calendar destructive; only webhook sends and calendar servers open-world', async () => {
+  it('annotations: list_bookings read-only, cancel_booking destructive, none open-world; every toolset on offer with toolsets', async () => {
     const { tools } = await s.client.listTools();
-    const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name);
-    expect(readOnly.sort()).toEqual(
-      TOOL_NAMES.filter((n) => /^(list|get|check|preview)_/.test(n) || n === 'whoami' || n === 'test_calendar').sort(),
-    );
-    const destructive = tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name);
-    expect(destructive.sort()).toEqual(['cancel_booking', 'delete_webhook', 'end_series', 'remove_calendar']);
-    // A test event or a redelivery POSTs to the webhook's own URL; adding or testing a calendar account reads its server.
-    const openWorld = tools.filter((t) => t.annotations?.openWorldHint !== false).map((t) => t.name);
-    expect(openWorld.sort()).toEqual(['add_calendar', 'redeliver_webhook_delivery', 'test_calendar', 'test_webhook']);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name)).toEqual(['list_bookings']);
+    expect(tools.filter((t) => t.annotations?.destructiveHint === true).map((t) => t.name)).toEqual(['cancel_booking']);
+    expect(tools.filter((t) => t.annotations?.openWorldHint !== false).map((t) => t.name)).toEqual([]);
+    const offered = toolData(await s.call('toolsets'));
+    expect(offered.toolsets.map((t: { name: string }) => t.name)).toContain('series');
   });
 
   it('whoami answers the token user, its scopes and who it may act for', async () => {
@@ -328,7 +324,7 @@ describe('schedule mcp --toolsets', () => {
       .map((l) => JSON.parse(l))
       .find((message) => message.id === 2);
     const names: string[] = listed.result.tools.map((tool: { name: string }) => tool.name);
-    expect(names.sort()).toEqual(TOOL_NAMES.filter((name) => !/webhook|calendar/.test(name)).sort());
+    expect(names.sort()).toEqual([...TOOL_NAMES, 'create_series', 'list_series', 'preview_series'].sort());
   });
 
   it('refuses an unknown toolset with exit 2, naming the one it most likely meant', async () => {
@@ -337,7 +333,7 @@ describe('schedule mcp --toolsets', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not seires)?\n',
+        'error usage: --toolsets: Unknown toolset: seires. Toolsets are booking, manage, directory, slots, holds, series, series_changes, webhooks, webhook_deliveries, calendars, event_types, event_type_create, event_type_changes, availability, time_off, people, tokens, approvals, teams (or all). Did you mean series (not seires)?\n',
     });
   });
 

@@ -191,11 +191,43 @@ describe('the same booking over HTTP (POST /v1/bookings) and over MCP (create_bo
   it('a cancel with a reason over HTTP and cancel_booking over MCP store the same canceled booking', async () => {
     const reason = 'Moved to next quarter';
     const a = expectData(await http('POST', `/v1/bookings/${viaHttp.uid}/cancel`, { reason }));
-    const b = toolData(await mcp.call('cancel_booking', { uid: viaMcp.uid, reason }));
+    const b = toolData(await mcp.call('cancel_booking', { uid: viaMcp.uid, reason, confirm: true }));
     expect([a.status, a.version, a.cancellation_reason]).toEqual(['canceled', 2, reason]);
     expectSameExceptSource(
       { answer: a, stored: await storedBooking(tables, viaHttp.uid) },
       { answer: b, stored: await storedBooking(tables, viaMcp.uid) },
+      'none',
+    );
+  });
+});
+
+describe('the same find_times and book_time over HTTP (POST /v1/times/*) and over MCP', () => {
+  it('find the same options in both zones, held alike, and book the first into the same stored booking', async () => {
+    const search = (twin: 'alder' | 'birch') => ({
+      host: twin,
+      event_type: TWIN_EVENT_TYPES[twin].slug,
+      attendee_timezone: 'America/New_York',
+      from: TUESDAY_11.slice(0, 10),
+      count: 2,
+    });
+    const foundHttp = expectData(await http('POST', '/v1/times/find', search('alder')));
+    const foundMcp = toolData(await mcp.call('find_times', search('birch')));
+    expect(foundHttp.options).toHaveLength(2);
+    expect(foundHttp.not_held_reason).toBeNull();
+    // Held at each request's own instant (a real clock): one instant for every option of a search.
+    const withoutExpiry = (found: { options: { held_until: string }[] }) => {
+      expect(new Set(found.options.map((o) => o.held_until)).size).toBe(1);
+      return { ...found, options: found.options.map(({ held_until: _, ...option }) => option) };
+    };
+    expectSameExceptSource(withoutExpiry(foundHttp), withoutExpiry(foundMcp), 'none');
+
+    const attendee = { email: 'kim@example.com', name: 'Kim', timezone: 'America/New_York' };
+    const bookedHttp = expectData(await http('POST', '/v1/times/book', { option_id: foundHttp.options[0].option_id, attendee }), 201);
+    const bookedMcp = toolData(await mcp.call('book_time', { option_id: foundMcp.options[0].option_id, attendee }));
+    expect(bookedHttp.warnings).toEqual([]);
+    expectSameExceptSource(
+      { answer: bookedHttp, stored: await storedBooking(tables, bookedHttp.uid) },
+      { answer: bookedMcp, stored: await storedBooking(tables, bookedMcp.uid) },
       'none',
     );
   });
@@ -395,7 +427,7 @@ describe('the same time off over HTTP (POST /v1/people/:user_id/time-off) and ov
 
   it('DELETE over HTTP and delete_time_off over MCP remove it alike, each recording time_off.deleted', async () => {
     const a = expectData(await http('DELETE', `/v1/people/${MCP_USERS.alder}/time-off/${viaHttp.id}`));
-    const b = toolData(await tools.call('delete_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id }));
+    const b = toolData(await tools.call('delete_time_off', { user_id: MCP_USERS.birch, id: viaMcp.id, confirm: true }));
     const [sa, sb] = [await stored(viaHttp.id), await stored(viaMcp.id)];
     expect(sa.row).toEqual([]);
     expect(sa.events.map((e: any) => e.event_type)).toEqual(['time_off.created', 'time_off.updated', 'time_off.deleted']);
@@ -477,14 +509,14 @@ describe('the same people and token calls over HTTP and over MCP (toolset people
         status: 409,
         code: 'last_owner',
         http: () => http('POST', '/v1/people/me/deactivate'),
-        tool: ['deactivate_person', { user_id: 'me' }],
+        tool: ['deactivate_person', { user_id: 'me', confirm: true }],
       },
       {
         rule: 'an unknown token revoked',
         status: 404,
         code: 'token_not_found',
         http: () => http('DELETE', '/v1/tokens/a6f00000-0000-4000-8000-000000000000'),
-        tool: ['revoke_token', { token_id: 'a6f00000-0000-4000-8000-000000000000' }],
+        tool: ['revoke_token', { token_id: 'a6f00000-0000-4000-8000-000000000000', confirm: true }],
       },
     ];
 
@@ -539,7 +571,7 @@ describe('the same event type changes over HTTP (/v1/event-types) and over MCP (
 
   it('delete over HTTP and delete_event_type over MCP archive the same way', async () => {
     const a = expectData(await http('DELETE', `/v1/event-types/${viaHttp.id}`));
-    const b = toolData(await tools.call('delete_event_type', { id: viaMcp.id }));
+    const b = toolData(await tools.call('delete_event_type', { id: viaMcp.id, confirm: true }));
     expect([a.version, a.slug, typeof a.archived_at]).toEqual([3, 'extra', 'string']);
     expectSameExceptSource({ answer: a, stored: await stored(viaHttp.id) }, { answer: b, stored: await stored(viaMcp.id) }, 'none');
   });

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createHash } from 'node:crypto';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectError, expectPage } from './support/http.js';
 import { postMcp, toolData } from './support/mcp-client.js';
 import { authorizeAsHost, TestBrowser } from './support/oauth-browser.js';
+import { linesSince, MemoryClientProvider, REDIRECT_URI, recordingFetch, type Seen } from './support/oauth-mcp-sdk.js';
 import { HOST, type OAuthTestServer, paramsOf, STORES, startOAuthServer } from './support/oauth-test-server.js';
 import { ALL_SCOPES, SECRETS } from './support/workspace.js';
 
@@ -18,97 +19,6 @@ import { ALL_SCOPES, SECRETS } from './support/workspace.js';
 // and asks for a new authorization when the grant is gone. This file
 // provides only what the SDK leaves to an application: where to keep
 // things, and a browser (TestBrowser, as the host) to send the host to.
-
-/** Where the client says it listens for the redirect. Nothing listens: the browser stops at the first redirect off the server. */
-const REDIRECT_URI = 'http://127.0.0.1:1455/callback';
-
-/** Everything the SDK's client would keep across runs, kept in memory, and what it asked the application to do. */
-class MemoryClientProvider implements OAuthClientProvider {
-  readonly redirectUrl = REDIRECT_URI;
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'Blackbox MCP client',
-    redirect_uris: [REDIRECT_URI],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    // A public client: an assistant on a laptop cannot keep a secret.
-    token_endpoint_auth_method: 'none',
-  };
-  client: OAuthClientInformationMixed | undefined;
-  stored: OAuthTokens | undefined;
-  verifier: string | undefined;
-  /** Each authorization URL the SDK asked the application to open, with the state it put in it. */
-  readonly authorizations: { url: URL; state: string }[] = [];
-  private lastState = '';
-
-  state(): string {
-    this.lastState = randomBytes(16).toString('base64url');
-    return this.lastState;
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.stored = tokens;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    if (!this.verifier) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-  redirectToAuthorization(url: URL) {
-    // A desktop client opens the system browser here; the test plays the host in TestBrowser next.
-    this.authorizations.push({ url, state: this.lastState });
-  }
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
-    if (scope === 'all' || scope === 'client') this.client = undefined;
-    if (scope === 'all' || scope === 'tokens') this.stored = undefined;
-    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
-  }
-}
-
-/** One request the SDK made, as the server answered it. */
-interface Seen {
-  readonly line: string;
-  readonly headers: Headers;
-  /** The JSON the SDK sent, for the registration request. */
-  readonly sent?: any;
-  /** The answer's body, read from a copy; only for the OAuth endpoints (an /mcp answer may be a stream). */
-  readonly body?: any;
-}
-
-/** The SDK's fetch, recording each request as `METHOD /path STATUS`. */
-function recordingFetch(seen: Seen[]) {
-  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const { pathname } = new URL(url);
-    const method = init?.method ?? 'GET';
-    // The registration is recorded as the SDK sent it: it names the scopes /mcp advertises.
-    const sent = method === 'POST' && pathname === '/v1/oauth/register' ? JSON.parse(String(init?.body)) : undefined;
-    const res = await fetch(url, init);
-    const body = pathname === '/mcp' ? undefined : await res.clone().json();
-    seen.push({ line: `${method} ${pathname} ${res.status}`, headers: res.headers, sent, body });
-    return res;
-  };
-}
-
-/**
- * The lines recorded since `from`, but the GET /mcp the SDK opens after
- * connecting: it is not awaited, so where it lands among the other lines
- * depends on timing (the stateless server answers it 405).
- */
-function linesSince(seen: Seen[], from: number): string[] {
-  return seen
-    .slice(from)
-    .map((s) => s.line)
-    .filter((line) => !line.startsWith('GET /mcp '));
-}
 
 /**
  * What the SDK does when /mcp refuses its token and the grant behind its

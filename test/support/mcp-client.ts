@@ -133,44 +133,8 @@ export function expectToolError(
   return found;
 }
 
-/** The API tools of docs/workspace.md (bookings, series, slots, webhooks, calendar accounts) and the three directory tools, sorted. */
-export const TOOL_NAMES = [
-  'add_calendar',
-  'cancel_booking',
-  'change_series_host',
-  'check_slot',
-  'create_booking',
-  'create_series',
-  'create_webhook',
-  'delete_webhook',
-  'end_series',
-  'get_booking',
-  'get_calendar',
-  'get_series',
-  'get_webhook',
-  'list_bookings',
-  'list_calendars',
-  'list_event_types',
-  'list_people',
-  'list_series',
-  'list_slots',
-  'list_webhook_deliveries',
-  'list_webhooks',
-  'pause_series',
-  'preview_series',
-  'redeliver_webhook_delivery',
-  'remove_calendar',
-  'reschedule_booking',
-  'resume_series',
-  'resync_calendar',
-  'rotate_webhook_secret',
-  'test_calendar',
-  'test_webhook',
-  'update_booking',
-  'update_series',
-  'update_webhook',
-  'whoami',
-] as const;
+/** The tools a connection lists before it asks for more (docs/mcp.md "Toolsets"): booking, manage and the toolsets tool, sorted. */
+export const TOOL_NAMES = ['book_time', 'cancel_booking', 'find_times', 'list_bookings', 'reschedule_booking', 'toolsets'] as const;
 
 /** An `initialize` request, as the first POST of any Streamable HTTP session. */
 export const INITIALIZE = {

@@ -25,11 +25,10 @@ export interface OAuthTestServer {
   stop(): Promise<void>;
 }
 
-export async function startOAuthServer(backend: Backend): Promise<OAuthTestServer> {
-  const schema: TestSchema | undefined = backend === 'postgres' ? testSchema() : undefined;
-  const db = schema?.dbUrl ?? join(tempDir('schedule-oauth-'), 'oauth.db');
+/** The workspace a flow runs on: buildWorkspace's, with every bucket a flow passes through raised. */
+export function oauthFixture(): TestWorkspace {
   const fixture = buildWorkspace();
-  // Every bucket a flow passes through, raised: a file runs several flows from one address within a minute.
+  // A file runs several flows from one address within a minute.
   fixture.workspace.limits = {
     anonymous_per_minute: 1000,
     oauth_per_minute: 1000,
@@ -41,6 +40,13 @@ export async function startOAuthServer(backend: Backend): Promise<OAuthTestServe
     oauth_pages_per_minute: 1000,
     sign_in_per_minute: 1000,
   };
+  return fixture;
+}
+
+export async function startOAuthServer(backend: Backend): Promise<OAuthTestServer> {
+  const schema: TestSchema | undefined = backend === 'postgres' ? testSchema() : undefined;
+  const db = schema?.dbUrl ?? join(tempDir('schedule-oauth-'), 'oauth.db');
+  const fixture = oauthFixture();
   // TOKEN_CACHE_MS=0: a revoked token is refused by the very next request, so the tests need neither sleeps nor polling.
   const server = await startInProcess({ workspace: writeWorkspace(fixture.workspace), db }, { TOKEN_CACHE_MS: '0' });
   await setUserPassword(db, HOST.username, HOST.password);

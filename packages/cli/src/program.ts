@@ -66,10 +66,13 @@ export function buildProgram(): Command {
     .description('Run the MCP server: on stdio acting as $SCHEDULE_TOKEN, or with --http over Streamable HTTP at /mcp.')
     .option('--workspace <file>', 'load this workspace file first (users, event types, tokens, bookings)')
     .option('--db <url>', 'SQLite file, :memory:, or postgres:// URL (default: $DATABASE_URL, else an embedded file)')
-    .option('--http', 'serve Streamable HTTP at /mcp instead of stdio; each request sends its own bearer token')
+    .option(
+      '--http',
+      'serve Streamable HTTP at /mcp instead of stdio; each request sends its own bearer token, which a client given only the URL gets by signing in (OAuth)',
+    )
     .option(
       '--toolsets <names>',
-      'stdio: the tools to offer beside booking, comma-separated: series, webhooks, calendars, event_types, availability, people, or all (default: series,webhooks,calendars); over --http each client asks with /mcp?toolsets=',
+      'stdio: toolsets to list beside booking and manage, comma-separated (series, time_off, webhooks, ... or all; the toolsets tool names them all and switches them at run time); over --http each client asks with /mcp?toolsets=',
     )
     .option('--port <n>', 'with --http: port to listen on; 0 picks a free one (default: $PORT, else 3000)')
     .option('--host <addr>', 'with --http: address to bind (default: $HOST, else 127.0.0.1)')

@@ -452,6 +452,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/times/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a few times to meet
+         * @description A few free starts of a host's (or a team's) event type within the attendee's days and part of day, the first of each day first, each shown on the attendee’s and the host’s clock (weekday, date, time, zone, offset) and held for 10 minutes unless told not to. The event type may be named by id, slug or name; several that fit are `400 validation_error` listing them. `not_held_reason` says why options are not held (a team type, no `bookings:create`, the hold cap).
+         *
+         *     Needs the scope `slots:read`. MCP tool: `find_times`.
+         */
+        post: operations["find_times"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/times/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a found time
+         * @description Books an option of `POST /v1/times/find` by its `option_id`, with every rule of `POST /v1/bookings`, and lets go of the other options of the same search. An expired hold books its start without it while it is still free. Answers the booking on both clocks and `warnings` to pass on (the same attendee already meets the host that day).
+         *
+         *     Needs the scope `bookings:create`. MCP tool: `book_time`.
+         */
+        post: operations["book_time"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1650,6 +1694,73 @@ export interface components {
              */
             ttl_seconds?: number;
         };
+        FindTimesBody: {
+            /** @description Whose time: username, email or user id; default you. */
+            host?: string;
+            /** @description Event type id, slug or name (a team type's too); default the host's only one. */
+            event_type?: string;
+            /**
+             * @description The attendee's IANA zone, that from, to and part_of_day are in; default yours.
+             * @example Europe/Berlin
+             */
+            attendee_timezone?: string;
+            /**
+             * Format: date
+             * @description First day, YYYY-MM-DD; default today.
+             * @example 2026-03-09
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last day, inclusive; default from + 6, at most 31 days.
+             * @example 2026-03-09
+             */
+            to?: string;
+            /**
+             * @description morning 05-12, afternoon 12-17, evening 17-22.
+             * @default any
+             * @enum {string}
+             */
+            part_of_day?: "any" | "morning" | "afternoon" | "evening";
+            /**
+             * @description Options (1-5), on different days first.
+             * @default 3
+             */
+            count?: number;
+            /**
+             * @description Hold each for 10 minutes.
+             * @default true
+             */
+            hold?: boolean;
+        };
+        BookTimeBody: {
+            /** @description An option_id from find_times. */
+            option_id: string;
+            /** @description Who the meeting is with; timezone: the one searched in (default UTC). */
+            attendee: {
+                /**
+                 * Format: email
+                 * @description An email address.
+                 */
+                email: string;
+                /** @description Default: first and last name, else the email. */
+                name?: string;
+                /**
+                 * @description An IANA time zone.
+                 * @example Europe/Berlin
+                 */
+                timezone?: string;
+            };
+            /**
+             * @description More invitees, by email.
+             * @default []
+             */
+            guests?: string[];
+            /** @description Form answers by question id. */
+            responses?: {
+                [key: string]: string | number | boolean | null | unknown[] | Record<string, unknown>;
+            };
+        };
         CreateWebhookBody: {
             /**
              * Format: uri
@@ -1707,6 +1818,7 @@ export interface components {
              * @example intro-call
              */
             slug: string;
+            /** @description Shown to people booking. */
             name: string;
             /**
              * @description Shown to people booking; null: none.
@@ -1721,19 +1833,25 @@ export interface components {
              * @enum {string}
              */
             status?: "on" | "off";
-            /** @default 0 */
+            /**
+             * @description No start sooner than this.
+             * @default 0
+             */
             minimum_notice_minutes?: number;
             /**
-             * @description A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600).
+             * @description A booking starting sooner than this can no longer be canceled by its attendee; 0: none.
              * @default 0
              */
             cancel_notice_minutes?: number;
             /**
-             * @description A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600).
+             * @description A booking starting sooner than this can no longer be moved by its attendee; 0: none.
              * @default 0
              */
             reschedule_notice_minutes?: number;
-            /** @default 60 */
+            /**
+             * @description No start later than this.
+             * @default 60
+             */
             future_limit_days?: number;
             /**
              * @description off: no new series.
@@ -1741,16 +1859,25 @@ export interface components {
              * @enum {string}
              */
             recurring?: "on" | "off";
-            /** @default true */
+            /**
+             * @description false: bookings cannot be moved.
+             * @default true
+             */
             allow_reschedule?: boolean;
             /**
              * @description true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused.
              * @default false
              */
             requires_confirmation?: boolean;
-            /** @default 0 */
+            /**
+             * @description Kept free before each booking.
+             * @default 0
+             */
             buffer_before_minutes?: number;
-            /** @default 0 */
+            /**
+             * @description Kept free after each booking.
+             * @default 0
+             */
             buffer_after_minutes?: number;
             /** @description 1 to 1440; the duration when absent at creation. */
             slot_interval_minutes?: number;
@@ -1777,7 +1904,10 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
-            /** @default true */
+            /**
+             * @description false: attendees get no mail.
+             * @default true
+             */
             attendee_mail?: boolean;
             /**
              * @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value.
@@ -1818,15 +1948,19 @@ export interface components {
              */
             seats?: number | null;
             /**
-             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.
+             * @description single: the owner hosts; round_robin: one free host of `hosts` per booking, chosen fairly, with the fixed ones; collective: all of `hosts`.
              * @default single
              * @enum {string}
              */
             scheduling?: "single" | "round_robin" | "collective";
             /** @description The pool, up to 500 users of the organization: round_robin at least one not fixed, collective at least two; single: empty. */
             hosts?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The host; or username.
+                 */
                 user_id?: string;
+                /** @description The host; or user_id. */
                 username?: string;
                 /**
                  * @description Round robin: a host of weight 2 gets twice the bookings of one of weight 1.
@@ -1859,6 +1993,7 @@ export interface components {
              * @example intro-call
              */
             slug?: string;
+            /** @description Shown to people booking. */
             name?: string;
             /** @description Shown to people booking; null: none. */
             description?: string | null;
@@ -1869,21 +2004,26 @@ export interface components {
              * @enum {string}
              */
             status?: "on" | "off";
+            /** @description No start sooner than this. */
             minimum_notice_minutes?: number;
-            /** @description A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600). */
+            /** @description A booking starting sooner than this can no longer be canceled by its attendee; 0: none. */
             cancel_notice_minutes?: number;
-            /** @description A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600). */
+            /** @description A booking starting sooner than this can no longer be moved by its attendee; 0: none. */
             reschedule_notice_minutes?: number;
+            /** @description No start later than this. */
             future_limit_days?: number;
             /**
              * @description off: no new series.
              * @enum {string}
              */
             recurring?: "on" | "off";
+            /** @description false: bookings cannot be moved. */
             allow_reschedule?: boolean;
             /** @description true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused. */
             requires_confirmation?: boolean;
+            /** @description Kept free before each booking. */
             buffer_before_minutes?: number;
+            /** @description Kept free after each booking. */
             buffer_after_minutes?: number;
             /** @description 1 to 1440; the duration when absent at creation. */
             slot_interval_minutes?: number;
@@ -1907,6 +2047,7 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
+            /** @description false: attendees get no mail. */
             attendee_mail?: boolean;
             /** @description conference: a link generated per booking; link: one fixed url; phone / in_person: a value. */
             location?: {
@@ -1933,14 +2074,18 @@ export interface components {
             /** @description Attendees per start, each their own booking; null: one. */
             seats?: number | null;
             /**
-             * @description single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.
+             * @description single: the owner hosts; round_robin: one free host of `hosts` per booking, chosen fairly, with the fixed ones; collective: all of `hosts`.
              * @enum {string}
              */
             scheduling?: "single" | "round_robin" | "collective";
             /** @description The pool, up to 500 users of the organization: round_robin at least one not fixed, collective at least two; single: empty. */
             hosts?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The host; or username.
+                 */
                 user_id?: string;
+                /** @description The host; or user_id. */
                 username?: string;
                 /**
                  * @description Round robin: a host of weight 2 gets twice the bookings of one of weight 1.
@@ -1980,6 +2125,7 @@ export interface components {
         AddAvailabilityOverrideBody: {
             /**
              * Format: date
+             * @description The day, in the schedule zone.
              * @example 2026-03-09
              */
             date: string;
@@ -2291,6 +2437,66 @@ export interface components {
             expires_at: string;
             /** Format: date-time */
             created_at: string;
+        };
+        TimeOptions: {
+            event_type: {
+                id: string;
+                slug: string;
+                name: string;
+                duration_minutes: number;
+                /** @enum {string} */
+                scheduling: "single" | "round_robin" | "collective";
+            };
+            /** @description The type's owner (a team type's host is chosen at booking). */
+            host: {
+                username: string;
+                name: string;
+            };
+            host_timezone: string;
+            attendee_timezone: string;
+            /** @description The first day searched, in the attendee zone. */
+            from: string;
+            /** @description The last day searched, inclusive. */
+            to: string;
+            /** @enum {string} */
+            part_of_day: "any" | "morning" | "afternoon" | "evening";
+            options: {
+                /** @description Pass to book_time. */
+                option_id: string;
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+                /** @description The start as the attendee reads it: weekday, date, time, zone and offset. */
+                attendee_time: string;
+                /** @description The start as the host reads it. */
+                host_time: string;
+                /** @description Held for you until then; null: not held. */
+                held_until: string | null;
+            }[];
+            /** @description Why the options are not held; null when they are. */
+            not_held_reason: ("not_asked" | "team_type" | "no_booking_scope" | "hold_limit_reached" | "slot_taken") | null;
+        };
+        BookedTime: {
+            uid: string;
+            version: number;
+            /** @enum {string} */
+            status: "confirmed" | "pending" | "canceled" | "declined";
+            title: string;
+            /** Format: date-time */
+            start_at: string;
+            /** Format: date-time */
+            end_at: string;
+            attendee_time: string;
+            host_time: string;
+            /** @description Usernames of everyone who hosts it, the host first. */
+            hosts: string[];
+            location_url: string | null;
+            warnings: {
+                /** @enum {string} */
+                code: "attendee_booked_same_day";
+                message: string;
+            }[];
         };
         /** @description A subscription of its owner to events, delivered by signed POSTs to `url`. */
         Webhook: {
@@ -3140,6 +3346,29 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "slot_lock_timeout" | "database_unavailable";
+                    };
+                } & components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not Found.
+         *
+         *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+         *     - `hold_not_found`: The hold id is malformed, unknown, or another caller’s (they answer alike).
+         */
+        EventTypeNotFoundOrHoldNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "event_type_not_found" | "hold_not_found";
                     };
                 } & components["schemas"]["Error"];
             };
@@ -4609,29 +4838,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScopeOrHostNotAllowed"];
-            /**
-             * @description Not Found.
-             *
-             *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
-             *     - `hold_not_found`: The hold id is malformed, unknown, or another caller’s (they answer alike).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "event_type_not_found" | "hold_not_found";
-                        };
-                    } & components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["EventTypeNotFoundOrHoldNotFound"];
             408: components["responses"]["RequestTimeout"];
             /**
              * @description Conflict.
@@ -5950,6 +6157,255 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["SlotLockTimeoutOrDatabaseUnavailable"];
+        };
+    };
+    find_times: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindTimesBody"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimeOptions"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /**
+             * @description Not Found.
+             *
+             *     - `event_type_not_found`: The event type is unknown, or its owner is outside the caller’s set.
+             *     - `person_not_found`: The user id or username is unknown, or the person is outside the caller’s set (they answer alike).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "event_type_not_found" | "person_not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyConflictOrIdempotencyInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
+             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
+             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "availability_unavailable" | "slot_lock_timeout" | "database_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    book_time: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes the write safe to retry: the same key with the same request answers the stored result once it has run (`Idempotent-Replayed: true`). Keys are per user and kept 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookTimeBody"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BookedTime"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_error`: A body field is missing, mistyped or out of bounds, the body is not a JSON object, or the Idempotency-Key is empty or too long; `details.fields` names them.
+             *     - `attendee_email_invalid`: `attendee.email` is text but not an email address of at most 254 characters.
+             *     - `missing_idempotency_key`: This endpoint needs an Idempotency-Key header and none was sent.
+             *     - `invalid_query_param`: A query parameter is malformed or out of range; `details.param` names it.
+             *     - `bad_request`: The request is not usable HTTP: a target that is not a path, HTTP/1.1 without Host, broken syntax.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Requests the caller’s bucket allows per 60-second window. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this window after this one. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds. Absent when Node’s HTTP parser refused the request. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "validation_error" | "attendee_email_invalid" | "missing_idempotency_key" | "invalid_query_param" | "bad_request";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["EventTypeNotFoundOrHoldNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict.
+             *
+             *     - `event_type_inactive`: The event type is switched off and takes no bookings.
+             *     - `slot_in_past`: The requested start is before now.
+             *     - `slot_unavailable`: The host is not free at that start; `details.reason` says why (`slot_busy`, `outside_minimum_notice`, …).
+             *     - `hold_mismatch`: The hold is for another event type or start than the body names; `details` give the held ones.
+             *     - `idempotency_key_conflict`: This Idempotency-Key was used in the last 24 hours for a different request; nothing was done.
+             *     - `idempotency_in_progress`: A request with this Idempotency-Key is still running; retry the same request after `Retry-After`.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before sending the same request again. Sent with `idempotency_in_progress`. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "event_type_inactive" | "slot_in_past" | "slot_unavailable" | "hold_mismatch" | "idempotency_key_conflict" | "idempotency_in_progress";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `availability_unavailable`: A conflict calendar of the host could not be read, so nothing was booked; retry after `Retry-After`.
+             *     - `slot_lock_timeout`: The host’s lock or the database file was not had in time; nothing was written. Retry after `Retry-After`.
+             *     - `database_unavailable`: The database did not answer in time; nothing was acknowledged that was not committed. Retry after `Retry-After`.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "availability_unavailable" | "slot_lock_timeout" | "database_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_webhooks: {

@@ -10,7 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['operations'],
   ['calendar-sync', 'calendar-accounts'],
   ['workspace', 'notifications'],
-  ['series', 'health', 'people'],
+  ['series', 'health', 'people', 'times'],
   ['bookings', 'slots', 'directory'],
   ['availability', 'teams'],
   ['caldav', 'manage-links'],

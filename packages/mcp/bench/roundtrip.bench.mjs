@@ -82,6 +82,16 @@ const mcpCheck = await timed(CALLS, (i) => tool('check_slot', { event_type_id: e
 const mcpCreate = await timed(CALLS, (i, warm) =>
   tool('create_booking', { event_type_id: eventTypeId, start: slotOf(i, warm), attendee: { email: `g${i}@example.com`, name: `G ${i}` } }),
 );
+// Issue 36: booking in two calls, the first free time of a day far ahead (each booked one moves the next on;
+// a day has 96 starts, so every 90 calls take the next day).
+const dayOf = (first, i, warm) => new Date(firstSlot + (first + (warm ? 0 : 1 + Math.floor(i / 90))) * 86_400_000).toISOString().slice(0, 10);
+const bookTwoCalls = async (call, i, warm) => {
+  const day = dayOf(200, i, warm);
+  const found = await call('find_times', { event_type: 'call', from: day, to: day, count: 1 });
+  const option = found.options[0];
+  await call('book_time', { option_id: option.option_id, attendee: { email: `t${i}@example.com`, name: `T ${i}` } });
+};
+const mcpTwoCall = await timed(CALLS, (i, warm) => bookTwoCalls(async (name, args) => (await tool(name, args)).structuredContent, i, warm));
 await client.close();
 
 // 2. The HTTP API.
@@ -121,6 +131,22 @@ const httpCreate = await timed(CALLS, (i, warm) =>
     `bench-${warm ? 'w' : ''}${i}`,
   ),
 );
+const httpTwoCall = await timed(CALLS, async (i, warm) => {
+  const day = dayOf(300, i, warm);
+  const found = JSON.parse(await http('POST', '/v1/times/find', { event_type: 'call', from: day, to: day, count: 1 }, `f-${warm ? 'w' : ''}${i}`)).data;
+  await http('POST', '/v1/times/book', { option_id: found.options[0].option_id, attendee: { email: `t${i}@example.com`, name: `T ${i}` } }, `b-${warm ? 'w' : ''}${i}`);
+});
+// What a Streamable HTTP request to /mcp costs before any tool runs: a server is built for each, every tool the token may call
+// registered; tools/list against the cheapest API read (GET /v1/me) in the same process.
+const mcpList = await timed(CALLS, () =>
+  request(`${url}/mcp`, {
+    method: 'POST',
+    dispatcher,
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  }).then((res) => res.body.text()),
+);
+const httpMe = await timed(CALLS, () => http('GET', '/v1/me'));
 await dispatcher.close();
 server.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });
@@ -131,6 +157,12 @@ const report = {
   calls: CALLS,
   check_slot: { mcp_stdio: mcpCheck, http: httpCheck, p50_ratio_mcp_over_http: ratio(mcpCheck.p50Ms, httpCheck.p50Ms) },
   create_booking: { mcp_stdio: mcpCreate, http: httpCreate, p50_ratio_mcp_over_http: ratio(mcpCreate.p50Ms, httpCreate.p50Ms) },
+  find_times_then_book_time: {
+    mcp_stdio: mcpTwoCall,
+    http: httpTwoCall,
+    p50_ratio_mcp_over_http: ratio(mcpTwoCall.p50Ms, httpTwoCall.p50Ms),
+  },
+  streamable_http_tools_list: { mcp_http: mcpList, http_get_me: httpMe, p50_ratio_over_get_me: ratio(mcpList.p50Ms, httpMe.p50Ms) },
 };
 mkdirSync(resolve(here, '../../../bench-results'), { recursive: true });
 writeFileSync(resolve(here, '../../../bench-results/mcp-roundtrip.json'), `${JSON.stringify(report, null, 2)}\n`);

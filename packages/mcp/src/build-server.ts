@@ -1,48 +1,86 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describeCaller, listEventTypes, listPeople, operations, type Principal } from '@schedule/core';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describeCaller, listEventTypes, listPeople, operations, type Principal, type Scope } from '@schedule/core';
 import { admitCall, callOperation, type McpDeps, type ToolCaller } from './call-tool.js';
+import { confirmerOf } from './confirm.js';
 import { registerPrompts } from './prompts.js';
 import { TOOL_DOCS } from './tool-docs.js';
+import { answerToolsList, type ListedTool } from './tool-list.js';
 import { toolSchemasOf } from './tool-schemas.js';
 import { TOOL_WORDS } from './tool-words.js';
-import { DEFAULT_TOOLSETS, inToolsets, type ToolsetName } from './toolsets.js';
+import { DEFAULT_TOOLSETS, TOOLSET_OF, type ToolsetName } from './toolsets.js';
+import { registerToolsetsTool } from './toolsets-tool.js';
 
 /** What a model is told about this server when it connects. */
 export const INSTRUCTIONS = [
   "schedule books meetings on people's calendars. Every tool acts as the token's user, with its scopes, and sees only the people that user may act for.",
-  'Start with whoami (your identity and time zone), list_event_types (what can be booked, with ids) and list_people (whose calendars you may use); these are also resources: schedule://me, schedule://event-types, schedule://people.',
-  'To book once: list_slots or check_slot, then create_booking. To book a run: create_series; dates the host is not free are skipped, not shifted, so report them.',
-  'Writes take an idempotency_key: reuse it to retry safely. Updates take if_match: the version you read. An argument a tool does not take is refused, not ignored.',
-  'Errors come back with isError and structuredContent { error: { code, message, details } }, the code for example slot_unavailable, version_conflict, series_busy; read the message and act on it.',
+  "To book: find_times (who, what, the attendee's days, part of day and zone) answers a few options, each held for 10 minutes and shown in both zones; book_time books one by its option_id. Read times to people as the tools write them, with their zone.",
+  'More tools come in toolsets (series, availability, time_off, webhooks, ...): the toolsets tool lists them and switches them on.',
+  'Writes take an idempotency_key: reuse it to retry safely. Updates take if_match: the version you read. An argument a tool does not take is refused, not ignored. Destructive tools need confirm: true once the user agreed, unless the client asks them.',
+  'Errors come back with isError and structuredContent { error: { code, message, details } }, the code for example slot_unavailable, version_conflict; read the message and act on it.',
   'Lists return one page; pass next_cursor back as cursor while has_more is true. Times are ISO 8601, answered in UTC; a time you send must carry Z or an offset (2026-12-09T11:00:00+01:00).',
 ].join(' ');
 
-/**
- * The MCP server: one tool per API endpoint (docs/workspace.md names them; the
- * directory endpoints are tools too, and resources), of the toolsets the
- * connection asked for (toolsets.ts), and two prompts. Transports only choose
- * how it is reached; `caller` says who is calling.
- */
-export function buildServer(deps: McpDeps, caller: ToolCaller, toolsets: readonly ToolsetName[] = DEFAULT_TOOLSETS): McpServer {
-  const server = new McpServer({ name: 'schedule', title: 'schedule', version: deps.version ?? 'dev' }, { instructions: INSTRUCTIONS });
+/** How a connection's server is built: its toolsets, its token's scopes, and where switched-on toolsets are kept. */
+export interface ServerOptions {
+  /** The toolsets listed from the start; `DEFAULT_TOOLSETS` if absent. */
+  readonly toolsets?: readonly ToolsetName[] | undefined;
+  /** The token's scopes: a tool it may not call is never registered. Absent: every tool (docs, tests of the whole surface). */
+  readonly scopes?: ReadonlySet<Scope> | undefined;
+  /**
+   * Keeps the toolsets the `toolsets` tool switched on for the connection's
+   * next requests (Streamable HTTP: its session); answers false when the
+   * connection has nowhere to keep them. Absent: this server lives as long as
+   * the connection (stdio, in-memory), so nothing needs keeping.
+   */
+  readonly keepToolsets?: ((toolsets: readonly ToolsetName[]) => Promise<boolean>) | undefined;
+}
 
-  for (const operation of operations.filter((candidate) => inToolsets(candidate.name, toolsets))) {
+/**
+ * The MCP server: one tool per API endpoint (docs/mcp.md names them), those
+ * of the connection's toolsets listed and the rest switched on by the
+ * `toolsets` tool, never one its token's scopes cannot call; the directory
+ * as resources, and two prompts. Transports only choose how it is reached;
+ * `caller` says who is calling.
+ */
+export function buildServer(deps: McpDeps, caller: ToolCaller, options: ServerOptions = {}): McpServer {
+  const server = new McpServer({ name: 'schedule', title: 'schedule', version: deps.version ?? 'dev' }, { instructions: INSTRUCTIONS });
+  const on = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
+  const confirm = confirmerOf(server);
+  const listed: ListedTool[] = [];
+
+  for (const operation of operations) {
+    if (options.scopes && operation.scope !== null && !options.scopes.has(operation.scope)) continue;
     const doc = TOOL_DOCS[operation.name];
+    const schemas = toolSchemasOf(operation);
     server.registerTool(
       operation.name,
       {
         title: doc.title,
         description: doc.description,
-        inputSchema: toolSchemasOf(operation).input,
-        outputSchema: toolSchemasOf(operation).output,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
         annotations: doc.annotations,
       },
-      (args) => callOperation(deps, caller, operation, args as Record<string, unknown>),
+      (args) => callOperation(deps, caller, operation, args as Record<string, unknown>, confirm),
     );
+    listed.push({
+      toolset: TOOLSET_OF[operation.name],
+      definition: {
+        name: operation.name,
+        title: doc.title,
+        description: doc.description,
+        inputSchema: schemas.inputJson as Tool['inputSchema'],
+        outputSchema: schemas.outputJson as Tool['outputSchema'],
+        annotations: doc.annotations,
+      },
+    });
   }
 
+  listed.push(registerToolsetsTool(server, listed, on, options.keepToolsets));
+  answerToolsList(server, listed, on);
   registerDirectoryResources(server, deps, caller);
-  registerPrompts(server, toolsets.includes('series'));
+  registerPrompts(server, on.has('series') && listed.some((tool) => tool.definition.name === 'create_series'));
   return server;
 }
 

@@ -4,6 +4,7 @@ import {
   type CallerSource,
   type ExecuteDeps,
   execute,
+  hostZones,
   isScheduleError,
   type Limits,
   type Operation,
@@ -12,7 +13,8 @@ import {
   type RawCall,
   ScheduleError,
 } from '@schedule/core';
-import { summarize } from './summarize.js';
+import { type Confirmer, DESTRUCTIVE } from './confirm.js';
+import { hostIdsOf, summarize } from './summarize.js';
 import { TOOL_WORDS } from './tool-words.js';
 import { refuseUnknownArguments } from './unknown-arguments.js';
 
@@ -57,9 +59,38 @@ export function errorResult(error: ScheduleError): CallToolResult {
   };
 }
 
-/** A successful call: `structuredContent` is the endpoint's `data`, and a short text a model can read. */
-export function successResult(name: string, structured: Record<string, unknown>): CallToolResult {
-  return { structuredContent: structured, content: [{ type: 'text', text: summarize(name, structured) }] };
+/**
+ * A successful call: `structuredContent` is the endpoint's `data`, and a
+ * short text a model can read, its times in the zones of those who meet
+ * (the caller's, and the hosts' of its bookings, read here).
+ */
+export async function successResult(
+  deps: McpDeps,
+  principal: Principal,
+  name: string,
+  structured: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const hosts = await hostZones(deps.core.store.db, hostIdsOf(name, structured));
+  const text = summarize(name, structured, { caller: principal.account.timezone, hosts });
+  return { structuredContent: structured, content: [{ type: 'text', text }] };
+}
+
+/**
+ * A destructive tool goes ahead only once the user agreed: asked through
+ * the client, or, where it cannot ask, said by `confirm: true`. Answers the
+ * refusal to show, or undefined to go ahead.
+ */
+async function refusalUnconfirmed(operation: Operation, args: Record<string, unknown>, confirm: Confirmer | undefined) {
+  if (!DESTRUCTIVE.has(operation.name as never) || args.confirm === true) return undefined;
+  const target = args.uid ?? args.id ?? args.user_id ?? args.token_id;
+  const asked = confirm ? await confirm(`${operation.name.replaceAll('_', ' ')} ${String(target ?? '')}: are you sure?`) : 'cannot_ask';
+  if (asked === 'confirmed') return undefined;
+  if (asked === 'declined') {
+    return new ScheduleError('validation_error', 'The user did not confirm; nothing was done.', { fields: ['confirm'], declined: true });
+  }
+  return new ScheduleError('validation_error', `${operation.name} cannot be undone: ask the user, then call it again with confirm: true.`, {
+    fields: ['confirm'],
+  });
 }
 
 function unauthorized(): ScheduleError {
@@ -109,7 +140,7 @@ function pathArguments(operation: Operation, fields: Record<string, unknown>): R
  */
 export function rawCallOf(operation: Operation, args: Record<string, unknown>, newKey: () => string): RawCall {
   refuseUnknownArguments(operation, args);
-  const { idempotency_key, if_match, ...fields } = args;
+  const { idempotency_key, if_match, confirm: _, ...fields } = args;
   const params = pathArguments(operation, fields);
   for (const name of operation.schemas.params) delete fields[name];
   if (idempotency_key !== undefined && typeof idempotency_key !== 'string') {
@@ -135,17 +166,23 @@ export async function callOperation(
   caller: ToolCaller,
   operation: Operation,
   args: Record<string, unknown>,
+  confirm?: Confirmer,
 ): Promise<CallToolResult> {
   const requestId = deps.core.ids.uuid();
   try {
     const admitted = await admitCall(deps, caller);
     if ('error' in admitted) return errorResult(admitted.error);
     const call: RawCall = { ...rawCallOf(operation, args, () => deps.core.ids.uuid()), source: 'mcp' };
-    const { outcome } = await execute(deps.core, operation, admitted.principal, call, requestId);
-    if (outcome.page) {
-      return successResult(operation.name, { data: outcome.data, next_cursor: outcome.page.nextCursor, has_more: outcome.page.hasMore });
-    }
-    return successResult(operation.name, outcome.data as Record<string, unknown>);
+    // The user is asked about a call that is whole: execute checks it first.
+    const confirmed = async () => {
+      const unconfirmed = await refusalUnconfirmed(operation, args, confirm);
+      if (unconfirmed) throw unconfirmed;
+    };
+    const { outcome } = await execute(deps.core, operation, admitted.principal, call, requestId, confirmed);
+    const data = outcome.page
+      ? { data: outcome.data, next_cursor: outcome.page.nextCursor, has_more: outcome.page.hasMore }
+      : (outcome.data as Record<string, unknown>);
+    return await successResult(deps, admitted.principal, operation.name, data);
   } catch (error) {
     if (isScheduleError(error)) return errorResult(error);
     deps.logError(error, { tool: operation.name, request_id: requestId });

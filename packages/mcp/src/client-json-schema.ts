@@ -1,22 +1,26 @@
 // What zod derives from core's schemas, reshaped for what MCP clients and
 // the models behind them handle well. Nothing here adds meaning; it removes
-// noise and says the same thing in the forms clients understand:
+// noise and says the same thing in the forms every client reads:
 //
-// - nullable as `"type": ["string", "null"]` (some clients drop a property
-//   whose schema is an `anyOf` with a null branch);
+// - a field that may be null is `anyOf: [X, {"type": "null"}]`, and a value
+//   of several types is `anyOf` one branch per type: a `type` written as an
+//   array is legal JSON Schema, but clients that translate schemas into a
+//   single-type dialect (Gemini's function declarations among them) drop or
+//   refuse it, and the MCP Inspector's portability check warns about it;
+// - an array always says its `items`; no schema is a bare `true`;
 // - no `$schema` (MCP's default dialect applies), no `propertyNames` of
 //   plain strings (every JSON key is one), no integer bounds that only say
 //   "a safe integer", no regex beside a named `format` (zod's email regex
-//   alone is 100 bytes), no `type` beside an enum, no string length bounds;
+//   alone is 100 bytes), no string length bounds (the server names a string
+//   out of bounds in its validation_error);
 // - inputs: every object with properties says `additionalProperties: false`
 //   (core's closeDeclaredObjects, by tool-schemas.ts), as the server refuses
 //   unknown arguments (unknown-arguments.ts) and unknown body fields (core);
-// - outputs: the answer's fields (a list's: its items' fields) with their
-//   JSON types and enum values, one level deep: a nested object or array of
-//   objects is typed, not spelled out. A model learns what a field means
-//   from the input descriptions and the tool's text; the output schema lets
-//   clients check results, and every byte of it is spent from a model's
-//   context on every `tools/list` (issue 11 budgets the whole list; 48 KB since issue 16 added webhooks, 56 KB since issue 17 added calendar accounts).
+// - outputs: the whole answer, every level of it, with JSON types and enum
+//   values, but without descriptions or formats: a model learns what a field
+//   means from the input descriptions and the tool's text, and every byte of
+//   an output schema is spent from a model's context on every `tools/list`
+//   (issue 36 budgets each toolset at 12 KB).
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -26,43 +30,72 @@ function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `anyOf: [X, {type: null}]` with a single-typed X, as X with `null` among its types (and its enum). */
-function collapseNullable(schema: JsonSchema): JsonSchema {
-  const branches = schema.anyOf;
-  if (!Array.isArray(branches) || branches.length !== 2) return schema;
-  const nullIndex = branches.findIndex((b) => isSchema(b) && b.type === 'null' && Object.keys(b).length === 1);
-  const other = branches[1 - nullIndex];
-  if (nullIndex === -1 || !isSchema(other) || typeof other.type !== 'string') return schema;
-  const { anyOf: _, ...rest } = schema;
-  const merged: JsonSchema = { ...other, ...rest, type: [other.type, 'null'] };
-  if (Array.isArray(other.enum)) merged.enum = [...other.enum, null];
-  return merged;
+/** Keywords an input keeps only where they say more than the server's own refusal would. */
+function droppedFromInput(key: string, value: unknown, schema: JsonSchema): boolean {
+  if (key === '$schema' || key === 'minLength' || key === 'maxLength') return true;
+  if (key === 'propertyNames' && isSchema(value) && value.type === 'string') return true;
+  if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) return true;
+  if (key === 'pattern' && typeof schema.format === 'string') return true;
+  return key === 'required' && Array.isArray(value) && value.length === 0;
 }
 
-/** A tool's input schema (or one argument's), as clients are shown it. */
-export function inputForClients(schema: JsonSchema): JsonSchema {
-  const collapsed = collapseNullable(schema);
+/** Keywords an output leaves out: it states the shape, not what the fields mean. */
+const OUTPUT_NOISE = new Set(['description', 'format', 'examples', 'default', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum']);
+
+/**
+ * `type: ["string", "null"]` as `anyOf` one branch per type; an enum that
+ * lists null keeps its other values in the branch of their type.
+ */
+function splitTypes(schema: JsonSchema): JsonSchema {
+  const types = schema.type;
+  if (!Array.isArray(types)) return schema;
+  const { type: _, enum: values, ...rest } = schema;
+  const branches = (types as string[]).map((type) => {
+    if (type === 'null') return { type };
+    const ofType = Array.isArray(values) ? values.filter((v) => v !== null) : undefined;
+    return ofType ? { type, enum: ofType } : { type };
+  });
+  return { ...rest, anyOf: branches };
+}
+
+/**
+ * A tuple (zod's `prefixItems` with `items: false`) as an array of its one
+ * item type and its length: `prefixItems` is 2020-12 only, and `false` is a
+ * bare boolean schema, both refused by strict clients. Core's tuples (the
+ * [from, to] pairs of working hours) have items of one type.
+ */
+function tupleAsArray(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.prefixItems)) return schema;
+  const { prefixItems, items: _, ...rest } = schema;
+  const distinct = [...new Map((prefixItems as JsonSchema[]).map((item) => [JSON.stringify(item), item])).values()];
+  return { ...rest, items: distinct.length === 1 ? distinct[0] : { anyOf: distinct } };
+}
+
+function reshape(schema: JsonSchema, io: 'input' | 'output'): JsonSchema {
+  const split = tupleAsArray(splitTypes(schema));
   const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(collapsed)) {
-    if (key === '$schema' || (key === 'propertyNames' && isSchema(value) && value.type === 'string')) continue;
-    if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) continue;
-    if (key === 'pattern' && typeof collapsed.format === 'string') continue;
-    if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
-    // A string's length bounds are far from anything a model sends, and the
-    // server names a string out of bounds in its validation_error; an enum's
-    // values say their own type.
-    if (key === 'minLength' || key === 'maxLength' || (key === 'type' && Array.isArray(collapsed.enum))) continue;
+  for (const [key, value] of Object.entries(split)) {
+    if (io === 'input' ? droppedFromInput(key, value, split) : OUTPUT_NOISE.has(key) || key === '$schema') continue;
+    if (io === 'output' && (key === 'minLength' || key === 'maxLength' || key === 'propertyNames')) continue;
     if (key === 'properties' && isSchema(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, inputForClients(p as JsonSchema)]));
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, reshape(p as JsonSchema, io)]));
     } else if ((key === 'items' || key === 'additionalProperties') && isSchema(value)) {
-      out[key] = inputForClients(value);
-    } else if (key === 'anyOf' && Array.isArray(value)) {
-      out.anyOf = value.map((branch) => inputForClients(branch as JsonSchema));
+      // `{}` (anything) says nothing an absent keyword does not.
+      if (Object.keys(value).length > 0) out[key] = reshape(value, io);
+    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
+      out[key] = value.map((branch) => reshape(branch as JsonSchema, io));
     } else {
       out[key] = value;
     }
   }
+  // An array of anything still says so: `items: {}` is what strict clients want to see.
+  if (out.type === 'array' && out.items === undefined) out.items = {};
   return out;
+}
+
+/** A tool's input schema (or one argument's), as clients are shown it. */
+export function inputForClients(schema: JsonSchema): JsonSchema {
+  return reshape(schema, 'input');
 }
 
 /**
@@ -74,48 +107,48 @@ export function inputForClients(schema: JsonSchema): JsonSchema {
  */
 const LONGEST_OUTPUT_ENUM = 8;
 
-/** A field as an output schema states it: its type, or its enum or const values; nothing nested beyond scalar items. */
-function typeOnly(schema: JsonSchema): JsonSchema {
-  const field = collapseNullable(schema);
-  if (Array.isArray(field.anyOf)) return { anyOf: field.anyOf.map((branch) => typeOnly(branch as JsonSchema)) };
-  if (Array.isArray(field.enum) && field.enum.length > LONGEST_OUTPUT_ENUM) return { type: typeof field.enum[0] };
-  if (Array.isArray(field.enum)) return { enum: field.enum };
-  if (field.const !== undefined) return { const: field.const };
-  const out: JsonSchema = { type: field.type };
-  if (field.type === 'array' && isSchema(field.items) && field.items.type !== 'object') out.items = typeOnly(field.items);
-  return out;
-}
-
 /**
- * An object's fields, each as `typeOnly` states it, and which are always
- * there. A field that is always there and is a plain string is named only
- * in `required`: `additionalProperties: {"type": "string"}` types every
- * field not listed in `properties`. That says exactly the same as listing
- * it, in a third of the bytes (most fields of a Booking or a Series are
- * plain strings).
+ * An object's fields, each stated in full, and which are always there. A
+ * field that is always there and is a plain string is named only in
+ * `required`: `additionalProperties: {"type": "string"}` types every field
+ * not listed in `properties`. That says exactly the same as listing it, in
+ * a third of the bytes (most fields of a Booking or a Series are plain
+ * strings).
  */
-function fieldsOf(schema: JsonSchema): JsonSchema {
+function objectOf(schema: JsonSchema): JsonSchema {
   const properties = Object.entries(isSchema(schema.properties) ? schema.properties : {});
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const typed = properties.map(([name, p]) => [name, typeOnly(p as JsonSchema)] as const);
+  const typed = properties.map(([name, p]) => [name, fullOutput(p as JsonSchema)] as const);
   const plain = (name: string, type: JsonSchema) => required.includes(name) && Object.keys(type).length === 1 && type.type === 'string';
   const listed = typed.filter(([name, type]) => !plain(name, type));
-  const out: JsonSchema = {};
+  const out: JsonSchema = { type: 'object' };
   if (required.length > 0) out.required = required;
   if (listed.length > 0) out.properties = Object.fromEntries(listed);
   if (listed.length < typed.length) out.additionalProperties = { type: 'string' };
+  else if (isSchema(schema.additionalProperties) && Object.keys(schema.additionalProperties).length > 0) {
+    out.additionalProperties = fullOutput(schema.additionalProperties);
+  }
   return out;
 }
 
+/** One output value, every level of it. */
+function fullOutput(schema: JsonSchema): JsonSchema {
+  const field = reshape(schema, 'output');
+  if (Array.isArray(field.anyOf)) {
+    return { anyOf: field.anyOf.map((branch) => fullOutput(branch as JsonSchema)) };
+  }
+  if (Array.isArray(field.enum) && field.enum.length > LONGEST_OUTPUT_ENUM) return { type: typeof field.enum[0] };
+  if (Array.isArray(field.enum)) return { type: typeof field.enum[0], enum: field.enum };
+  if (field.const !== undefined) return { type: typeof field.const, const: field.const };
+  if (field.type === 'object') return objectOf(field);
+  if (field.type === 'array') return { type: 'array', items: isSchema(field.items) ? fullOutput(field.items) : {} };
+  return field;
+}
+
 /**
- * A branch of a tool's output schema (whose root says `type: object`): the
- * answer's fields, or for a list, the page (`data`, `next_cursor`,
- * `has_more`) with its items' fields.
+ * A branch of a tool's output schema: the answer, or for a list, the page
+ * (`data`, `next_cursor`, `has_more`) with its items in full.
  */
-export function outputForClients(schema: JsonSchema, list: boolean): JsonSchema {
-  if (!list) return fieldsOf(schema);
-  const page = fieldsOf(schema);
-  const data = (schema.properties as Record<string, JsonSchema>).data!;
-  const items = { type: 'object', ...fieldsOf(data.items as JsonSchema) };
-  return { ...page, properties: { ...(page.properties as JsonSchema), data: { type: 'array', items } } };
+export function outputForClients(schema: JsonSchema): JsonSchema {
+  return fullOutput(schema);
 }

@@ -15,7 +15,8 @@ import {
 import { buildServer } from './build-server.js';
 import type { McpDeps } from './call-tool.js';
 import { guardMessages } from './message-guard.js';
-import { parseToolsets } from './toolsets.js';
+import { sessionStore } from './sessions.js';
+import { parseToolsets, type ToolsetName } from './toolsets.js';
 
 /** The path the Streamable HTTP endpoint answers at (docs/workspace.md). */
 export const MCP_PATH = '/mcp';
@@ -43,6 +44,19 @@ function toolsetsAsked(req: IncomingMessage): string | undefined {
   return asked.length === 0 ? undefined : asked.join(',');
 }
 
+const isMessage = (body: unknown, method: string): boolean =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === method;
+
+/** An initialize request: where a connection begins. */
+function isInitialize(body: unknown): boolean {
+  return isMessage(body, 'initialize');
+}
+
+/** A call of the `toolsets` tool. */
+function callsToolsets(body: unknown): boolean {
+  return isMessage(body, 'tools/call') && (body as { params?: { name?: unknown } }).params?.name === 'toolsets';
+}
+
 /**
  * The MCP server over Streamable HTTP, as a node:http handler for `/mcp`.
  * Every request is counted in the rate limiter first, as on the HTTP API:
@@ -65,6 +79,23 @@ export function mcpHttpHandler(
     trustProxy?: number | undefined;
   },
 ) {
+  const sessions = sessionStore(deps.core.store.db, deps.core.clock, deps.core.ids);
+
+  /**
+   * The connection's toolsets: those its session switched on (a session of
+   * this token), with those its URL asks for. An initialize opens a session
+   * whose id the answer carries (`Mcp-Session-Id`), for the client to send
+   * on every later request.
+   */
+  async function sessionOf(req: IncomingMessage, body: unknown, tokenId: string, asked: readonly ToolsetName[]) {
+    const sent = req.headers['mcp-session-id'];
+    const id = typeof sent === 'string' && sent.length <= 64 ? sent : undefined;
+    const kept = id === undefined ? undefined : await sessions.toolsets(id, tokenId);
+    if (kept !== undefined) return { id, opened: false, toolsets: [...new Set([...asked, ...kept])] };
+    if (isInitialize(body)) return { id: await sessions.open(tokenId, asked), opened: true, toolsets: asked };
+    return { id: undefined, opened: false, toolsets: asked };
+  }
+
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { principal, sentToken } = await admitRequest(deps, req, res);
     // Stateless: there is no session to stream to (GET) or to end (DELETE).
@@ -79,17 +110,28 @@ export function mcpHttpHandler(
       res.setHeader('WWW-Authenticate', bearerChallenge(error, { resourceMetadataUrl: deps.resourceMetadataUrl, sentToken }) ?? '');
       throw error;
     }
-    const toolsets = parseToolsets(toolsetsAsked(req));
+    const asked = parseToolsets(toolsetsAsked(req));
     checkJsonContentType(req);
     const body = await readJsonBody(req);
+    const session = await sessionOf(req, body, principal.tokenId, asked);
+    if (session.opened && session.id !== undefined) res.setHeader('Mcp-Session-Id', session.id);
 
     // This request was counted above; its tool calls and resource reads are not counted again.
     const server = buildServer(
       deps,
       { principal: async () => principal, address: clientAddress(req, deps.trustProxy ?? 0), counted: true },
-      toolsets,
+      {
+        toolsets: session.toolsets,
+        scopes: principal.scopes,
+        keepToolsets: async (toolsets) => {
+          if (session.id === undefined) return false;
+          await sessions.save(session.id, principal.tokenId, toolsets);
+          return true;
+        },
+      },
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A call of `toolsets` answers as a stream, so that the list_changed it sends reaches the client with the answer.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !callsToolsets(body) });
     res.on('close', () => {
       void transport.close();
       void server.close();

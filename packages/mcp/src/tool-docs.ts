@@ -40,6 +40,18 @@ type ApiToolName = Exclude<OperationName, keyof typeof DIRECTORY_TOOL_DOCS>;
 
 /** Docs of the API tools, by tool name (README.md "The MCP server"). */
 export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
+  find_times: {
+    title: 'Find times to meet',
+    description:
+      "Start here to book. A few free times of a host's event type (or a team's), in the attendee's days and part of day, each shown in the attendee's and the host's zone and held for 10 minutes. Book one with book_time.",
+    annotations: create,
+  },
+  book_time: {
+    title: 'Book a found time',
+    description:
+      "Book an option of find_times by its option_id for the attendee; the other options' holds are let go. Answers the booking in both zones and warnings to pass on (the attendee already meets the host that day).",
+    annotations: create,
+  },
   list_bookings: {
     title: 'List bookings',
     description:
@@ -401,3 +413,10 @@ export const DIRECTORY_TOOL_DOCS = {
 
 /** Every tool's docs, by tool name: a Record over the names, so an operation without docs does not compile. */
 export const TOOL_DOCS: Record<OperationName, ToolDoc> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };
+
+/** The `toolsets` tool (toolsets-tool.ts): not an endpoint, the connection's own. */
+export const TOOLSETS_TOOL_DOC: ToolDoc = {
+  title: 'List and switch on toolsets',
+  description: 'The toolsets beyond booking, which are on, and their tools; enable switches more on for this connection.',
+  annotations: write,
+};

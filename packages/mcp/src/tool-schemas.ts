@@ -1,6 +1,7 @@
 import { closeDeclaredObjects, ERROR_CODES, type Operation } from '@schedule/core';
 import { z } from 'zod';
 import { inputForClients, type JsonSchema, outputForClients } from './client-json-schema.js';
+import { CONFIRM_ARGUMENT } from './confirm.js';
 import { argumentNames } from './unknown-arguments.js';
 
 /** A failed call's `structuredContent` (docs/workspace.md): the API's error, without the request id. */
@@ -48,12 +49,11 @@ export function describedOnly(json: JsonSchema): z.ZodObject {
 
 const IDEMPOTENCY_KEY: JsonSchema = {
   type: 'string',
-  description: 'Reuse it to retry safely; generated if omitted.',
+  description: 'Reuse to retry safely.',
 };
 // minimum 0: working hours never written are at version 0, and their first replace names it.
 const IF_MATCH: JsonSchema = {
-  type: ['integer', 'string'],
-  minimum: 0,
+  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
   description: 'The version you read (3, "3" or *); version_conflict if it changed.',
 };
 const UID: JsonSchema = { type: 'string', format: 'uuid', description: 'The uid of the resource.' };
@@ -82,7 +82,7 @@ const PATH_PARAMS: Record<string, JsonSchema> = {
 export function inputJsonOf(operation: Operation): JsonSchema {
   const input = operation.schemas.input ? derivedJsonOf(operation.schemas.input, 'input') : { type: 'object', properties: {} };
   const fields = (input.properties ?? {}) as Record<string, JsonSchema>;
-  const headers: Record<string, JsonSchema> = { idempotency_key: IDEMPOTENCY_KEY, if_match: IF_MATCH };
+  const headers: Record<string, JsonSchema> = { idempotency_key: IDEMPOTENCY_KEY, if_match: IF_MATCH, confirm: CONFIRM_ARGUMENT };
   const properties = Object.fromEntries(
     argumentNames(operation).map((name) => [
       name,
@@ -105,7 +105,7 @@ export function inputSchemaOf(operation: Operation): z.ZodObject {
  * rather than in each output schema: with the enum of its
  * codes, it cost about 1 KB a tool (issue 11).
  */
-const ERROR_JSON: JsonSchema = { required: Object.keys(toolErrorSchema.shape) };
+const ERROR_JSON: JsonSchema = { type: 'object', required: Object.keys(toolErrorSchema.shape) };
 
 /**
  * The output JSON Schema of a tool: the success shape or the error shape. A
@@ -114,27 +114,46 @@ const ERROR_JSON: JsonSchema = { required: Object.keys(toolErrorSchema.shape) };
  * declared schema, so the error shape must be part of it.
  */
 export function outputJsonOf(operation: Operation): JsonSchema {
-  const success = outputForClients(derivedJsonOf(successSchema(operation), 'output'), operation.schemas.list);
+  return withErrorBranch(outputForClients(derivedJsonOf(successSchema(operation), 'output')));
+}
+
+/** A tool's whole output schema: its success, or the error every tool may answer. */
+export function withErrorBranch(success: JsonSchema): JsonSchema {
   return { type: 'object', anyOf: [success, ERROR_JSON] };
+}
+
+/** An output JSON Schema as `registerTool` takes it: said as is, any value accepted (core's schemas already shaped it). */
+export function declaredOutput(json: JsonSchema): z.ZodObject {
+  const { type: _, ...rest } = json;
+  return z.looseObject({}).meta({ $schema: undefined, properties: undefined, additionalProperties: undefined, ...rest });
 }
 
 /** The output schema handed to `registerTool`. */
 export function outputSchemaOf(operation: Operation): z.ZodObject {
-  const { type: _, ...rest } = outputJsonOf(operation);
-  return z.looseObject({}).meta({ $schema: undefined, properties: undefined, additionalProperties: undefined, ...rest });
+  return declaredOutput(outputJsonOf(operation));
 }
 
-const registered = new WeakMap<Operation, { input: z.ZodObject; output: z.ZodObject }>();
+/** What a tool is registered with (zod, for the SDK to call it) and listed with (JSON Schema, as is). */
+export interface ToolSchemas {
+  readonly input: z.ZodObject;
+  readonly output: z.ZodObject;
+  readonly inputJson: JsonSchema;
+  readonly outputJson: JsonSchema;
+}
+
+const registered = new WeakMap<Operation, ToolSchemas>();
 
 /**
  * The schemas `registerTool` takes for an operation, derived once per
  * operation: Streamable HTTP builds a server per request, and deriving the
  * JSON Schemas of every tool each time cost about 5 ms a request.
  */
-export function toolSchemasOf(operation: Operation): { input: z.ZodObject; output: z.ZodObject } {
+export function toolSchemasOf(operation: Operation): ToolSchemas {
   let schemas = registered.get(operation);
   if (!schemas) {
-    schemas = { input: inputSchemaOf(operation), output: outputSchemaOf(operation) };
+    const inputJson = inputJsonOf(operation);
+    const outputJson = outputJsonOf(operation);
+    schemas = { input: describedOnly(inputJson), output: declaredOutput(outputJson), inputJson, outputJson };
     registered.set(operation, schemas);
   }
   return schemas;

@@ -9,83 +9,95 @@ import { didYouMean, type OperationName, ScheduleError } from '@schedule/core';
  * books once.
  */
 export const TOOLSETS = {
-  booking: 'Who you are, whom you may act for, what can be booked; free slots; book, read, move, update and cancel single meetings.',
-  series: 'Recurring series: preview, create, read, pause, resume, end, change host, update.',
-  webhooks: 'Webhook subscriptions, their deliveries and their signing secret.',
-  calendars: "CalDAV calendar accounts: connect, test, remove, write the bookings' events again.",
-  event_types: 'Create, change, switch off and archive event types.',
-  availability: 'Weekly working hours, date overrides and time off.',
-  people: 'People of the organization (add, roles, managers, deactivate, profiles) and your own access tokens.',
-  approvals: 'Confirm or decline pending bookings; record no-shows.',
+  booking: 'Find a time and book it (find_times, book_time).',
+  manage: 'List, move and cancel bookings.',
+  directory: 'Who you are, the people and event types you may book for; read one booking, change its notes and answers.',
+  slots: 'Book step by step: free slots of a window, check one start, create a booking by hand.',
   holds: 'Hold a free time for a few minutes while someone decides, then book it with hold_id; release it.',
+  series: 'Recurring series: list, preview and create.',
+  series_changes: 'Change a series: read, pause, resume, end, change host, update.',
+  webhooks: 'Webhook subscriptions: list, read, create, change, delete.',
+  webhook_deliveries: 'Webhook deliveries: list, redeliver, send a test; rotate the signing secret.',
+  calendars: "CalDAV calendar accounts: connect, test, remove, write the bookings' events again.",
+  event_types: 'Read and archive event types.',
+  event_type_create: 'Create an event type.',
+  event_type_changes: 'Change or switch off an event type.',
+  availability: 'Weekly working hours and date overrides.',
+  time_off: 'Time off: list, read, add, change, remove.',
+  people: 'People of the organization: add, roles, managers, deactivate, profiles.',
+  tokens: 'Your own access tokens: list, read, create, revoke.',
+  approvals: 'Confirm or decline pending bookings; record no-shows.',
   teams: 'Hand a round-robin booking to another free host of its pool.',
 } as const;
 
 export type ToolsetName = keyof typeof TOOLSETS;
 
-const ALWAYS: ToolsetName = 'booking';
+/** The essentials every connection has: finding and booking a time, and the bookings made (issue 36's default). */
+const ALWAYS: readonly ToolsetName[] = ['booking', 'manage'];
 
 /** Which toolset each tool is in: exactly one, and a new operation cannot be left out (the record's keys are every name). */
 export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
-  whoami: 'booking',
-  list_people: 'booking',
-  list_event_types: 'booking',
-  list_slots: 'booking',
-  check_slot: 'booking',
+  whoami: 'directory',
+  find_times: 'booking',
+  book_time: 'booking',
+  list_bookings: 'manage',
+  reschedule_booking: 'manage',
+  cancel_booking: 'manage',
+  list_people: 'directory',
+  list_event_types: 'directory',
+  get_booking: 'directory',
+  update_booking: 'directory',
+  list_slots: 'slots',
+  check_slot: 'slots',
+  create_booking: 'slots',
   create_hold: 'holds',
   release_hold: 'holds',
-  list_bookings: 'booking',
-  get_booking: 'booking',
-  create_booking: 'booking',
-  cancel_booking: 'booking',
-  reschedule_booking: 'booking',
-  update_booking: 'booking',
   mark_no_show: 'approvals',
   clear_no_show: 'approvals',
   confirm_booking: 'approvals',
   decline_booking: 'approvals',
   reassign_booking: 'teams',
   list_series: 'series',
-  get_series: 'series',
   create_series: 'series',
   preview_series: 'series',
-  pause_series: 'series',
-  resume_series: 'series',
-  end_series: 'series',
-  change_series_host: 'series',
-  update_series: 'series',
+  get_series: 'series_changes',
+  pause_series: 'series_changes',
+  resume_series: 'series_changes',
+  end_series: 'series_changes',
+  change_series_host: 'series_changes',
+  update_series: 'series_changes',
   list_webhooks: 'webhooks',
   get_webhook: 'webhooks',
   create_webhook: 'webhooks',
   update_webhook: 'webhooks',
   delete_webhook: 'webhooks',
-  rotate_webhook_secret: 'webhooks',
-  list_webhook_deliveries: 'webhooks',
-  redeliver_webhook_delivery: 'webhooks',
-  test_webhook: 'webhooks',
+  rotate_webhook_secret: 'webhook_deliveries',
+  list_webhook_deliveries: 'webhook_deliveries',
+  redeliver_webhook_delivery: 'webhook_deliveries',
+  test_webhook: 'webhook_deliveries',
   list_calendars: 'calendars',
   get_calendar: 'calendars',
   add_calendar: 'calendars',
   remove_calendar: 'calendars',
   test_calendar: 'calendars',
   resync_calendar: 'calendars',
-  list_time_off: 'availability',
-  get_time_off: 'availability',
-  create_time_off: 'availability',
-  update_time_off: 'availability',
-  delete_time_off: 'availability',
+  list_time_off: 'time_off',
+  get_time_off: 'time_off',
+  create_time_off: 'time_off',
+  update_time_off: 'time_off',
+  delete_time_off: 'time_off',
   get_person: 'people',
   create_person: 'people',
   update_person: 'people',
   deactivate_person: 'people',
   reactivate_person: 'people',
-  list_tokens: 'people',
-  get_token: 'people',
-  create_token: 'people',
-  revoke_token: 'people',
+  list_tokens: 'tokens',
+  get_token: 'tokens',
+  create_token: 'tokens',
+  revoke_token: 'tokens',
   get_event_type: 'event_types',
-  create_event_type: 'event_types',
-  update_event_type: 'event_types',
+  create_event_type: 'event_type_create',
+  update_event_type: 'event_type_changes',
   delete_event_type: 'event_types',
   get_availability: 'availability',
   replace_availability: 'availability',
@@ -96,14 +108,13 @@ export const TOOLSET_OF: Readonly<Record<OperationName, ToolsetName>> = {
 const NAMES = Object.keys(TOOLSETS) as ToolsetName[];
 
 /**
- * What a connection that names no toolsets gets: the four that existed
- * before toolsets did, so no client configured earlier loses a tool. The
- * self-service toolsets (`event_types`, `availability`, `people`) and `approvals` came later and are asked for by
- * name: the default's size is a budget (tool-budgets.test.ts) that new tools
- * must not spend. A client that wants a smaller context names what it needs
- * beside `booking`.
+ * What a connection that names no toolsets gets, and every connection has:
+ * `booking` and `manage`, the tools a model books, moves and cancels with.
+ * Every other toolset is a `toolsets` call away (or named in the
+ * connection's URL); the default's size is a budget (tool-budgets.test.ts:
+ * 16 KB) that new tools must not spend.
  */
-export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ['booking', 'series', 'webhooks', 'calendars'];
+export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ALWAYS;
 
 /**
  * The toolsets a connection asked for, from the `toolsets` query parameter
@@ -112,7 +123,7 @@ export const DEFAULT_TOOLSETS: readonly ToolsetName[] = ['booking', 'series', 'w
  * unknown name is refused rather than passed over: a client that misspelt
  * `series` would otherwise work without the tools it meant to have.
  */
-export function parseToolsets(asked: string | undefined): readonly ToolsetName[] {
+export function parseToolsets(asked: string | undefined, options: { lenient?: boolean } = {}): readonly ToolsetName[] {
   if (asked === undefined) return DEFAULT_TOOLSETS;
   const named = asked
     .split(',')
@@ -120,15 +131,18 @@ export function parseToolsets(asked: string | undefined): readonly ToolsetName[]
     .filter((name) => name !== '');
   if (named.includes('all')) return NAMES;
   const unknown = named.filter((name) => !(NAMES as string[]).includes(name));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && !options.lenient) {
     throw new ScheduleError(
       'validation_error',
       `Unknown toolset: ${unknown.join(', ')}. Toolsets are ${NAMES.join(', ')} (or all).${didYouMean(unknown, NAMES)}`,
       { fields: ['toolsets'] },
     );
   }
-  return NAMES.filter((name) => name === ALWAYS || named.includes(name));
+  return NAMES.filter((name) => ALWAYS.includes(name) || named.includes(name));
 }
+
+/** Every toolset's name, in the order `toolsets` lists them. */
+export const TOOLSET_NAMES: readonly ToolsetName[] = NAMES;
 
 /** The tools of these toolsets, in the registry's order. */
 export function inToolsets(name: OperationName, toolsets: readonly ToolsetName[]): boolean {

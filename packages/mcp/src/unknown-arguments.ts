@@ -1,4 +1,5 @@
 import { closestName, type Operation, ScheduleError } from '@schedule/core';
+import { DESTRUCTIVE } from './confirm.js';
 
 // A tool argument the tool does not take is refused, not ignored: a model
 // that sends `statuses` for `status` would otherwise get every booking and
@@ -11,11 +12,12 @@ export function argumentNames(operation: Operation): string[] {
     ...Object.keys(operation.schemas.input?.shape ?? {}),
     ...(operation.idempotencyKey === 'none' ? [] : ['idempotency_key']),
     ...(operation.ifMatch === 'none' ? [] : ['if_match']),
+    ...(DESTRUCTIVE.has(operation.name as never) ? ['confirm'] : []),
   ];
 }
 
 /** The two arguments that stand for headers; a tool that takes neither refuses them here, not as body fields. */
-const HEADER_ARGUMENTS: readonly string[] = ['idempotency_key', 'if_match'];
+const HEADER_ARGUMENTS: readonly string[] = ['idempotency_key', 'if_match', 'confirm'];
 
 /**
  * Refuses the arguments `operation` does not take with `validation_error`

@@ -4,7 +4,7 @@ import { closeDeclaredObjects, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputForClients } from '../src/client-json-schema.js';
-import { API_TOOL_DOCS, DEFAULT_TOOLSETS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets, TOOLSET_OF } from '../src/index.js';
+import { API_TOOL_DOCS, DEFAULT_TOOLSETS, DIRECTORY_TOOL_DOCS, INSTRUCTIONS, parseToolsets, TOOLSETS_TOOL_DOC } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
@@ -45,6 +45,20 @@ const API_TOOLS = [
   'test_calendar',
   'resync_calendar',
 ];
+/** What a connection lists before it switches anything on (issue 36): booking, moving and canceling, and the toolsets tool. */
+const BY_DEFAULT = ['find_times', 'book_time', 'list_bookings', 'reschedule_booking', 'cancel_booking', 'toolsets'];
+/** Tools that ask the user first, or take confirm: true (said apart from confirm.ts, so that a tool left out fails here). */
+const CONFIRMED = new Set([
+  'cancel_booking',
+  'decline_booking',
+  'end_series',
+  'delete_webhook',
+  'delete_event_type',
+  'delete_time_off',
+  'remove_calendar',
+  'revoke_token',
+  'deactivate_person',
+]);
 /** The tools of a /:id endpoint, which take the webhook's id as `id` (and a delivery's as `delivery_id`). */
 const WEBHOOK_ID_TOOLS = [
   'get_webhook',
@@ -96,6 +110,8 @@ const DESTRUCTIVE = new Set([
  * repeated rotation makes another secret, a repeated test or redelivery sends again.
  */
 const NOT_IDEMPOTENT = new Set([
+  'find_times',
+  'book_time',
   'create_booking',
   'create_series',
   'create_webhook',
@@ -125,6 +141,8 @@ const UID_TOOLS = [
 ];
 /** docs/api/requests.md "Idempotency" plus docs/api/choices.md (optional on pause, host change, series PATCH). */
 const TAKES_KEY = new Set([
+  'find_times',
+  'book_time',
   'create_booking',
   'cancel_booking',
   'confirm_booking',
@@ -199,13 +217,19 @@ describe('the server surface', () => {
   });
   afterAll(() => suite.world.close());
 
-  it('lists exactly the API tools named in docs/workspace.md plus whoami, list_people and list_event_types', () => {
-    const byDefault = tools.filter((t) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[t.name as keyof typeof TOOLSET_OF]));
-    expect(byDefault.map((t) => t.name).sort()).toEqual([...API_TOOLS, ...DIRECTORY_TOOLS].sort());
+  it('lists find_times, book_time, list_bookings, reschedule_booking, cancel_booking and toolsets by default; every API tool with all', async () => {
+    const byDefault = (await (await suite.client(TOKEN.olga, DEFAULT_TOOLSETS)).listTools()).tools.map((t) => t.name);
+    expect(byDefault.sort()).toEqual([...BY_DEFAULT].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...operations.map((o) => o.name), 'toolsets'].sort());
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([...API_TOOLS, ...DIRECTORY_TOOLS]));
   });
 
   it('gives every tool a title and a non-empty description, as tool-docs declares them', () => {
-    const docs: Record<string, { title: string; description: string }> = { ...API_TOOL_DOCS, ...DIRECTORY_TOOL_DOCS };
+    const docs: Record<string, { title: string; description: string }> = {
+      ...API_TOOL_DOCS,
+      ...DIRECTORY_TOOL_DOCS,
+      toolsets: TOOLSETS_TOOL_DOC,
+    };
     for (const t of tools) {
       expect({ name: t.name, title: t.title, description: t.description }).toEqual({
         name: t.name,
@@ -293,6 +317,7 @@ describe('the server surface', () => {
         ...Object.keys(operation.schemas.input?.shape ?? {}),
         ...(operation.idempotencyKey === 'none' ? [] : ['idempotency_key']),
         ...(operation.ifMatch === 'none' ? [] : ['if_match']),
+        ...(CONFIRMED.has(operation.name) ? ['confirm'] : []),
       ].sort();
       expect({ name: operation.name, properties: Object.keys(tool(operation.name).inputSchema.properties ?? {}).sort() }).toEqual({
         name: operation.name,
@@ -394,7 +419,7 @@ describe('the server surface', () => {
   it('tells a connecting model how to start, book, page and retry (server instructions)', () => {
     const instructions = client.getInstructions();
     expect(instructions).toBe(INSTRUCTIONS);
-    for (const word of ['whoami', 'list_event_types', 'list_people', 'create_series', 'idempotency_key', 'if_match', 'next_cursor']) {
+    for (const word of ['find_times', 'book_time', 'toolsets', 'confirm: true', 'idempotency_key', 'if_match', 'next_cursor']) {
       expect(instructions).toContain(word);
     }
   });
@@ -414,19 +439,19 @@ describe('the server surface', () => {
     for (const p of prompts) expect(p.arguments?.find((a) => a.name === 'attendee_email')?.required).toBe(true);
   });
 
-  it('book_meeting walks through whoami, list_event_types, list_slots, check_slot and create_booking for the attendee', async () => {
+  it('book_meeting walks through find_times and book_time for the attendee, times as the tools write them', async () => {
     const prompt = await client.getPrompt({ name: 'book_meeting', arguments: { attendee_email: 'bob@example.com', attendee_name: 'Bob' } });
     expect(prompt.messages).toHaveLength(1);
     const message = prompt.messages[0]!;
     expect(message.role).toBe('user');
     const text = message.content.type === 'text' ? message.content.text : '';
     expect(text.startsWith('Book a meeting with Bob <bob@example.com>.')).toBe(true);
-    for (const toolName of ['whoami', 'list_event_types', 'list_slots', 'check_slot', 'create_booking', 'idempotency_key']) {
+    for (const toolName of ['find_times', 'book_time', 'option_id', 'attendee_timezone', 'idempotency_key']) {
       expect(text).toContain(toolName);
     }
   });
 
-  it('set_up_series walks through whoami, list_event_types and create_series and says skipped dates are not moved', async () => {
+  it('set_up_series walks through list_people, list_event_types and create_series and says skipped dates are not moved', async () => {
     const prompt = await client.getPrompt({
       name: 'set_up_series',
       arguments: { attendee_email: 'bob@example.com', pattern: 'every Monday at 10', count: '6' },
@@ -434,7 +459,7 @@ describe('the server surface', () => {
     const message = prompt.messages[0]!;
     const text = message.content.type === 'text' ? message.content.text : '';
     expect(text.startsWith('Set up a recurring series with bob@example.com: every Monday at 10, 6 times.')).toBe(true);
-    for (const toolName of ['whoami', 'list_people', 'list_event_types', 'create_series', 'pause_series', 'resume_series', 'end_series']) {
+    for (const toolName of ['list_people', 'list_event_types', 'create_series', 'pause_series', 'resume_series', 'end_series']) {
       expect(text).toContain(toolName);
     }
     expect(text).toContain('NOT moved');

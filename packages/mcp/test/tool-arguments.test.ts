@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { closestName, operations } from '@schedule/core';
+import { closestName, DEFAULT_LIMITS, operations } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToolsets } from '../src/index.js';
 import { argumentNames } from '../src/unknown-arguments.js';
@@ -225,5 +225,45 @@ describe('argument names and hints', () => {
 
   it.each([['id'], ['order'], ['notes'], ['xyz']])('suggests nothing for %s on list_bookings', (unknown) => {
     expect(closestName(unknown, argumentNames(listBookings))).toBeUndefined();
+  });
+});
+
+describe('arguments named in the words of tools', () => {
+  let suite: Suite;
+  let everyone: Client;
+
+  beforeAll(async () => {
+    // One call per argument of every tool: far more than a token's minute allows.
+    suite = await openSuite({ limits: { ...DEFAULT_LIMITS, pat_per_minute: 100_000 } });
+    everyone = await suite.client(TOKEN.olga, parseToolsets('all'));
+  });
+  afterAll(() => suite.world.close());
+
+  // Issue 36 part 5: a bad argument is named in the tool's own words, never as a query parameter, body field or header.
+  it('answers a wrong value of any argument of any tool naming only arguments of that tool, in its words', async () => {
+    // A value of no argument's type, and a string too long for any (an idempotency_key's bound is checked in core's words).
+    const wrongs = [{ bad: [1] }, 'x'.repeat(300)];
+    let refusals = 0;
+    for (const operation of operations) {
+      const names = argumentNames(operation);
+      for (const [name, wrong] of names.flatMap((name) => wrongs.map((wrong) => [name, wrong] as const))) {
+        const result = await call(everyone, operation.name, {
+          [name]: wrong,
+          ...(names.includes('confirm') && name !== 'confirm' ? { confirm: true } : {}),
+        });
+        if (!result.isError) continue;
+        expect(result.structuredContent?.error.code).not.toBe('rate_limited');
+        refusals++;
+        const { message, details } = (result.structuredContent ?? {}).error as { message: string; details: Record<string, unknown> };
+        const named = [...((details.fields as string[] | undefined) ?? []), ...(details.param ? [details.param as string] : [])];
+        const shown = { tool: operation.name, argument: name, named: named.map((field) => field.split('.')[0]) };
+        expect(shown).toEqual({ ...shown, named: shown.named.filter((field) => names.includes(field!)) });
+        expect({ ...shown, message }).toEqual({
+          ...shown,
+          message: expect.not.stringMatching(/[Qq]uery parameter|Idempotency-Key|If-Match|header|request body/),
+        });
+      }
+    }
+    expect(refusals).toBeGreaterThan(600);
   });
 });

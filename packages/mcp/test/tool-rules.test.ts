@@ -60,7 +60,7 @@ describe('rules shared with the HTTP API', () => {
 
     it('answers the same key on another tool with idempotency_key_conflict (the route is part of the fingerprint)', async () => {
       await ok(uma, 'create_booking', { ...BOOK, idempotency_key: 'shared-k' });
-      await fails(uma, 'cancel_booking', { uid: IMPORTED.tue, idempotency_key: 'shared-k' }, KEY_CONFLICT);
+      await fails(uma, 'cancel_booking', { uid: IMPORTED.tue, idempotency_key: 'shared-k', confirm: true }, KEY_CONFLICT);
     });
 
     it('replays over MCP a key first used over HTTP with the same body: one key space per account', async () => {
@@ -88,7 +88,7 @@ describe('rules shared with the HTTP API', () => {
     it('generates a key for resume_series and end_series, whose endpoints require one', async () => {
       const { series } = await ok(uma, 'create_series', MONDAYS);
       expect(await ok(uma, 'resume_series', { uid: series.uid })).toEqual({ created: 0, skipped: [], owed: 0, superseded: false });
-      expect(await ok(uma, 'end_series', { uid: series.uid })).toEqual({ canceled: 2, superseded: false });
+      expect(await ok(uma, 'end_series', { uid: series.uid, confirm: true })).toEqual({ canceled: 2, superseded: false });
     });
 
     it('honours a key sent to pause_series, where it is optional: the repeat replays the first answer and bumps nothing', async () => {

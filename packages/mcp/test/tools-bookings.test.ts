@@ -45,8 +45,8 @@ describe('booking tools', () => {
           type: 'text',
           text: [
             `2 item(s); more: pass cursor=${cursor}`,
-            `${IMPORTED.tue} 2026-03-03T10:00:00.000Z confirmed "${TITLE}" host=uma v1`,
-            `${IMPORTED.wed} 2026-03-04T10:00:00.000Z confirmed "${TITLE}" host=uma v1`,
+            `${IMPORTED.tue} confirmed "${TITLE}" v1 starts 2026-03-03T10:00:00.000Z = Tue 2026-03-03 10:00 UTC (UTC+00:00) for uma and bob@example.com`,
+            `${IMPORTED.wed} confirmed "${TITLE}" v1 starts 2026-03-04T10:00:00.000Z = Wed 2026-03-04 10:00 UTC (UTC+00:00) for uma and bob@example.com`,
           ].join('\n'),
         },
       ]);
@@ -54,7 +54,10 @@ describe('booking tools', () => {
       expect(last.content).toEqual([
         {
           type: 'text',
-          text: ['1 item(s); no more pages', `${IMPORTED.thu} 2026-03-05T10:00:00.000Z confirmed "${TITLE}" host=uma v1`].join('\n'),
+          text: [
+            '1 item(s); no more pages',
+            `${IMPORTED.thu} confirmed "${TITLE}" v1 starts 2026-03-05T10:00:00.000Z = Thu 2026-03-05 10:00 UTC (UTC+00:00) for uma and bob@example.com`,
+          ].join('\n'),
         },
       ]);
     });
@@ -87,12 +90,21 @@ describe('booking tools', () => {
   });
 
   describe('get_booking', () => {
-    it("answers the booking with its responses, equal to core's get, and compact JSON as text", async () => {
+    it("answers the booking with its responses, equal to core's get, and a text with its times in the host's and attendee's zones", async () => {
       const result = await call(olga, 'get_booking', { uid: IMPORTED.tue });
       const booking = await ok(olga, 'get_booking', { uid: IMPORTED.tue });
       expect(booking).toEqual(await getViaCore(IMPORTED.tue));
       expect(booking).toMatchObject({ uid: IMPORTED.tue, version: 1, title: TITLE, status: 'confirmed', host: HOST_OF.uma });
-      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(booking) }]);
+      expect(result.content).toEqual([
+        {
+          type: 'text',
+          text: [
+            `Booking ${IMPORTED.tue} (confirmed, version 1): "${TITLE}", hosts uma, attendee bob@example.com.`,
+            'Starts 2026-03-03T10:00:00.000Z = Tue 2026-03-03 10:00 UTC (UTC+00:00) for uma and bob@example.com.',
+            'Ends 2026-03-03T10:30:00.000Z = Tue 2026-03-03 10:30 UTC (UTC+00:00) for uma and bob@example.com.',
+          ].join('\n'),
+        },
+      ]);
     });
 
     it('answers an unknown uid with booking_not_found', async () => {
@@ -201,7 +213,7 @@ describe('booking tools', () => {
 
   describe('cancel_booking', () => {
     it("cancels with the reason and answers the booking at version 2, equal to core's get", async () => {
-      const booking = await ok(olga, 'cancel_booking', { uid: IMPORTED.tue, reason: 'Double booked' });
+      const booking = await ok(olga, 'cancel_booking', { uid: IMPORTED.tue, reason: 'Double booked', confirm: true });
       expect(booking).toMatchObject({
         uid: IMPORTED.tue,
         version: 2,
@@ -218,7 +230,7 @@ describe('booking tools', () => {
       await fails(
         olga,
         'cancel_booking',
-        { uid: IMPORTED.tue },
+        { uid: IMPORTED.tue, confirm: true },
         {
           code: 'booking_in_past',
           message: 'The booking has already started or finished.',
@@ -242,7 +254,7 @@ describe('booking tools', () => {
     });
 
     it('answers a canceled booking with booking_already_cancelled', async () => {
-      await ok(olga, 'cancel_booking', { uid: IMPORTED.wed });
+      await ok(olga, 'cancel_booking', { uid: IMPORTED.wed, confirm: true });
       await fails(
         olga,
         'reschedule_booking',

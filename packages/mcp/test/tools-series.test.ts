@@ -293,17 +293,17 @@ describe('series tools', () => {
   describe('end_series', () => {
     it('cancels every future occurrence and answers { canceled, superseded }', async () => {
       const series = await created();
-      expect(await ok(olga, 'end_series', { uid: series.uid })).toEqual({ canceled: 3, superseded: false });
+      expect(await ok(olga, 'end_series', { uid: series.uid, confirm: true })).toEqual({ canceled: 3, superseded: false });
       expect(await getViaCore(series.uid)).toMatchObject({ status: 'ended', ended_at: M0 });
     });
 
     it('answers a second end with series_ended', async () => {
       const series = await created();
-      await ok(olga, 'end_series', { uid: series.uid });
+      await ok(olga, 'end_series', { uid: series.uid, confirm: true });
       await fails(
         olga,
         'end_series',
-        { uid: series.uid },
+        { uid: series.uid, confirm: true },
         {
           code: 'series_ended',
           message: 'The series is ended; nothing can change it.',

@@ -1,22 +1,25 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createAuthenticator, isScheduleError, operations } from '@schedule/core';
 import { listen, type RunningServer } from '@schedule/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, DEFAULT_TOOLSETS, mcpHttpHandler, parseToolsets, TOOLSET_OF, type ToolsetName } from '../src/index.js';
+import { buildServer, mcpHttpHandler, parseToolsets, TOOLSET_OF, type ToolsetName } from '../src/index.js';
 import { TOKEN } from './support/mcp-workspace.js';
 import { openSuite, type Suite } from './support/tool-calls.js';
 
-// Tools come in toolsets a connection asks for (toolsets.ts): a model that
-// only books is not handed the webhook and calendar-account schemas.
+// Tools come in toolsets (toolsets.ts): a connection lists `booking` and what
+// it asks for, never a tool its token's scopes cannot call, and switches more
+// on with the `toolsets` tool (issue 36 part 1).
 
-/** Every tool, the self-service toolsets' too. */
+/** Every tool of the registry. */
 const EVERY = operations.map((operation) => operation.name);
-/** The tools a connection that names no toolsets lists: the default four's. */
-const ALL = EVERY.filter((name) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[name]));
-// Said apart from TOOLSET_OF, so that a tool put in the wrong toolset fails here.
-const SERIES = ALL.filter((name) => name.includes('series'));
-const BOOKING = ALL.filter((name) => !/series|webhook|calendar/.test(name));
+/** The default, said apart from toolsets.ts so that a tool put in the wrong toolset fails here. */
+const BOOKING = ['list_bookings', 'cancel_booking', 'reschedule_booking', 'find_times', 'book_time'];
+const ESSENTIAL = ['booking', 'manage'];
+const SERIES = ['list_series', 'create_series', 'preview_series'];
+const NAMES =
+  'booking, manage, directory, slots, holds, series, series_changes, webhooks, webhook_deliveries, calendars, event_types, event_type_create, event_type_changes, availability, time_off, people, tokens, approvals, teams';
 
 /** What `parseToolsets` refuses, as a front end shows it. */
 function refusal(asked: string) {
@@ -31,38 +34,26 @@ function refusal(asked: string) {
 
 describe('choosing toolsets', () => {
   it('puts every tool in exactly one toolset', () => {
-    expect(Object.keys(TOOLSET_OF).sort()).toEqual(operations.map((operation) => operation.name).sort());
+    expect(Object.keys(TOOLSET_OF).sort()).toEqual([...EVERY].sort());
   });
 
-  it('gives every toolset when none is asked for, booking alone for an empty list, booking beside what is named', () => {
-    expect(parseToolsets(undefined)).toEqual(['booking', 'series', 'webhooks', 'calendars']);
-    expect(parseToolsets('')).toEqual(['booking']);
-    expect(parseToolsets(' webhooks , series ,')).toEqual(['booking', 'series', 'webhooks']);
-    expect(parseToolsets('booking')).toEqual(['booking']);
-    expect(parseToolsets('calendars,all')).toEqual([
-      'booking',
-      'series',
-      'webhooks',
-      'calendars',
-      'event_types',
-      'availability',
-      'people',
-      'approvals',
-      'holds',
-      'teams',
-    ]);
+  it('gives booking and manage when none is asked for or the list is empty, both beside what is named, every one for all', () => {
+    expect(parseToolsets(undefined)).toEqual(ESSENTIAL);
+    expect(parseToolsets('')).toEqual(ESSENTIAL);
+    expect(parseToolsets(' webhooks , series ,')).toEqual([...ESSENTIAL, 'series', 'webhooks']);
+    expect(parseToolsets('calendars,all')).toEqual(NAMES.split(', '));
   });
 
   it('refuses an unknown toolset with validation_error naming the parameter and the one it most likely meant', () => {
     expect(refusal('seires,webhooks')).toEqual({
       code: 'validation_error',
-      message:
-        'Unknown toolset: seires. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not seires)?',
+      message: `Unknown toolset: seires. Toolsets are ${NAMES} (or all). Did you mean series (not seires)?`,
       details: { fields: ['toolsets'] },
     });
-    expect(refusal('Series').message).toBe(
-      'Unknown toolset: Series. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all). Did you mean series (not Series)?',
-    );
+  });
+
+  it('passes over a name it no longer knows when reading a kept session (lenient), keeping the essentials', () => {
+    expect(parseToolsets('series,pager', { lenient: true })).toEqual([...ESSENTIAL, 'series']);
   });
 });
 
@@ -80,9 +71,14 @@ describe('the tools a connection lists', () => {
     await suite?.world.close();
   });
 
-  async function connected(toolsets?: readonly ToolsetName[]) {
-    const principal = await suite.principal(TOKEN.uma);
-    const server = buildServer(suite.world.deps, { principal: async () => principal, address: 'in-memory' }, toolsets);
+  /** A client of a server built as a transport builds it: the token's scopes, the toolsets asked for. */
+  async function connected(toolsets?: readonly ToolsetName[], secret: string = TOKEN.uma) {
+    const principal = await suite.principal(secret);
+    const server = buildServer(
+      suite.world.deps,
+      { principal: async () => principal, address: 'in-memory' },
+      { toolsets, scopes: principal.scopes },
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'toolsets', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -91,95 +87,224 @@ describe('the tools a connection lists', () => {
 
   const namesOf = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
-  it('lists every tool by default, and only booking and series when those are asked for', async () => {
-    expect(await namesOf(await connected())).toEqual(ALL);
-    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(EVERY);
-    const bookingAndSeries = await namesOf(await connected(['booking', 'series']));
-    expect(bookingAndSeries).toEqual(ALL.filter((name) => [...BOOKING, ...SERIES].includes(name)));
-    expect(bookingAndSeries).toHaveLength(11 + 9);
+  it('lists booking and the toolsets tool by default; series beside it when asked; every tool for all', async () => {
+    expect(await namesOf(await connected())).toEqual([...BOOKING.filter((n) => EVERY.includes(n as never)), 'toolsets'].sort(byRegistry));
+    expect(await namesOf(await connected([...ESSENTIAL, 'series'] as ToolsetName[]))).toEqual(
+      [...BOOKING, ...SERIES, 'toolsets'].sort(byRegistry),
+    );
+    expect(await namesOf(await connected(parseToolsets('all')))).toEqual([...EVERY, 'toolsets']);
   });
 
-  it('lists the working-hours and time-off tools only when availability is asked for', async () => {
-    expect(await namesOf(await connected(['booking', 'availability']))).toEqual([
-      ...BOOKING,
-      'get_availability',
-      'replace_availability',
-      'add_availability_override',
-      'remove_availability_override',
-      'list_time_off',
-      'get_time_off',
-      'create_time_off',
-      'update_time_off',
-      'delete_time_off',
+  it('never lists a tool the token cannot call: bookings:read alone lists its reads and the directory, even with all', async () => {
+    const few = await namesOf(await connected(parseToolsets('all'), TOKEN.umaFew));
+    const callable = operations.filter((o) => o.scope === null || o.scope === 'bookings:read').map((o) => o.name);
+    expect(few).toEqual([...callable, 'toolsets']);
+    expect(few).toEqual([
+      'list_bookings',
+      'get_booking',
+      'whoami',
+      'list_people',
+      'list_event_types',
+      'get_event_type',
+      'get_person',
+      'toolsets',
     ]);
-  });
-
-  it('lists the no-show tools only when approvals is asked for, never by default', async () => {
-    const withApprovals = await namesOf(await connected(['booking', 'approvals']));
-    expect(withApprovals.filter((name) => !(BOOKING as string[]).includes(name))).toEqual([
-      'confirm_booking',
-      'decline_booking',
-      'mark_no_show',
-      'clear_no_show',
-    ]);
-    expect(withApprovals).toHaveLength(BOOKING.length + 4);
-    const byDefault = await namesOf(await connected());
-    expect(byDefault).not.toContain('mark_no_show');
-    expect(byDefault).not.toContain('clear_no_show');
-    expect(await namesOf(await connected(parseToolsets('all')))).toEqual(expect.arrayContaining(['mark_no_show', 'clear_no_show']));
-  });
-
-  it('lists confirm_booking and decline_booking only when approvals is asked for, never by default', async () => {
-    expect(await namesOf(await connected())).not.toContain('confirm_booking');
-    const answer = await (await connected(['booking'])).callTool({ name: 'confirm_booking', arguments: { uid: 'x' } });
+    // Not listed is not registered: a call by name is an unknown tool.
+    const answer = await (await connected(undefined, TOKEN.umaFew)).callTool({ name: 'cancel_booking', arguments: { uid: 'x' } });
     expect(answer).toMatchObject({
       isError: true,
-      content: [{ type: 'text', text: expect.stringContaining('Tool confirm_booking not found') }],
+      content: [{ type: 'text', text: expect.stringContaining('Tool cancel_booking not found') }],
     });
   });
 
-  it('answers a call to a tool outside its toolsets as an unknown tool, and offers set_up_series only with the series tools', async () => {
-    const client = await connected(['booking']);
+  it('answers a call to a tool outside its toolsets by name (listing spares context; it is no permission)', async () => {
+    const client = await connected();
+    expect(await namesOf(client)).not.toContain('list_webhooks');
     const answer = await client.callTool({ name: 'list_webhooks', arguments: {} });
-    expect(answer).toMatchObject({
-      isError: true,
-      content: [{ type: 'text', text: expect.stringContaining('Tool list_webhooks not found') }],
-    });
-    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['book_meeting']);
-    const withSeries = await connected(['booking', 'series']);
+    expect(answer.isError).toBeUndefined();
+    expect(answer.structuredContent).toMatchObject({ data: [], has_more: false });
+  });
+
+  it('offers set_up_series only with the series tools', async () => {
+    expect((await (await connected()).listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['book_meeting']);
+    const withSeries = await connected([...ESSENTIAL, 'series'] as ToolsetName[]);
     expect((await withSeries.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['book_meeting', 'set_up_series']);
   });
 
-  const listOver = (query: string) =>
+  it('switches a toolset on at run time: toolsets lists them, enable announces list_changed once, and the list has the new tools', async () => {
+    const client = await connected();
+    const announced: unknown[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
+      announced.push(notification);
+    });
+    const listing = await client.callTool({ name: 'toolsets', arguments: {} });
+    const before = listing.structuredContent as { toolsets: { name: string; enabled: boolean; tools: string[] }[]; kept: boolean };
+    expect(before.toolsets.map((t) => t.name)).toEqual(NAMES.split(', '));
+    expect(before.toolsets.find((t) => t.name === 'series')).toMatchObject({ enabled: false, tools: SERIES });
+    expect(announced).toEqual([]);
+
+    const enabled = await client.callTool({ name: 'toolsets', arguments: { enable: ['series', 'time_off'] } });
+    expect(enabled.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^Switched on series, time_off; the tool list is updated\.\non {2}series: /) },
+    ]);
+    expect((enabled.structuredContent as typeof before).kept).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(announced).toEqual([{ method: 'notifications/tools/list_changed' }]);
+    const names = await namesOf(client);
+    expect(names).toEqual(expect.arrayContaining([...SERIES, 'create_time_off']));
+    expect(names).not.toContain('list_webhooks');
+
+    // Asking again for what is on changes nothing and announces nothing; nor does switching off the essentials.
+    await client.callTool({ name: 'toolsets', arguments: { enable: ['series'], disable: ['manage'] } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(announced).toHaveLength(1);
+    expect(await namesOf(client)).toContain('cancel_booking');
+
+    // Switching off spares the context again: one announcement, the answer names only what changed.
+    const off = await client.callTool({ name: 'toolsets', arguments: { disable: ['series', 'time_off'] } });
+    expect((off.structuredContent as typeof before).toolsets.map((t) => [t.name, t.enabled])).toEqual([
+      ['series', false],
+      ['time_off', false],
+    ]);
+    expect(off.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^Switched off series, time_off; the tool list is updated\./) },
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(announced).toHaveLength(2);
+    expect(await namesOf(client)).toEqual([...BOOKING, 'toolsets'].sort(byRegistry));
+  });
+
+  it('refuses an unknown toolset or a stray argument of toolsets with validation_error, switching nothing on', async () => {
+    const client = await connected();
+    const unknown = await client.callTool({ name: 'toolsets', arguments: { enable: ['pager'] } });
+    expect(unknown).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'validation_error', details: { fields: ['enable'] } } },
+    });
+    const stray = await client.callTool({ name: 'toolsets', arguments: { enabled: ['series'] } });
+    expect(stray).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'validation_error',
+          message: 'toolsets takes no arguments besides enable, disable.',
+          details: { fields: ['enabled'] },
+        },
+      },
+    });
+    expect(await namesOf(client)).not.toContain('list_series');
+  });
+
+  const post = (query: string, body: unknown, headers: Record<string, string> = {}, token: string = TOKEN.uma) =>
     fetch(`${http.url}/mcp${query}`, {
       method: 'POST',
       headers: {
         accept: 'application/json, text/event-stream',
         'content-type': 'application/json',
-        authorization: `Bearer ${TOKEN.uma}`,
+        authorization: `Bearer ${token}`,
+        ...headers,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      body: JSON.stringify(body),
     });
+  const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const listedOver = async (query: string, headers: Record<string, string> = {}, token?: string) => {
+    const res = await post(query, LIST, headers, token);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
+  };
 
   it('over HTTP, takes the toolsets from /mcp?toolsets=, the parameter given twice as one list', async () => {
-    const one = await listOver('?toolsets=webhooks&toolsets=calendars');
-    expect(one.status).toBe(200);
-    const names = ((await one.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
-    expect(names).toEqual(ALL.filter((name) => TOOLSET_OF[name] !== 'series'));
-    const none = await listOver('?toolsets=');
-    expect(((await none.json()) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name)).toEqual(
-      ALL.filter((name) => TOOLSET_OF[name] === 'booking'),
+    expect(await listedOver('?toolsets=webhooks&toolsets=calendars')).toEqual(
+      [...EVERY.filter((n) => [...ESSENTIAL, 'webhooks', 'calendars'].includes(TOOLSET_OF[n])), 'toolsets'].sort(byRegistry),
     );
+    expect(await listedOver('?toolsets=')).toEqual([...BOOKING, 'toolsets'].sort(byRegistry));
   });
 
   it('over HTTP, answers an unknown toolset 400 validation_error in the envelope', async () => {
-    const res = await listOver('?toolsets=pager');
+    const res = await post('?toolsets=pager', LIST);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({
       code: 'validation_error',
-      message:
-        'Unknown toolset: pager. Toolsets are booking, series, webhooks, calendars, event_types, availability, people, approvals, holds, teams (or all).',
+      message: `Unknown toolset: pager. Toolsets are ${NAMES} (or all).`,
       details: { fields: ['toolsets'] },
     });
   });
+
+  it('over HTTP, keeps switched-on toolsets in the session initialize opened, for that token only, and streams list_changed', async () => {
+    const init = await post('', {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id');
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const withSession = { 'mcp-session-id': session! };
+    expect(await listedOver('', withSession)).not.toContain('list_series');
+
+    const call = await post(
+      '',
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'toolsets', arguments: { enable: ['series'] } } },
+      withSession,
+    );
+    expect(call.status).toBe(200);
+    expect(call.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await call.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
+    expect(events.map((e) => e.method ?? `result ${e.id}`)).toEqual(['notifications/tools/list_changed', 'result 2']);
+    expect(events[1].result.structuredContent.kept).toBe(true);
+
+    expect(await listedOver('', withSession)).toEqual(expect.arrayContaining(SERIES));
+    // Another process reads the same row: a second handler over the same store.
+    const authenticate = createAuthenticator({ store: suite.world.store, clock: suite.clock });
+    const other = await listen(mcpHttpHandler({ ...suite.world.deps, authenticate }), { host: '127.0.0.1', port: 0 });
+    try {
+      const res = await fetch(`${other.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          authorization: `Bearer ${TOKEN.uma}`,
+          ...withSession,
+        },
+        body: JSON.stringify(LIST),
+      });
+      expect(((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(SERIES),
+      );
+    } finally {
+      await other.close();
+    }
+    // Another token with the same session id names no session.
+    expect(await listedOver('', withSession, TOKEN.umaSecond)).not.toContain('list_series');
+    // Without the session, the connection is as its URL says.
+    expect(await listedOver('')).not.toContain('list_series');
+  });
+
+  it('over HTTP without a session, says the toolsets were switched on for that request only, and how to keep them', async () => {
+    const call = await post('', {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'toolsets', arguments: { enable: ['series'] } },
+    });
+    const events = (await call.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
+    const result = events.find((e) => e.id === 3).result;
+    expect(result.structuredContent.kept).toBe(false);
+    expect(result.content[0].text).toMatch(
+      /^Switched on series for this request only: this connection keeps no session\. Name the toolsets in the server URL instead \(\?toolsets=series\)\./,
+    );
+  });
 });
+
+/** Tools in the registry's order, the toolsets tool last: the order tools/list answers in. */
+function byRegistry(a: string, b: string): number {
+  const at = (name: string) => (name === 'toolsets' ? Number.MAX_SAFE_INTEGER : operations.findIndex((o) => o.name === name));
+  return at(a) - at(b);
+}

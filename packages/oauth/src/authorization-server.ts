@@ -7,7 +7,7 @@ import { loadOidcProvider } from './load-library.js';
 import { escapeHtml, page, pageHeaders } from './pages/layout.js';
 import { recordAdapter } from './record-adapter.js';
 import { registrationPolicy } from './registration-policy.js';
-import type { Resources } from './resources.js';
+import { mcpResources, type Resources } from './resources.js';
 
 // The authorization server is oidc-provider (panva): a certified,
 // maintained implementation of OAuth 2.x and its extensions (PKCE, RFC 8707
@@ -47,6 +47,8 @@ export interface AuthorizationServerDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly resources: Resources;
+  /** Whether the HTTP API is a resource here beside /mcp (OAuthServerDeps `servesApi`). */
+  readonly servesApi: boolean;
   /**
    * How client ID metadata documents are fetched (the library's own fetch,
    * with its SSRF guard, when absent). A test passes one that answers from
@@ -79,7 +81,7 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
   const { default: Provider, errors } = await loadOidcProvider(deps.log);
   const { cookieKey, jwks } = await serverKeys(deps);
   const scope = SCOPES.join(' ');
-  const isResource = (indicator: string) => indicator === resources.api || indicator === resources.mcp;
+  const isResource = (indicator: string) => (deps.servesApi && indicator === resources.api) || mcpResources(resources).includes(indicator);
 
   const configuration: Configuration = {
     adapter: recordAdapter({ db: deps.store.db, clock: deps.clock }),
@@ -141,8 +143,8 @@ export async function createAuthorizationServer(deps: AuthorizationServerDeps): 
       registration: { enabled: true, initialAccessToken: false },
       resourceIndicators: {
         enabled: true,
-        // A client that names no resource gets a token for the HTTP API.
-        defaultResource: async (_ctx, _client, oneOf) => (oneOf ? oneOf[0] : resources.api),
+        // A client that names no resource gets a token for the HTTP API (for /mcp where it is the only resource).
+        defaultResource: async (_ctx, _client, oneOf) => (oneOf ? oneOf[0] : deps.servesApi ? resources.api : resources.mcp),
         useGrantedResource: async () => true,
         async getResourceServerInfo(_ctx, indicator) {
           if (!isResource(indicator)) throw new errors.InvalidTarget(`unknown resource ${indicator}`);

@@ -8,7 +8,7 @@ import { consentPage } from './pages/consent-page.js';
 import { escapeHtml, FORGED, sendErrorPage, sendPage } from './pages/layout.js';
 import { signInPage } from './pages/sign-in-page.js';
 import { redirectDestination } from './redirect-destination.js';
-import type { Resources } from './resources.js';
+import { mcpResources, type Resources } from './resources.js';
 import { type SignInDeps, signInWith } from './sign-in.js';
 
 // The two steps a host goes through when an app asks for access: sign in
@@ -61,7 +61,7 @@ export function interactionHandlers(deps: InteractionDeps) {
   }
 
   function resourceName(resource: string): string {
-    return resource === deps.resources.mcp ? 'the MCP server (tools for AI assistants)' : 'the scheduling API';
+    return mcpResources(deps.resources).includes(resource) ? 'the MCP server (tools for AI assistants)' : 'the scheduling API';
   }
 
   async function showConsent(res: ServerResponse, details: Details, status = 200): Promise<number> {

@@ -1,9 +1,12 @@
 import { SCOPES } from '@schedule/core';
 import { OAUTH_ROUTES } from './authorization-server.js';
-import type { Resources } from './resources.js';
+import { mcpResourceAt, type Resources } from './resources.js';
 
-/** RFC 8414: everything a client needs to find its way, from the issuer alone. */
-export function authorizationServerMetadata(resources: Resources) {
+/**
+ * RFC 8414: everything a client needs to find its way, from the issuer
+ * alone. `documented`: whether the API reference (/docs) is served beside.
+ */
+export function authorizationServerMetadata(resources: Resources, documented: boolean) {
   const at = (path: string) => `${resources.issuer}${path}`;
   return {
     issuer: resources.issuer,
@@ -23,18 +26,27 @@ export function authorizationServerMetadata(resources: Resources) {
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: true,
-    service_documentation: at('/docs'),
+    ...(documented ? { service_documentation: at('/docs') } : {}),
   };
 }
 
-/** RFC 9728: what a protected resource (the API, or /mcp) accepts and who issues its tokens. */
-export function protectedResourceMetadata(resources: Resources, resource: 'api' | 'mcp') {
+/**
+ * RFC 9728: what a protected resource (the API, or /mcp) accepts and who
+ * issues its tokens. /mcp is named at the origin the client reached (one of
+ * the aliases, or the public origin): the client checks it is the URL it was
+ * given (section 3.3). Its tokens still come from the one issuer.
+ */
+export function protectedResourceMetadata(
+  resources: Resources,
+  resource: 'api' | 'mcp',
+  { reached, documented }: { reached: string; documented: boolean },
+) {
   return {
-    resource: resources[resource],
+    resource: resource === 'mcp' ? mcpResourceAt(reached) : resources.api,
     authorization_servers: [resources.issuer],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: resource === 'mcp' ? 'schedule MCP server' : 'schedule HTTP API',
-    resource_documentation: `${resources.issuer}/docs`,
+    ...(documented ? { resource_documentation: `${resources.issuer}/docs` } : {}),
   };
 }

@@ -8,7 +8,14 @@ import { fromOwnPage } from './form-origin.js';
 import { interactionHandlers } from './interactions.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { sendErrorPage } from './pages/layout.js';
-import { API_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH, MCP_METADATA_PATH, type Resources, resourcesOf } from './resources.js';
+import {
+  API_METADATA_PATH,
+  AUTHORIZATION_SERVER_METADATA_PATH,
+  MCP_METADATA_PATH,
+  originReached,
+  type Resources,
+  resourcesOf,
+} from './resources.js';
 
 export interface OAuthServerDeps {
   readonly store: Store;
@@ -19,6 +26,15 @@ export interface OAuthServerDeps {
   readonly logger: RequestLogger;
   /** The origin clients reach this server at (`PUBLIC_URL`). */
   readonly publicUrl: string;
+  /** Other origins clients reach /mcp at (resources.ts `loopbackAliasesOf`); none by default. */
+  readonly aliases?: readonly string[];
+  /**
+   * Whether the HTTP API (and its reference at /docs) is served beside /mcp,
+   * as by `schedule serve` (the default). Without it (`schedule mcp --http`)
+   * /mcp is the one resource: the API's metadata is not served, no token is
+   * issued for the API, and a client that names no resource gets one for /mcp.
+   */
+  readonly servesApi?: boolean;
   /**
    * How many proxies in front of the server to trust (TRUST_PROXY): their
    * `X-Forwarded-For` keys the per-address buckets (client-address.ts in
@@ -87,11 +103,13 @@ const INTERACTION = new RegExp(`^${INTERACTION_PATH}/([A-Za-z0-9_-]{1,64})(?:/(s
  * bucket per client address, with the `X-RateLimit-*` headers.
  */
 export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthServer> {
-  const resources = resourcesOf(deps.publicUrl);
+  const resources = resourcesOf(deps.publicUrl, deps.aliases);
+  const servesApi = deps.servesApi ?? true;
   const trustProxy = deps.trustProxy ?? 0;
   const { provider, cookieKey } = await createAuthorizationServer({
     ...deps,
     resources,
+    servesApi,
     trustProxy: trustProxy > 0,
     log: (message) => deps.logger.info({ library: 'oidc-provider' }, message),
   });
@@ -112,9 +130,10 @@ export async function createOAuthServer(deps: OAuthServerDeps): Promise<OAuthSer
   async function route(req: IncomingMessage, res: ServerResponse, path: string, address: string, seen: { route: string }): Promise<number> {
     const method = req.method ?? 'GET';
     const get = method === 'GET' || method === 'HEAD';
-    if (get && path === AUTHORIZATION_SERVER_METADATA_PATH) return sendJson(res, authorizationServerMetadata(resources));
-    if (get && path === API_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'api'));
-    if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp'));
+    if (get && path === AUTHORIZATION_SERVER_METADATA_PATH) return sendJson(res, authorizationServerMetadata(resources, servesApi));
+    const described = { reached: originReached(resources, req.headers.host), documented: servesApi };
+    if (get && path === API_METADATA_PATH && servesApi) return sendJson(res, protectedResourceMetadata(resources, 'api', described));
+    if (get && path === MCP_METADATA_PATH) return sendJson(res, protectedResourceMetadata(resources, 'mcp', described));
     if (path.startsWith('/v1/oauth/')) {
       const allowed = libraryMethods(path);
       if (!allowed) throw new ScheduleError('not_found', `No route ${path}.`);

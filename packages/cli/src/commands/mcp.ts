@@ -1,10 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isScheduleError } from '@schedule/core';
-import { buildServer, guardMessages, mcpHttpHandler, onlyMcpPath, parseToolsets, type ToolsetName } from '@schedule/mcp';
+import { buildServer, guardMessages, parseToolsets, type ToolsetName } from '@schedule/mcp';
 import { CliError } from '../backend/backend.js';
-import { exitOnSignal, logUnhandledRejections, startService } from '../service.js';
-import { listenOrExplain, portOf } from './listen-port.js';
-import { connectionLimitsFromEnv, mcpDepsOf } from './serve.js';
+import { exitOnSignal, logUnhandledRejections, processHost, startService } from '../service.js';
+import { mcpDepsOf, startServing } from './serve.js';
 
 export interface McpOptions {
   workspace?: string;
@@ -32,43 +31,38 @@ function toolsetsOf(options: McpOptions): readonly ToolsetName[] {
 /**
  * `schedule mcp`: the MCP server on stdio, acting as the token in
  * SCHEDULE_TOKEN; with `--http`, over Streamable HTTP at /mcp, where every
- * request brings its own bearer token.
+ * request brings its own bearer token: what `schedule serve` runs, but only
+ * /mcp and the authorization server, so that a client given only the URL
+ * signs its host in (docs/oauth.md).
  */
 export async function mcp(options: McpOptions, out: NodeJS.WritableStream): Promise<void> {
   const secret = process.env.SCHEDULE_TOKEN;
   if (!options.http && !secret) throw new CliError('usage', 'SCHEDULE_TOKEN must hold the token the MCP server acts as (or use --http).');
   // Checked before the database opens: a wrong flag costs nothing.
-  const port = options.http ? portOf(options.port) : undefined;
   const toolsets = toolsetsOf(options);
+  if (options.http) {
+    const serving = await startServing(options, processHost(), 'mcp');
+    logUnhandledRejections(serving.service.logger);
+    out.write(`schedule: listening on ${serving.http.url}\n`);
+    exitOnSignal(() => serving.close());
+    return;
+  }
+
   const service = await startService(options);
   logUnhandledRejections(service.logger);
   const deps = mcpDepsOf(service);
 
-  if (port !== undefined) {
-    const running = await listenOrExplain(
-      onlyMcpPath(mcpHttpHandler(deps), service.core.ids),
-      {
-        host: options.host ?? process.env.HOST ?? '127.0.0.1',
-        port,
-        limits: connectionLimitsFromEnv(),
-        requestIds: () => service.core.ids.uuid(),
-      },
-      () => service.close(),
-    );
-    out.write(`schedule: listening on ${running.url}\n`);
-    exitOnSignal(async () => {
-      await running.close();
-      await service.close();
-    });
-    return;
-  }
-
-  // Checked once at start so that a wrong token fails loudly; each call checks it again (it may be revoked).
-  if (!(await service.authenticate(secret!))) {
+  // Checked once at start so that a wrong token fails loudly, and for the tools its scopes allow; each call checks it again (it may be revoked).
+  const principal = await service.authenticate(secret!);
+  if (!principal) {
     await service.close();
     throw new CliError('usage', 'SCHEDULE_TOKEN is not a valid token (unknown, revoked or expired).');
   }
-  const server = buildServer(deps, { principal: () => service.authenticate(secret!), address: 'stdio' }, toolsets);
+  const server = buildServer(
+    deps,
+    { principal: () => service.authenticate(secret!), address: 'stdio' },
+    { toolsets, scopes: principal.scopes },
+  );
   const transport = new StdioServerTransport();
   transport.onclose = () => void service.close().finally(() => process.exit(0));
   await server.connect(transport);

@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forResource, operations } from '@schedule/core';
 import { buildApp, type ConnectionLimits, observeHandler, type RunningServer, trustedProxyHops } from '@schedule/http';
-import { MCP_PATH, mcpHttpHandler } from '@schedule/mcp';
-import { createOAuthServer, type OAuthServer, resourcesOf } from '@schedule/oauth';
+import { MCP_PATH, mcpHttpHandler, onlyMcpPath } from '@schedule/mcp';
+import {
+  createOAuthServer,
+  loopbackAliasesOf,
+  MCP_METADATA_PATH,
+  mcpResourceAt,
+  type OAuthServer,
+  originReached,
+  type Resources,
+} from '@schedule/oauth';
 import { type BookingPages, buildBookingPages } from '@schedule/page';
 import { PUBLIC_DEMO_PASSWORD } from '../demo-tokens.js';
 import { packageVersion } from '../package-version.js';
@@ -29,7 +37,7 @@ export function mcpDepsOf(service: Service) {
   };
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type Handler<Result = void> = (req: IncomingMessage, res: ServerResponse) => Result;
 
 /**
  * The front ends on one port: `/mcp` to the MCP server, the authorization
@@ -38,7 +46,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export interface FrontEnds {
   readonly api: Handler;
-  readonly mcp: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  readonly mcp: Handler<Promise<void>>;
   readonly oauth?: OAuthServer | undefined;
   readonly pages?: BookingPages | undefined;
 }
@@ -69,7 +77,14 @@ export function connectionLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): P
   );
 }
 
-/** A `schedule serve` listening. */
+/**
+ * Which front ends a server runs: `schedule serve` all of them;
+ * `schedule mcp --http` only /mcp and the authorization server that issues
+ * its tokens (every other path is 404 in the error envelope).
+ */
+export type FrontEndSet = 'all' | 'mcp';
+
+/** A `schedule serve` (or `schedule mcp --http`) listening. */
 export interface Serving {
   readonly service: Service;
   /** The HTTP server, bound (its `url` has the port picked for port 0). */
@@ -80,11 +95,16 @@ export interface Serving {
 
 /**
  * Everything `schedule serve` runs, listening: the service, and the HTTP API
- * with the MCP server at /mcp on one port. The command adds only its output
- * and signals, so a test that starts this in process (its own clock,
- * environment and log) runs the very server the binary runs.
+ * with the MCP server at /mcp on one port; with `frontEnds` 'mcp', what
+ * `schedule mcp --http` runs. The command adds only its output and signals,
+ * so a test that starts this in process (its own clock, environment and
+ * log) runs the very server the binary runs.
  */
-export async function startServing(options: ServeOptions, host: ServiceHost = processHost()): Promise<Serving> {
+export async function startServing(
+  options: ServeOptions,
+  host: ServiceHost = processHost(),
+  frontEnds: FrontEndSet = 'all',
+): Promise<Serving> {
   // Checked before the database opens: a wrong flag costs nothing.
   const port = portOf(options.port, host.env);
   const trustProxy = trustedProxyHops(host.env.TRUST_PROXY);
@@ -106,8 +126,12 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
   );
   try {
     const publicUrl = host.env.PUBLIC_URL || http.url;
-    service.servePagesAt(publicUrl);
-    built(routeFrontEnds(await buildFrontEnds(service, host, { publicUrl, trustProxy })));
+    // Without PUBLIC_URL, a loopback server is reached as 127.0.0.1 and as localhost alike (resources.ts).
+    const aliases = host.env.PUBLIC_URL ? [] : loopbackAliasesOf(http.url);
+    if (!host.env.PUBLIC_URL && aliases.length === 0) service.logger.warn({ url: http.url }, publicUrlAdvice(http.url));
+    // The booking pages' links in mail point here only where the pages are served.
+    if (frontEnds === 'all') service.servePagesAt(publicUrl);
+    built(routeFrontEnds(await buildFrontEnds(service, host, { publicUrl, aliases, trustProxy, frontEnds })));
   } catch (error) {
     await http.close();
     await service.close();
@@ -124,16 +148,32 @@ export async function startServing(options: ServeOptions, host: ServiceHost = pr
 }
 
 /**
+ * Said at start when the server names itself by an address no client can be
+ * sure to use (0.0.0.0, a LAN address): an OAuth client checks that the
+ * resource it is told is the URL it was given, and only loopback names are
+ * safe to take from a request's Host (resources.ts), so PUBLIC_URL must say.
+ */
+function publicUrlAdvice(listening: string): string {
+  const { port } = new URL(listening);
+  return `PUBLIC_URL is not set, so the OAuth issuer and /mcp's resource are ${listening}: an MCP client given any other URL cannot sign in. Set PUBLIC_URL to the origin clients use, e.g. PUBLIC_URL=http://schedule.example.com:${port}.`;
+}
+
+/**
  * The HTTP API, the MCP server and the authorization server of one service,
  * at one public URL, each keying its per-address buckets through the same
- * trusted proxies.
+ * trusted proxies; with `frontEnds` 'mcp', the MCP server and the
+ * authorization server alone.
  */
 async function buildFrontEnds(
   service: Service,
   host: ServiceHost,
-  { publicUrl, trustProxy }: { publicUrl: string; trustProxy: number },
+  {
+    publicUrl,
+    aliases,
+    trustProxy,
+    frontEnds,
+  }: { publicUrl: string; aliases: readonly string[]; trustProxy: number; frontEnds: FrontEndSet },
 ): Promise<FrontEnds> {
-  const resources = resourcesOf(publicUrl);
   const oauth = await createOAuthServer({
     store: service.store,
     clock: host.clock,
@@ -142,8 +182,19 @@ async function buildFrontEnds(
     limits: service.limits,
     logger: service.logger,
     publicUrl,
+    aliases,
+    servesApi: frontEnds === 'all',
     trustProxy,
   });
+  const { resources } = oauth;
+  // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
+  const mcp = observeHandler(
+    service.metrics,
+    (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
+    mcpAtEachOrigin(service, resources, trustProxy),
+  );
+  // Reached only by paths that are neither /mcp nor the authorization server's: 404 not_found.
+  if (frontEnds === 'mcp') return { api: onlyMcpPath(mcp, service.core.ids), mcp, oauth };
   const api = buildApp({
     core: service.core,
     // An OAuth token is bound to the API or to /mcp (RFC 8707) and is valid only there.
@@ -158,17 +209,6 @@ async function buildFrontEnds(
     resourceMetadataUrl: resources.apiMetadataUrl,
     trustProxy,
   });
-  // /mcp is counted in the same metrics; a method other than POST is refused there, `unmatched` as in the app.
-  const mcp = observeHandler(
-    service.metrics,
-    (req) => (req.method === 'POST' ? `POST ${MCP_PATH}` : 'unmatched'),
-    mcpHttpHandler({
-      ...mcpDepsOf(service),
-      authenticate: forResource(service.authenticate, resources.mcp),
-      resourceMetadataUrl: resources.mcpMetadataUrl,
-      trustProxy,
-    }),
-  );
   const pages = buildBookingPages({
     core: service.core,
     operations,
@@ -180,6 +220,25 @@ async function buildFrontEnds(
     observe: (route, status, seconds) => service.metrics.observeRequest(route, status, seconds),
   });
   return { api, mcp, oauth, pages };
+}
+
+/**
+ * The MCP server at /mcp, as a resource at the origin each request reached
+ * (the public one, or a loopback alias): an OAuth token is accepted only
+ * when bound to that origin's /mcp (RFC 8707), and a 401 names that
+ * origin's metadata, whose `resource` is the URL the client was given.
+ */
+function mcpAtEachOrigin(service: Service, resources: Resources, trustProxy: number): Handler<Promise<void>> {
+  const at = (origin: string) =>
+    mcpHttpHandler({
+      ...mcpDepsOf(service),
+      authenticate: forResource(service.authenticate, mcpResourceAt(origin)),
+      resourceMetadataUrl: `${origin}${MCP_METADATA_PATH}`,
+      trustProxy,
+    });
+  const main = at(resources.issuer);
+  const aliased = new Map(resources.aliases.map((origin) => [origin, at(origin)]));
+  return (req, res) => (aliased.get(originReached(resources, req.headers.host)) ?? main)(req, res);
 }
 
 /** `schedule serve`: the HTTP API (and the MCP server at /mcp) on one database, until SIGTERM. */

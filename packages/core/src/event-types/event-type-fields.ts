@@ -53,8 +53,8 @@ export const MAX_POOL_HOSTS = 500;
 /** One host of a pool as a caller names them; stored by user id (event-types/pool.ts). */
 const poolHost = z
   .object({
-    user_id: uuid.optional(),
-    username: z.string().min(1).max(100).optional(),
+    user_id: uuid.optional().meta({ description: 'The host; or username.' }),
+    username: z.string().min(1).max(100).optional().meta({ description: 'The host; or user_id.' }),
     weight: z
       .int()
       .min(1)
@@ -84,29 +84,29 @@ const nonNegative = z.int().min(0).max(525_600);
 /** Every field an event type has, each without its default: a PATCH sends only what changes. */
 export const eventTypeFields = {
   slug,
-  name: z.string().min(1).max(200),
+  name: z.string().min(1).max(200).meta({ description: 'Shown to people booking.' }),
   description: z.string().max(5000).nullable().meta({ description: 'Shown to people booking; null: none.' }),
   duration_minutes: minutes(1440).meta({ description: '1 to 1440.' }),
   status: z.enum(ON_OFF).meta({ description: 'off: not bookable (slots empty, bookings and series refused).' }),
-  minimum_notice_minutes: nonNegative,
+  minimum_notice_minutes: nonNegative.meta({ description: 'No start sooner than this.' }),
   cancel_notice_minutes: nonNegative.meta({
-    description: 'A booking starting sooner than this can no longer be canceled by its attendee (0: no notice; at most 525600).',
+    description: 'A booking starting sooner than this can no longer be canceled by its attendee; 0: none.',
   }),
   reschedule_notice_minutes: nonNegative.meta({
-    description: 'A booking starting sooner than this can no longer be moved by its attendee (0: no notice; at most 525600).',
+    description: 'A booking starting sooner than this can no longer be moved by its attendee; 0: none.',
   }),
-  future_limit_days: z.int().min(1).max(3650),
+  future_limit_days: z.int().min(1).max(3650).meta({ description: 'No start later than this.' }),
   recurring: z.enum(ON_OFF).meta({ description: 'off: no new series.' }),
-  allow_reschedule: z.boolean(),
+  allow_reschedule: z.boolean().meta({ description: 'false: bookings cannot be moved.' }),
   requires_confirmation: z.boolean().meta({
     description: 'true: a new booking starts `pending`, holding its time until the host confirms or declines it; series are refused.',
   }),
-  buffer_before_minutes: nonNegative,
-  buffer_after_minutes: nonNegative,
+  buffer_before_minutes: nonNegative.meta({ description: 'Kept free before each booking.' }),
+  buffer_after_minutes: nonNegative.meta({ description: 'Kept free after each booking.' }),
   slot_interval_minutes: minutes(1440).meta({ description: '1 to 1440; the duration when absent at creation.' }),
   questions,
   /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
-  attendee_mail: z.boolean(),
+  attendee_mail: z.boolean().meta({ description: 'false: attendees get no mail.' }),
   location: eventTypeLocationSchema,
   max_bookings_per_day: z
     .int()
@@ -118,7 +118,7 @@ export const eventTypeFields = {
   seats: z.int().min(2).max(1000).nullable().meta({ description: 'Attendees per start, each their own booking; null: one.' }),
   scheduling: z.enum(SCHEDULINGS).meta({
     description:
-      'single: the owner hosts every booking; round_robin: each booking goes to one free host of `hosts`, chosen fairly (with its fixed hosts); collective: every host of `hosts` meets the attendee.',
+      'single: the owner hosts; round_robin: one free host of `hosts` per booking, chosen fairly, with the fixed ones; collective: all of `hosts`.',
   }),
   hosts: z
     .array(poolHost)

@@ -57,7 +57,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const weeklyHours = z.partialRecord(z.enum(WEEKDAYS), day);
 
 /** One date whose hours differ from its weekday's; `[]` is a day off. */
-export const dateOverride = z.object({ date: civilDate, intervals: day });
+export const dateOverride = z.object({ date: civilDate.meta({ description: 'The day, in the schedule zone.' }), intervals: day });
 
 // Stryker disable next-line EqualityOperator: "<=" differs only on a tie, and a repeated date is refused before the sort runs; the line's ">=" is killed (schedule-schema.test.ts).
 const byDate = (a: { date: string }, b: { date: string }) => (a.date < b.date ? -1 : 1);

@@ -74,8 +74,8 @@ export const updateBookingOperation = defineOperation({
   },
 });
 
-/** The booking-write dependencies of an operation's deps. */
-function writeDeps(ctx: OperationContext) {
+/** The booking-write dependencies of an operation's deps (a booking's, a hold's, a found time's). */
+export function writeDeps(ctx: OperationContext) {
   const { store, clock, ids, calendars, conferenceLinks } = ctx.deps;
   return { db: store.db, dialect: store.dialect, clock, ids, calendars, conferenceLinks };
 }

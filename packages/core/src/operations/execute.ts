@@ -45,6 +45,13 @@ export async function execute(
   principal: Principal,
   call: RawCall,
   requestId: string,
+  /**
+   * A front end's last word once the call is known to be whole (scope,
+   * headers, fields and values checked) and before anything is written or
+   * replayed: the MCP server asks its user to confirm a destructive call
+   * here, and a throw ends the call with nothing done.
+   */
+  beforeWork?: () => Promise<void>,
 ): Promise<Executed> {
   if (operation.scope !== null && !principal.scopes.has(operation.scope)) {
     throw new ScheduleError('insufficient_scope', `This token lacks the scope ${operation.scope}.`, {
@@ -75,6 +82,7 @@ export async function execute(
     if (!Object.hasOwn(call.params, name)) throw missingParam(name);
   }
   const input = operation.parse(call);
+  await beforeWork?.();
 
   let reservation: Reservation | undefined;
   if (key !== undefined) {

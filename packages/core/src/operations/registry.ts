@@ -60,6 +60,7 @@ import {
   listTimeOffOperation,
   updateTimeOffOperation,
 } from './time-off-operations.js';
+import { bookTimeOperation, findTimesOperation } from './time-operations.js';
 import { createTokenOperation, getTokenOperation, listTokensOperation, revokeTokenOperation } from './token-operations.js';
 import {
   createWebhookOperation,
@@ -105,6 +106,8 @@ export const operations = [
   checkSlotOperation,
   createHoldOperation,
   releaseHoldOperation,
+  findTimesOperation,
+  bookTimeOperation,
   listWebhooksOperation,
   getWebhookOperation,
   createWebhookOperation,

@@ -173,4 +173,20 @@ export const selfServiceMigrations: Record<string, Migration> = {
       await db.schema.createIndex('booking_hosts_user_start').on('booking_hosts').columns(['user_id', 'start_at', 'end_at']).execute();
     },
   },
+  '0019_mcp_sessions': {
+    async up(db: Kysely<any>) {
+      // An MCP connection over Streamable HTTP is one request after another,
+      // answered by any process: the toolsets a model switched on live here,
+      // by the session id the connection carries, bound to its token.
+      await db.schema
+        .createTable('mcp_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('toolsets', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('mcp_sessions_used').on('mcp_sessions').column('used_at').execute();
+    },
+  },
 };

@@ -403,6 +403,18 @@ export interface HoldsTable {
   created_at: string;
 }
 
+/** The toolsets of one MCP connection over Streamable HTTP (migration 0019, docs/mcp.md). */
+export interface McpSessionsTable {
+  id: string;
+  /** The token that opened it; a request of another token with its id is a connection without a session. */
+  token_id: string;
+  /** Comma-separated toolset names. */
+  toolsets: string;
+  created_at: string;
+  /** The last request that named it; sessions unused for 30 days are deleted. */
+  used_at: string;
+}
+
 export interface Database {
   organization: OrganizationTable;
   users: UsersTable;
@@ -422,4 +434,5 @@ export interface Database {
   calendar_syncs: CalendarSyncsTable;
   time_off: TimeOffTable;
   holds: HoldsTable;
+  mcp_sessions: McpSessionsTable;
 }

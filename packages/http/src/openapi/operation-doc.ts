@@ -6,6 +6,8 @@ export const TAGS = {
   Bookings: 'One meeting between a host and an attendee on an event type; series occurrences too.',
   Slots: 'Start times at which an event type can be booked, computed on request and never stored.',
   Holds: 'A free start kept for one caller for a few minutes while someone decides, then booked with `hold_id` or released.',
+  Times:
+    'A few free times found in the attendee’s terms (days, part of day, zone), each held and shown on both clocks, then one booked by its id (docs/api/times.md).',
   Webhooks:
     'Subscriptions of the caller’s own account to events, delivered as signed POSTs (docs/webhooks.md); their secrets and deliveries.',
   Calendars:

@@ -9,6 +9,7 @@ import { PEOPLE_DOCS } from './docs/people.js';
 import { SERIES_DOCS } from './docs/series.js';
 import { SLOT_DOCS } from './docs/slots.js';
 import { TIME_OFF_DOCS } from './docs/time-off.js';
+import { TIME_DOCS } from './docs/times.js';
 import { WEBHOOK_DOCS } from './docs/webhooks.js';
 import type { OperationDoc } from './operation-doc.js';
 
@@ -21,6 +22,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   ...BOOKING_DOCS,
   ...SLOT_DOCS,
   ...HOLD_DOCS,
+  ...TIME_DOCS,
   ...WEBHOOK_DOCS,
   ...CALENDAR_DOCS,
   ...AVAILABILITY_DOCS,

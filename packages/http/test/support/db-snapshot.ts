@@ -25,6 +25,7 @@ const TABLES: Record<keyof Database, true> = {
   calendar_syncs: true,
   time_off: true,
   holds: true,
+  mcp_sessions: true,
 };
 
 /** A digest of each table's rows, by table name. */

@@ -15,7 +15,7 @@ import {
   randomIds,
   type Store,
 } from '@schedule/core';
-import { buildServer, type McpDeps, type ToolsetName } from '../../src/index.js';
+import { buildServer, type McpDeps, parseToolsets, type ToolsetName } from '../../src/index.js';
 
 /** A store loaded with a workspace, and MCP deps over it. */
 export interface McpWorld {
@@ -24,7 +24,7 @@ export interface McpWorld {
   readonly core: ExecuteDeps;
   readonly errors: unknown[];
   /** A connected SDK client acting as the token with this secret. */
-  /** A client of `buildServer`; `toolsets` as a connection asks for them (the default four if omitted). */
+  /** A client of `buildServer`; `toolsets` as a connection asks for them (every toolset if omitted: the suites test the tools, tool-budgets.test.ts the default). */
   connect(secret: string, toolsets?: readonly ToolsetName[]): Promise<Client>;
   close(): Promise<void>;
 }
@@ -64,7 +64,11 @@ export async function openMcpWorld(
     core,
     errors,
     async connect(secret, toolsets) {
-      const server = buildServer(deps, { principal: () => authenticate(secret), address: 'in-memory' }, toolsets);
+      const server = buildServer(
+        deps,
+        { principal: () => authenticate(secret), address: 'in-memory' },
+        { toolsets: toolsets ?? parseToolsets('all') },
+      );
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: 'test', version: '1.0.0' });
       await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
