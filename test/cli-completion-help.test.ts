@@ -22,6 +22,7 @@ const TOP_LEVEL = [
   'series',
   'slots',
   'holds',
+  'times',
   'whoami',
   'event-types',
   'webhooks',

@@ -252,6 +252,35 @@ describe('the same invalid call over HTTP and over MCP answers the same code and
     tool: () => [string, Record<string, unknown>];
   }[] = [
     {
+      rule: 'find_times for a host nobody is',
+      status: 404,
+      code: 'person_not_found',
+      http: () => http('POST', '/v1/times/find', { host: 'nobody' }),
+      tool: () => ['find_times', { host: 'nobody' }],
+    },
+    {
+      rule: 'find_times for a window that ends before it begins',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/times/find', { host: 'alder', from: '2026-12-09', to: '2026-12-08' }),
+      tool: () => ['find_times', { host: 'alder', from: '2026-12-09', to: '2026-12-08' }],
+    },
+    {
+      rule: 'book_time with an option id that is none',
+      status: 400,
+      code: 'validation_error',
+      http: () => http('POST', '/v1/times/book', { option_id: 'the first', attendee: { email: 'kim@example.com' } }),
+      tool: () => ['book_time', { option_id: 'the first', attendee: { email: 'kim@example.com' } }],
+    },
+    {
+      rule: 'book_time with a hold nobody has',
+      status: 404,
+      code: 'hold_not_found',
+      http: () =>
+        http('POST', '/v1/times/book', { option_id: '9d6b1c2e-0000-4000-8000-000000000000', attendee: { email: 'kim@example.com' } }),
+      tool: () => ['book_time', { option_id: '9d6b1c2e-0000-4000-8000-000000000000', attendee: { email: 'kim@example.com' } }],
+    },
+    {
       rule: 'series count above 42',
       status: 422,
       code: 'count_out_of_range',

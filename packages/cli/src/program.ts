@@ -13,6 +13,7 @@ import { registerPeople } from './commands/people.js';
 import { registerSeries } from './commands/series.js';
 import { registerSlots } from './commands/slots.js';
 import { registerTimeOff } from './commands/time-off.js';
+import { registerTimes } from './commands/times.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerWorkspace } from './commands/workspace.js';
@@ -105,6 +106,7 @@ export function buildProgram(): Command {
   registerSeries(program);
   registerSlots(program);
   registerHolds(program);
+  registerTimes(program);
   registerDirectory(program);
   registerWebhooks(program);
   registerTimeOff(program);

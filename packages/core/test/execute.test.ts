@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { type ManualClock, manualClock } from '../src/clock.js';
+import { ScheduleError } from '../src/errors.js';
 import { getBookingOperation, updateBookingOperation } from '../src/operations/booking-operations.js';
 import { type ExecuteDeps, execute } from '../src/operations/execute.js';
 import type { Store } from '../src/storage/store.js';
@@ -106,6 +107,39 @@ describe.each(storeFixtures())('execute on $name', (fixture) => {
         retryAfterSeconds: undefined,
       });
       expect(await read(B_ALICE)).toEqual({ status: 200, data: aliceBooking(), version: 1 });
+    });
+
+    it("asks a front end's last word only of a whole call, before any write or replay; a refusal there changes nothing", async () => {
+      const asked: string[] = [];
+      const refuse = async () => {
+        asked.push('asked');
+        throw new ScheduleError('validation_error', 'The user did not confirm; nothing was done.', { fields: ['confirm'] });
+      };
+      const patchWith = (body: unknown, beforeWork: () => Promise<void>, key = 'key-word') =>
+        execute(
+          deps,
+          updateBookingOperation,
+          alice,
+          { params: { uid: B_ALICE }, query: {}, body, idempotencyKey: key, ifMatch: '"1"' },
+          'r',
+          beforeWork,
+        );
+      // A call that fails its own checks is never put to the user.
+      expect(await scheduleErrorOf(patchWith({ metadata: 'not an object' }, refuse))).toMatchObject({
+        code: 'validation_error',
+        details: { fields: ['metadata'] },
+      });
+      expect(asked).toEqual([]);
+      expect(await scheduleErrorOf(patchWith({ metadata: { x: 1 } }, refuse))).toMatchObject({ details: { fields: ['confirm'] } });
+      expect(asked).toEqual(['asked']);
+      expect(await read(B_ALICE)).toEqual({ status: 200, data: aliceBooking(), version: 1 });
+      // Agreed: the write happens, once; its replay with the same key is asked again, and answers the same.
+      const agreed = async () => {
+        asked.push('agreed');
+      };
+      expect((await patchWith({ metadata: { x: 1 } }, agreed)).outcome.version).toBe(2);
+      expect((await patchWith({ metadata: { x: 1 } }, agreed)).replayed).toBe(true);
+      expect(asked).toEqual(['asked', 'agreed', 'agreed']);
     });
 
     it('refuses a PATCH without an Idempotency-Key', async () => {

@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Settings } from 'luxon';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/auth/principal.js';
 import { MAX_LIVE_HOLDS } from '../src/bookings/create-hold.js';
 import type { ManualClock } from '../src/clock.js';
 import type { ExecuteDeps } from '../src/operations/execute.js';
-import type { Store } from '../src/storage/store.js';
-import { spreadOptions } from '../src/times/find-times.js';
-import { localTime } from '../src/times/local-time.js';
+import type { Executor, Store } from '../src/storage/store.js';
+import { findTimes, holdTimes, spreadOptions } from '../src/times/find-times.js';
+import { hostZone, hostZones } from '../src/times/host-zone.js';
+import { addDays, dateIn, localTime, minuteOfDay, startOfDate } from '../src/times/local-time.js';
+import { findTimesBodySchema } from '../src/times/times-input.js';
 import { scheduleErrorOf } from './support/errors.js';
 import { storeFixtures } from './support/stores.js';
 import { openTokenWorld, TEAM_SCOPES } from './support/token-world.js';
@@ -25,6 +28,7 @@ const ET = {
   chat: 'e7100000-0000-4000-8000-000000000002',
   deep: 'e7100000-0000-4000-8000-000000000003',
   team: 'e7100000-0000-4000-8000-000000000004',
+  tessChat: 'e7100000-0000-4000-8000-000000000005',
 };
 const hours = (timezone: string) => ({
   timezone,
@@ -53,20 +57,23 @@ type Caller = keyof typeof TOKENS;
 const WORKSPACE = {
   organization: { name: 'Times' },
   users: [
-    user('olga', 'UTC', { role: 'owner' }),
+    // Olga keeps no working hours: a host's zone is then their own.
+    user('olga', 'Asia/Tokyo', { role: 'owner', schedule: undefined }),
     user('uma', 'Europe/Berlin'),
-    user('ulf', 'Europe/Berlin'),
+    // Ulf lives in London and works Berlin hours: his hours' zone is the one a meeting is read in.
+    user('ulf', 'Europe/London', { schedule: hours('Europe/Berlin') }),
     user('tess', 'America/New_York'),
   ],
   event_types: [
     type(ET.intro, 'uma', 'intro', 'Intro call'),
-    type(ET.chat, 'ulf', 'chat', 'Chat'),
+    type(ET.chat, 'ulf', 'chat', 'Chat', { requires_confirmation: true }),
+    type(ET.tessChat, 'tess', 'chat', 'Chat'),
     type(ET.deep, 'ulf', 'deep-dive', 'Deep dive', { duration_minutes: 60 }),
     type(ET.team, 'olga', 'team-demo', 'Team demo', { scheduling: 'round_robin', hosts: [{ username: 'uma' }, { username: 'tess' }] }),
   ],
   tokens: [
     { name: 'olga', user: 'olga', secret: TOKENS.olga, scopes: TEAM_SCOPES },
-    { name: 'uma', user: 'uma', secret: TOKENS.uma, scopes: TEAM_SCOPES },
+    { name: 'uma', user: 'uma', secret: TOKENS.uma, scopes: [...TEAM_SCOPES, 'availability:write'] },
     { name: 'umaSlots', user: 'uma', secret: TOKENS.umaSlots, scopes: ['slots:read'] },
     { name: 'ulf', user: 'ulf', secret: TOKENS.ulf, scopes: TEAM_SCOPES },
   ],
@@ -92,6 +99,7 @@ interface Booked {
   warnings: { code: string; message: string }[];
 }
 
+const toIso = (ms: number) => new Date(ms).toISOString();
 const BOB = { email: 'bob@example.com', name: 'Bob', timezone: 'America/New_York' };
 
 describe.each(storeFixtures())('find_times and book_time on $name', (fixture) => {
@@ -230,7 +238,7 @@ describe.each(storeFixtures())('find_times and book_time on $name', (fixture) =>
     expect(found).toMatchObject({
       event_type: { id: ET.team, scheduling: 'round_robin' },
       not_held_reason: 'team_type',
-      host_timezone: 'UTC',
+      host_timezone: 'Asia/Tokyo',
     });
     const first = found.options[0]!;
     expect(first).toMatchObject({ option_id: `${ET.team}@${first.start}`, held_until: null });
@@ -268,6 +276,14 @@ describe.each(storeFixtures())('find_times and book_time on $name', (fixture) =>
 
   it('names the type from a host with several by slug or name (any case), and refuses ambiguity, strangers and windows it cannot search', async () => {
     expect((await find({ host: 'ulf', event_type: 'DEEP DIVE' }, 'olga')).event_type.id).toBe(ET.deep);
+    // Without a host: the caller's own only type; a slug alone, anyone's the caller may act for.
+    expect((await find({}, 'olga')).event_type.id).toBe(ET.team);
+    expect((await find({ event_type: 'chat' }, 'ulf')).event_type.id).toBe(ET.chat);
+    expect(await scheduleErrorOf(callWebhooks(deps, who.olga, 'find_times', { body: { event_type: 'chat' } }))).toEqual({
+      code: 'validation_error',
+      message: 'Several event types fit: tess/chat ("Chat"), ulf/chat ("Chat"). Name one in event_type.',
+      details: { fields: ['event_type'] },
+    });
     expect((await find({ host: 'ulf@times.test', event_type: 'chat' }, 'olga')).event_type.id).toBe(ET.chat);
     expect((await find({ event_type: ET.chat }, 'olga')).event_type.id).toBe(ET.chat);
     const refused = (body: Record<string, unknown>, caller: Caller = 'olga') =>
@@ -326,6 +342,129 @@ describe.each(storeFixtures())('find_times and book_time on $name', (fixture) =>
     expect(await liveHolds()).toBe(3);
   });
 
+  it("reads a part of day's bounds exactly: a morning ends before 12:00, an afternoon starts at it (Ulf's hour-long type, his Berlin hours)", async () => {
+    const day = {
+      host: 'ulf',
+      event_type: 'deep-dive',
+      attendee_timezone: 'Europe/Berlin',
+      from: '2026-03-03',
+      to: '2026-03-03',
+      count: 5,
+    };
+    const morning = await find({ ...day, part_of_day: 'morning' }, 'olga');
+    expect(morning.host_timezone).toBe('Europe/Berlin');
+    expect(morning.options.map((o) => o.host_time.slice(15, 20))).toEqual(['09:00', '10:00', '11:00']);
+    const afternoon = await find({ ...day, part_of_day: 'afternoon' }, 'olga');
+    expect(afternoon.options.map((o) => o.host_time.slice(15, 20))).toEqual(['12:00', '13:00', '14:00', '15:00', '16:00']);
+  });
+
+  it('answers no options, not an error, for a window that is past or ends now, and searches a 31-day window across a DST change', async () => {
+    expect((await find({ from: '2026-02-01', to: '2026-02-03' })).options).toEqual([]);
+    clock.set('2026-03-02T23:00:00.000Z'); // midnight in Berlin: the 2nd has just ended there
+    expect((await find({ from: '2026-03-02', to: '2026-03-02' })).options).toEqual([]);
+    clock.set(T0);
+    // 31 New York days around the end of summer time are 31 days and an hour.
+    const autumn = await find({ attendee_timezone: 'America/New_York', from: '2026-10-15', to: '2026-11-14', hold: false });
+    expect(autumn.to).toBe('2026-11-14');
+  });
+
+  it('books with the zone searched in, UTC when none is given, passes the answers on, and answers where the booking lives', async () => {
+    const found = await find({ from: '2026-03-03', to: '2026-03-03', count: 2 });
+    const executed = await callWebhooks(deps, who.uma, 'book_time', {
+      body: { option_id: found.options[0]!.option_id, attendee: { email: 'kim@example.com' } },
+    });
+    const booked = executed.outcome.data as Booked;
+    expect(executed.outcome).toMatchObject({ status: 201, version: 1, location: `/v1/bookings/${booked.uid}` });
+    expect(booked.attendee_time).toBe('Tue 2026-03-03 08:00 UTC (UTC+00:00)');
+    expect(booked.host_time).toBe('Tue 2026-03-03 09:00 Europe/Berlin (UTC+01:00)');
+    const shown = await callWebhooks(deps, who.uma, 'get_booking', { params: { uid: booked.uid } });
+    expect(shown.outcome.data).toMatchObject({ timezone: 'UTC', attendees: [{ timezone: 'UTC' }] });
+    // Answers are passed to the create as given (a type without a form keeps them, as a host's notes).
+    const more = await find({ from: '2026-03-04', to: '2026-03-04', count: 1 });
+    const answered = await book({ option_id: more.options[0]!.option_id, attendee: BOB, responses: { topic: 'x' } });
+    const kept = await callWebhooks(deps, who.uma, 'get_booking', { params: { uid: answered.uid } });
+    expect(kept.outcome.data).toMatchObject({ responses: { topic: 'x' } });
+  });
+
+  it('still uses a hold at the last instant before it expires, and its promise holds against time off added since', async () => {
+    const found = await find({ from: '2026-03-03', to: '2026-03-03', count: 1 });
+    const option = found.options[0]!;
+    await callWebhooks(deps, who.uma, 'create_time_off', {
+      params: { user_id: 'me' },
+      body: { start: option.start, end: option.end, reason: 'Dentist' },
+    });
+    clock.set(new Date(Date.parse(option.held_until!) - 1).toISOString());
+    expect((await book({ option_id: option.option_id, attendee: BOB })).start_at).toBe(option.start);
+    await store.db.deleteFrom('time_off').execute();
+  });
+
+  it('books an expired hold at its very expiry without it, which time off then refuses', async () => {
+    const found = await find({ from: '2026-03-03', to: '2026-03-03', count: 1 });
+    const option = found.options[0]!;
+    clock.set(option.held_until!);
+    expect((await book({ option_id: option.option_id, attendee: BOB })).start_at).toBe(option.start);
+  });
+
+  it('warns of a pending booking of the attendee too, and never of another attendee that day', async () => {
+    const day = {
+      host: 'ulf',
+      event_type: 'chat',
+      from: '2026-03-04',
+      to: '2026-03-04',
+      count: 3,
+      attendee_timezone: 'Europe/Berlin',
+      hold: false,
+    };
+    const found = await find(day, 'olga');
+    const first = await book(
+      { option_id: found.options[0]!.option_id, attendee: { email: 'bob@example.com', timezone: 'Europe/Berlin' } },
+      'olga',
+    );
+    expect(first.status).toBe('pending');
+    const other = await book(
+      { option_id: found.options[1]!.option_id, attendee: { email: 'eve@example.com', timezone: 'Europe/Berlin' } },
+      'olga',
+    );
+    expect(other.warnings).toEqual([]);
+    const again = await book(
+      { option_id: found.options[2]!.option_id, attendee: { email: 'bob@example.com', timezone: 'Europe/Berlin' } },
+      'olga',
+    );
+    expect(again.warnings.map((w) => w.message)).toEqual([
+      `bob@example.com already meets ulf that day: booking ${first.uid} at Wed 2026-03-04 09:00 Europe/Berlin (UTC+01:00).`,
+    ]);
+  });
+
+  it('offers unheld a start taken between the search and the hold, and still holds the rest', async () => {
+    const times = { db: store.db, dialect: store.dialect, clock, ids: deps.ids, calendars: deps.calendars };
+    const found = await findTimes(times, who.uma, findTimesBodySchema.parse({ count: 2 }));
+    await callWebhooks(deps, who.olga, 'create_booking', {
+      body: { event_type_id: ET.intro, start: toIso(found.chosen[0]!.startMs), attendee: { email: 'eve@example.com' } },
+    });
+    const answer = await holdTimes(store.db, times, who.uma, found);
+    expect(answer.options.map((o) => o.held_until !== null)).toEqual([false, true]);
+    expect(answer.not_held_reason).toBe('slot_taken');
+  });
+
+  it('lets a fault of the database end the call rather than offer the time unheld', async () => {
+    const times = { db: store.db, dialect: store.dialect, clock, ids: deps.ids, calendars: deps.calendars };
+    const found = await findTimes(times, who.uma, findTimesBodySchema.parse({}));
+    const broken = new Proxy({} as Executor, {
+      get() {
+        throw new Error('disk full');
+      },
+    });
+    await expect(holdTimes(broken, times, who.uma, found)).rejects.toThrow('disk full');
+  });
+
+  it("reads each host's zone: their hours' zone, else their own; UTC for no one; nothing read for no one", async () => {
+    expect(await hostZone(store.db, ID.ulf)).toBe('Europe/Berlin');
+    expect(await hostZone(store.db, ID.olga)).toBe('Asia/Tokyo');
+    expect(await hostZone(store.db, U(9))).toBe('UTC');
+    expect(await hostZones(store.db, [])).toEqual(new Map());
+    expect(await hostZones(store.db, [ID.uma, ID.uma])).toEqual(new Map([[ID.uma, 'Europe/Berlin']]));
+  });
+
   it('answers a retry with the same idempotency key with the same options, holding nothing more', async () => {
     const first = await find({}, 'uma', 'same-key');
     const again = await find({}, 'uma', 'same-key');
@@ -335,6 +474,30 @@ describe.each(storeFixtures())('find_times and book_time on $name', (fixture) =>
 });
 
 describe('local time', () => {
+  afterEach(() => {
+    Settings.defaultLocale = 'en-US';
+    Settings.defaultZone = 'system';
+  });
+
+  it('writes English and the zone asked for whatever the process is set to', () => {
+    Settings.defaultLocale = 'de-DE';
+    Settings.defaultZone = 'Asia/Tokyo';
+    const at = Date.parse('2026-10-25T00:30:00Z');
+    expect(localTime(at, 'Europe/Berlin')).toBe('Sun 2026-10-25 02:30 Europe/Berlin (UTC+02:00)');
+    expect(localTime(at, 'Mars/Base')).toBe('Sun 2026-10-25 00:30 UTC (UTC+00:00)');
+    expect(startOfDate('2026-03-08', 'America/New_York')).toBe(Date.parse('2026-03-08T05:00:00Z'));
+    expect(startOfDate('2026-03-08', 'UTC')).toBe(Date.parse('2026-03-08T00:00:00Z'));
+  });
+
+  it('counts minutes of the day, and days across a month and a leap day', () => {
+    expect(minuteOfDay(Date.parse('2026-03-02T12:30:00Z'), 'UTC')).toBe(750);
+    expect(minuteOfDay(Date.parse('2026-03-02T12:30:00Z'), 'Asia/Kolkata')).toBe(18 * 60);
+    expect(addDays('2026-02-28', 1)).toBe('2026-03-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(dateIn(Date.parse('2026-03-02T23:30:00Z'), 'Asia/Tokyo')).toBe('2026-03-03');
+  });
+
   it('names the weekday, date, time, zone and offset, and reads an unknown zone as UTC', () => {
     const at = Date.parse('2026-10-25T00:30:00Z');
     expect(localTime(at, 'Europe/Berlin')).toBe('Sun 2026-10-25 02:30 Europe/Berlin (UTC+02:00)');

@@ -84,7 +84,8 @@ const mcpCreate = await timed(CALLS, (i, warm) =>
 );
 // Issue 36: booking in two calls, the first free time of a day far ahead (each booked one moves the next on;
 // a day has 96 starts, so every 90 calls take the next day).
-const dayOf = (first, i, warm) => new Date(firstSlot + (first + (warm ? 0 : 1 + Math.floor(i / 90))) * 86_400_000).toISOString().slice(0, 10);
+const dayOf = (first, i, warm) =>
+  new Date(firstSlot + (first + (warm ? 0 : 1 + Math.floor(i / 90))) * 86_400_000).toISOString().slice(0, 10);
 const bookTwoCalls = async (call, i, warm) => {
   const day = dayOf(200, i, warm);
   const found = await call('find_times', { event_type: 'call', from: day, to: day, count: 1 });
@@ -133,8 +134,15 @@ const httpCreate = await timed(CALLS, (i, warm) =>
 );
 const httpTwoCall = await timed(CALLS, async (i, warm) => {
   const day = dayOf(300, i, warm);
-  const found = JSON.parse(await http('POST', '/v1/times/find', { event_type: 'call', from: day, to: day, count: 1 }, `f-${warm ? 'w' : ''}${i}`)).data;
-  await http('POST', '/v1/times/book', { option_id: found.options[0].option_id, attendee: { email: `t${i}@example.com`, name: `T ${i}` } }, `b-${warm ? 'w' : ''}${i}`);
+  const found = JSON.parse(
+    await http('POST', '/v1/times/find', { event_type: 'call', from: day, to: day, count: 1 }, `f-${warm ? 'w' : ''}${i}`),
+  ).data;
+  await http(
+    'POST',
+    '/v1/times/book',
+    { option_id: found.options[0].option_id, attendee: { email: `t${i}@example.com`, name: `T ${i}` } },
+    `b-${warm ? 'w' : ''}${i}`,
+  );
 });
 // What a Streamable HTTP request to /mcp costs before any tool runs: a server is built for each, every tool the token may call
 // registered; tools/list against the cheapest API read (GET /v1/me) in the same process.

@@ -52,6 +52,9 @@ function splitTypes(schema: JsonSchema): JsonSchema {
   const { type: _, enum: values, ...rest } = schema;
   const branches = (types as string[]).map((type) => {
     if (type === 'null') return { type };
+    // A JSON value's array holds JSON values: its items are said as the list's other types, one level deep
+    // (an array without `items`, or with `{}`, is what strict clients refuse).
+    if (type === 'array') return { type, items: { anyOf: (types as string[]).filter((t) => t !== 'array').map((t) => ({ type: t })) } };
     const ofType = Array.isArray(values) ? values.filter((v) => v !== null) : undefined;
     return ofType ? { type, enum: ofType } : { type };
   });

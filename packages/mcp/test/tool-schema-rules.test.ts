@@ -213,7 +213,11 @@ describe('tool schema rules', () => {
         { type: 'number' },
         { type: 'boolean' },
         { type: 'null' },
-        { type: 'array', items: {} },
+        // An array of JSON values, its items said one level deep (an array without items is refused by strict clients).
+        {
+          type: 'array',
+          items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'object' }] },
+        },
         { type: 'object' },
       ],
     };

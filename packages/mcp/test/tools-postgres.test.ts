@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { dropPostgresSchema } from '@schedule/core';
+import { dropPostgresSchema, openStore, randomIds } from '@schedule/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionStore } from '../src/sessions.js';
 import { ET, IMPORTED, M0, TOKEN, USER } from './support/mcp-workspace.js';
 import { ok, openSuite, type Suite, viaCore } from './support/tool-calls.js';
 
@@ -68,5 +69,27 @@ describe('the core flow on PostgreSQL', () => {
       ...occurrences.map((o: { uid: string }) => o.uid),
     ]);
     expect(await ok(uma, 'list_series', {})).toEqual({ data: [series], next_cursor: null, has_more: false });
+  });
+
+  it("finds and books in two calls, letting the other holds go, and keeps a session's toolsets for another process", async () => {
+    const found = await ok(uma, 'find_times', { event_type: 'weekly', from: '2026-03-03', to: '2026-03-05' });
+    expect(found.not_held_reason).toBeNull();
+    const booked = await ok(uma, 'book_time', { option_id: found.options[1].option_id, attendee: { email: 'kim@example.com' } });
+    expect(booked.start_at).toBe(found.options[1].start);
+    expect(await suite!.world.store.db.selectFrom('holds').select('id').execute()).toEqual([]);
+
+    // A session opened by one process is read by another on the same database, and by its token only.
+    const principal = await suite!.principal(TOKEN.uma);
+    const one = sessionStore(suite!.world.store.db, suite!.clock, randomIds);
+    const id = await one.open(principal.tokenId, ['booking', 'manage']);
+    const other = await openStore(`${DATABASE_URL}?schema=${schema}`);
+    try {
+      const two = sessionStore(other.db, suite!.clock, randomIds);
+      await two.save(id, principal.tokenId, ['booking', 'manage', 'series']);
+      expect(await one.toolsets(id, principal.tokenId)).toEqual(['booking', 'manage', 'series']);
+      expect(await two.toolsets(id, 'another-token')).toBeUndefined();
+    } finally {
+      await other.close();
+    }
   });
 });

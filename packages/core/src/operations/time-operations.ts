@@ -26,9 +26,7 @@ export const findTimesOperation = defineOperation({
   async run(ctx, body) {
     const deps = writeDeps(ctx);
     const found = await findTimes(deps, ctx.principal, body);
-    if (found.notHeld !== null || found.chosen.length === 0) {
-      return { status: 200, data: await holdTimes(deps.db, deps, ctx.principal, found) };
-    }
+    // One write even when nothing is held: a retry with the same key answers the same options either way.
     return mapLockTimeout(() => ctx.write(async (trx) => ({ status: 200, data: await holdTimes(trx, deps, ctx.principal, found) })));
   },
 });
@@ -60,7 +58,8 @@ export const bookTimeOperation = defineOperation({
           title: booking.title,
           start_at: booking.start_at,
           end_at: booking.end_at,
-          attendee_time: localTime(startMs, booking.attendees[0]?.timezone ?? booking.timezone),
+          // The booking is shown in its attendee's zone: book_time sends no zone of its own (times-input.ts).
+          attendee_time: localTime(startMs, booking.timezone),
           host_time: localTime(startMs, await hostZone(trx, booking.host.user_id)),
           hosts: booking.hosts.map((host) => host.username),
           location_url: booking.location.url,

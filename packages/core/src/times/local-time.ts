@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { DAY_MS } from '../time.js';
 
 /**
  * An instant as a person in `zone` reads it, with nothing left to guess:
@@ -22,7 +23,7 @@ export function minuteOfDay(epochMs: number, zone: string): number {
 
 /** The civil date (`YYYY-MM-DD`) of an instant in `zone`. */
 export function dateIn(epochMs: number, zone: string): string {
-  return DateTime.fromMillis(epochMs, { zone }).toISODate() ?? '';
+  return DateTime.fromMillis(epochMs, { zone }).toISODate() as string;
 }
 
 /** The instant a civil date begins in `zone` (local midnight, or the first instant after it on a DST day). */
@@ -30,7 +31,7 @@ export function startOfDate(date: string, zone: string): number {
   return DateTime.fromISO(date, { zone }).startOf('day').toMillis();
 }
 
-/** A civil date plus `days` (negative: before). */
+/** A civil date plus `days` (negative: before): calendar arithmetic, the same in every zone. */
 export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() ?? date;
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }

@@ -12,13 +12,7 @@ export interface Finding {
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What a JSON value (metadata, responses) allows: its array branch's items are any JSON value again. */
-function isJsonValue(schema: Schema): boolean {
-  const branches = schema.anyOf;
-  return Array.isArray(branches) && branches.length === 6 && branches.some((b) => isSchema(b) && b.type === 'array');
-}
-
-function walk(schema: unknown, at: string, findings: Finding[], underJsonValue: boolean): void {
+function walk(schema: unknown, at: string, findings: Finding[]): void {
   if (typeof schema === 'boolean') {
     findings.push({ at, rule: 'boolean-schema' });
     return;
@@ -27,20 +21,20 @@ function walk(schema: unknown, at: string, findings: Finding[], underJsonValue: 
   if (Array.isArray(schema.type)) findings.push({ at, rule: 'type-union' });
   if ('$ref' in schema || '$defs' in schema || 'definitions' in schema) findings.push({ at, rule: 'ref' });
   if ('$schema' in schema) findings.push({ at, rule: 'dialect' });
-  if (Object.keys(schema).length === 0 && !underJsonValue) findings.push({ at, rule: 'anything' });
+  // `{}` is the object spelling of a bare `true`: it constrains nothing (the Inspector warns of both).
+  if (Object.keys(schema).length === 0) findings.push({ at, rule: 'anything' });
   if (schema.type === 'array' && !isSchema(schema.items)) findings.push({ at, rule: 'array-items' });
-  const jsonValue = isJsonValue(schema);
   for (const [name, property] of Object.entries(isSchema(schema.properties) ? schema.properties : {})) {
-    walk(property, `${at}.${name}`, findings, false);
+    walk(property, `${at}.${name}`, findings);
   }
-  if (schema.items !== undefined) walk(schema.items, `${at}[]`, findings, underJsonValue);
+  if (schema.items !== undefined) walk(schema.items, `${at}[]`, findings);
   // `additionalProperties: false` closes an input object: a keyword's value, not a schema a value must match.
-  if (isSchema(schema.additionalProperties)) walk(schema.additionalProperties, `${at}{}`, findings, false);
+  if (isSchema(schema.additionalProperties)) walk(schema.additionalProperties, `${at}{}`, findings);
   for (const [i, branch] of (Array.isArray(schema.anyOf) ? schema.anyOf : []).entries()) {
     if (isSchema(branch) && branch.type === undefined && branch.const === undefined && branch.enum === undefined) {
       findings.push({ at: `${at}|${i}`, rule: 'branch-type' });
     }
-    walk(branch, `${at}|${i}`, findings, jsonValue);
+    walk(branch, `${at}|${i}`, findings);
   }
 }
 
@@ -53,7 +47,7 @@ export function lintTool(tool: { name: string; inputSchema: unknown; outputSchem
   ] as const) {
     if (schema === undefined) continue;
     if (!isSchema(schema) || schema.type !== 'object') findings.push({ at: `${tool.name}.${kind}`, rule: 'root-object' });
-    walk(schema, `${tool.name}.${kind}`, findings, false);
+    walk(schema, `${tool.name}.${kind}`, findings);
   }
   return findings;
 }
