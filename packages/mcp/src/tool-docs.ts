@@ -43,13 +43,13 @@ export const API_TOOL_DOCS: Record<ApiToolName, ToolDoc> = {
   find_times: {
     title: 'Find times to meet',
     description:
-      "Start here to book. A few free times of a host's event type (or a team's), in the attendee's days and part of day, each shown in the attendee's and the host's zone and held for 10 minutes. Book one with book_time.",
+      "Start here to book: a few free times of a host's (or a team's) event type in the attendee's days, part of day and zone, each held 10 minutes and shown on both clocks. Book one with book_time.",
     annotations: create,
   },
   book_time: {
     title: 'Book a found time',
     description:
-      "Book an option of find_times by its option_id for the attendee; the other options' holds are let go. Answers the booking in both zones and warnings to pass on (the attendee already meets the host that day).",
+      "Book a find_times option by its option_id; the other options' holds are let go. Answers the booking on both clocks and warnings to pass on.",
     annotations: create,
   },
   list_bookings: {

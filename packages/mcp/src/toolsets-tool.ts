@@ -16,7 +16,8 @@ const INPUT: JsonSchema = {
   type: 'object',
   properties: {
     enable: { type: 'array', items: { type: 'string', enum: [...OPTIONAL, 'all'] }, description: 'Toolsets to switch on.' },
-    disable: { type: 'array', items: { type: 'string', enum: OPTIONAL }, description: 'Toolsets to switch off, sparing context.' },
+    // The names are enable's: listed once, as every byte here is spent on every connection.
+    disable: { type: 'array', items: { type: 'string' }, description: 'Toolsets to switch off (names as enable), sparing context.' },
   },
   additionalProperties: false,
 };
