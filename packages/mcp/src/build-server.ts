@@ -77,7 +77,11 @@ export function buildServer(deps: McpDeps, caller: ToolCaller, options: ServerOp
     });
   }
 
-  listed.push(registerToolsetsTool(server, listed, on, options.keepToolsets));
+  const admitted = async () => {
+    const admission = await admitCall(deps, caller);
+    return 'error' in admission ? admission.error : undefined;
+  };
+  listed.push(registerToolsetsTool(server, listed, on, options.keepToolsets, admitted));
   answerToolsList(server, listed, on);
   registerDirectoryResources(server, deps, caller);
   registerPrompts(server, on.has('series') && listed.some((tool) => tool.definition.name === 'create_series'));

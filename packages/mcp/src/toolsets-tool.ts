@@ -58,6 +58,8 @@ export function registerToolsetsTool(
   tools: readonly ListedTool[],
   on: Set<ToolsetName>,
   keep: ((toolsets: readonly ToolsetName[]) => Promise<boolean>) | undefined,
+  /** The caller's admission, as every tool's (call-tool.ts admitCall): a revoked token lists nothing, and the call is counted. */
+  admit: () => Promise<ScheduleError | undefined>,
 ): ListedTool {
   const listing = () =>
     TOOLSET_NAMES.map((name) => ({
@@ -78,6 +80,8 @@ export function registerToolsetsTool(
     { ...definition, inputSchema: describedOnly(INPUT), outputSchema: declaredOutput(withErrorBranch(OUTPUT)) },
     async (args, extra): Promise<CallToolResult> => {
       try {
+        const refused = await admit();
+        if (refused) return errorResult(refused);
         const { enable, disable, ...stray } = args as { enable?: unknown; disable?: unknown };
         if (Object.keys(stray).length > 0) {
           throw new ScheduleError('validation_error', 'toolsets takes no arguments besides enable, disable.', {

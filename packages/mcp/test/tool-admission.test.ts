@@ -74,6 +74,8 @@ describe('admission and faults', () => {
       await suite.reload({ revoked: [TOKEN.uma] });
       await fails(uma, 'whoami', {}, UNAUTHORIZED);
       await fails(uma, 'get_booking', { uid: IMPORTED.tue }, UNAUTHORIZED);
+      // The toolsets tool too: it is the connection's own, and still its token's.
+      await fails(uma, 'toolsets', { enable: ['series'] }, UNAUTHORIZED);
       await fails(
         uma,
         'create_booking',
