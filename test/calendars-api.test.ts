@@ -204,7 +204,7 @@ describe('the calendar account tools (MCP)', () => {
     expect(added.source).toBe('api');
     expect(toolData(await mcp.call('list_calendars', {})).data).toEqual([added]);
     expect(toolData(await mcp.call('test_calendar', { calendar_id: added.id })).id).toBe(added.id);
-    expect(toolData(await mcp.call('remove_calendar', { calendar_id: added.id }))).toEqual(added);
+    expect(toolData(await mcp.call('remove_calendar', { calendar_id: added.id, confirm: true }))).toEqual(added);
     expectLogFree();
   });
 });

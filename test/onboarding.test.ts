@@ -170,7 +170,7 @@ describe('onboarding a host with only MCP tools', () => {
     const moved = toolData(await mo.call('reschedule_booking', { uid: booking.uid, start: at(WED, '10:00') }));
     expect(moved).toMatchObject({ start_at: at(WED, '10:00'), status: 'confirmed' });
 
-    toolData(await owner.call('deactivate_person', { user_id: person.user_id }));
+    toolData(await owner.call('deactivate_person', { user_id: person.user_id, confirm: true }));
     await expect(connect(token.secret)).rejects.toMatchObject({ code: 401 });
     expectToolError(
       await owner.call('create_booking', { event_type_id: eventType.id, start: at(WED, '11:00'), attendee }),

@@ -345,7 +345,7 @@ describe('the same operations as MCP tools', () => {
       has_more: false,
     });
     expect(toolData(await mcp.call('list_webhook_deliveries', { id: made.id })).data).toEqual([queued]);
-    const deleted = toolData(await mcp.call('delete_webhook', { id: made.id }));
+    const deleted = toolData(await mcp.call('delete_webhook', { id: made.id, confirm: true }));
     expect(deleted.id).toBe(made.id);
     expectError(await send('GET', `/v1/webhooks/${made.id}`), 404, 'webhook_not_found', { id: made.id });
   });

@@ -70,7 +70,7 @@ export async function successResult(
   name: string,
   structured: Record<string, unknown>,
 ): Promise<CallToolResult> {
-  const hosts = await hostZones(deps.core.store.db, hostIdsOf(name, structured));
+  const hosts = await hostZones(deps.core.store.db, hostIdsOf(structured));
   const text = summarize(name, structured, { caller: principal.account.timezone, hosts });
   return { structuredContent: structured, content: [{ type: 'text', text }] };
 }

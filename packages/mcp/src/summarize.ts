@@ -84,7 +84,7 @@ const TEXTS: Record<string, (structured: Item, zones: Zones) => string> = {
 };
 
 /** The hosts whose zones an answer's text needs: its bookings'. */
-export function hostIdsOf(tool: string, structured: Item): string[] {
+export function hostIdsOf(structured: Item): string[] {
   const bookings: Item[] = Array.isArray(structured.data) ? structured.data : [structured];
   return bookings.flatMap((b) => (typeof b?.host?.user_id === 'string' && typeof b.start_at === 'string' ? [b.host.user_id] : []));
 }

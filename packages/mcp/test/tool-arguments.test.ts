@@ -254,7 +254,7 @@ describe('arguments named in the words of tools', () => {
         if (!result.isError) continue;
         expect(result.structuredContent?.error.code).not.toBe('rate_limited');
         refusals++;
-        const { message, details } = (result.structuredContent ?? {}).error as { message: string; details: Record<string, unknown> };
+        const { message, details } = (result.structuredContent as { error: { message: string; details: Record<string, unknown> } }).error;
         const named = [...((details.fields as string[] | undefined) ?? []), ...(details.param ? [details.param as string] : [])];
         const shown = { tool: operation.name, argument: name, named: named.map((field) => field.split('.')[0]) };
         expect(shown).toEqual({ ...shown, named: shown.named.filter((field) => names.includes(field!)) });
