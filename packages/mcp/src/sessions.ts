@@ -5,6 +5,14 @@ import { parseToolsets, type ToolsetName } from './toolsets.js';
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
+ * The sessions one token keeps at most: opening another lets its least
+ * recently used go. A client that initializes on every request (or a token
+ * shared by many clients) cannot grow the table past this; a session let go
+ * only lists the default toolsets again.
+ */
+export const MAX_SESSIONS_PER_TOKEN = 100;
+
+/**
  * Where an MCP connection over Streamable HTTP keeps the toolsets it
  * switched on (the `toolsets` tool). The server is stateless, so every
  * request builds its server again; the session id the client carries names
@@ -30,6 +38,20 @@ export function sessionStore(db: Executor, clock: { now(): number }, ids: { uuid
       await db
         .insertInto('mcp_sessions')
         .values({ id, token_id: tokenId, toolsets: toolsets.join(','), created_at: toTimestamp(now), used_at: toTimestamp(now) })
+        .execute();
+      const kept = db
+        .selectFrom('mcp_sessions')
+        .select('id')
+        .where('token_id', '=', tokenId)
+        .orderBy('used_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(MAX_SESSIONS_PER_TOKEN);
+      // The new one among them even when a clock set back makes it look older: it was just handed out.
+      await db
+        .deleteFrom('mcp_sessions')
+        .where('token_id', '=', tokenId)
+        .where('id', '!=', id)
+        .where('id', 'not in', (eb) => eb.selectFrom(kept.as('kept')).select('kept.id'))
         .execute();
       return id;
     },

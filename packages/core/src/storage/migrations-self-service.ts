@@ -187,6 +187,8 @@ export const selfServiceMigrations: Record<string, Migration> = {
         .addColumn('used_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('mcp_sessions_used').on('mcp_sessions').column('used_at').execute();
+      // A token's sessions, newest first: the cap on them (sessions.ts) keeps its newest.
+      await db.schema.createIndex('mcp_sessions_token').on('mcp_sessions').columns(['token_id', 'used_at']).execute();
     },
   },
 };
