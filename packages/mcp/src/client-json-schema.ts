@@ -40,7 +40,20 @@ function droppedFromInput(key: string, value: unknown, schema: JsonSchema): bool
 }
 
 /** Keywords an output leaves out: it states the shape, not what the fields mean. */
-const OUTPUT_NOISE = new Set(['description', 'format', 'examples', 'default', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum']);
+const OUTPUT_NOISE = new Set([
+  '$schema',
+  'description',
+  'format',
+  'examples',
+  'default',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'minLength',
+  'maxLength',
+  'propertyNames',
+]);
 
 /**
  * `type: ["string", "null"]` as `anyOf` one branch per type; an enum that
@@ -78,8 +91,7 @@ function reshape(schema: JsonSchema, io: 'input' | 'output'): JsonSchema {
   const split = tupleAsArray(splitTypes(schema));
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(split)) {
-    if (io === 'input' ? droppedFromInput(key, value, split) : OUTPUT_NOISE.has(key) || key === '$schema') continue;
-    if (io === 'output' && (key === 'minLength' || key === 'maxLength' || key === 'propertyNames')) continue;
+    if (io === 'input' ? droppedFromInput(key, value, split) : OUTPUT_NOISE.has(key)) continue;
     if (key === 'properties' && isSchema(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, reshape(p as JsonSchema, io)]));
     } else if ((key === 'items' || key === 'additionalProperties') && isSchema(value)) {

@@ -12,6 +12,9 @@ const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
  */
 export const MAX_SESSIONS_PER_TOKEN = 100;
 
+/** How stale a session's `used_at` may get before a request that names it writes it again. */
+const TOUCH_EVERY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Where an MCP connection over Streamable HTTP keeps the toolsets it
  * switched on (the `toolsets` tool). The server is stateless, so every
@@ -58,12 +61,22 @@ export function sessionStore(db: Executor, clock: { now(): number }, ids: { uuid
     async toolsets(id, tokenId) {
       const row = await db
         .selectFrom('mcp_sessions')
-        .select('toolsets')
+        .select(['toolsets', 'used_at'])
         .where('id', '=', id)
         .where('token_id', '=', tokenId)
         .executeTakeFirst();
+      if (row === undefined) return undefined;
+      // A session in use stays: its use is written down once a day at most, not on every request.
+      const now = clock.now();
+      if (row.used_at < toTimestamp(now - TOUCH_EVERY_MS)) {
+        await db
+          .updateTable('mcp_sessions')
+          .set({ used_at: toTimestamp(now) })
+          .where('id', '=', id)
+          .execute();
+      }
       // A name dropped by a later release is passed over, not refused: the session predates it.
-      return row === undefined ? undefined : parseToolsets(row.toolsets, { lenient: true });
+      return parseToolsets(row.toolsets, { lenient: true });
     },
     async save(id, tokenId, toolsets) {
       await db

@@ -94,11 +94,6 @@ export function inputJsonOf(operation: Operation): JsonSchema {
   return inputForClients(closeDeclaredObjects({ type: 'object', properties, required }));
 }
 
-/** The input schema handed to `registerTool`. */
-export function inputSchemaOf(operation: Operation): z.ZodObject {
-  return describedOnly(inputJsonOf(operation));
-}
-
 /**
  * The error branch only tells a failure from a success. Its shape is
  * `toolErrorSchema` (docs/workspace.md), said once in the server's instructions
@@ -126,11 +121,6 @@ export function withErrorBranch(success: JsonSchema): JsonSchema {
 export function declaredOutput(json: JsonSchema): z.ZodObject {
   const { type: _, ...rest } = json;
   return z.looseObject({}).meta({ $schema: undefined, properties: undefined, additionalProperties: undefined, ...rest });
-}
-
-/** The output schema handed to `registerTool`. */
-export function outputSchemaOf(operation: Operation): z.ZodObject {
-  return declaredOutput(outputJsonOf(operation));
 }
 
 /** What a tool is registered with (zod, for the SDK to call it) and listed with (JSON Schema, as is). */

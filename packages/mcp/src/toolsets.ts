@@ -143,8 +143,3 @@ export function parseToolsets(asked: string | undefined, options: { lenient?: bo
 
 /** Every toolset's name, in the order `toolsets` lists them. */
 export const TOOLSET_NAMES: readonly ToolsetName[] = NAMES;
-
-/** The tools of these toolsets, in the registry's order. */
-export function inToolsets(name: OperationName, toolsets: readonly ToolsetName[]): boolean {
-  return toolsets.includes(TOOLSET_OF[name]);
-}

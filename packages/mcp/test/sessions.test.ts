@@ -35,11 +35,17 @@ describe.each(STORES)('MCP sessions on %s', (_, open) => {
       expect(await sessions.toolsets(opened[1]!, 'token-a')).toBeUndefined();
       expect(await sessions.toolsets(opened.at(-1)!, 'token-a')).toEqual(['booking', 'manage']);
       expect(await sessions.toolsets(other, 'token-b')).toEqual(['booking', 'manage', 'series']);
-      // A session used keeps its place; 30 days unused, every one goes when another opens.
-      clock.advance(31 * 24 * 3_600_000);
+      // A session read now and then stays; one unused for 30 days goes when another opens.
+      const used = opened.at(-1)!;
+      for (let day = 0; day < 31; day++) {
+        clock.advance(24 * 3_600_000 + 1);
+        expect(await sessions.toolsets(used, 'token-a')).toEqual(['booking', 'manage']);
+      }
       await sessions.open('token-c', ['booking', 'manage']);
       expect(await sessions.toolsets(other, 'token-b')).toBeUndefined();
-      expect(await store.db.selectFrom('mcp_sessions').select('id').execute()).toHaveLength(1);
+      expect(await sessions.toolsets(opened.at(-2)!, 'token-a')).toBeUndefined();
+      expect(await sessions.toolsets(used, 'token-a')).toEqual(['booking', 'manage']);
+      expect(await store.db.selectFrom('mcp_sessions').select('id').execute()).toHaveLength(2);
     } finally {
       await store.close();
     }

@@ -3,12 +3,12 @@ import { type CreateBookingBody, createBookingBodySchema } from '../bookings/boo
 import type { Booking } from '../bookings/booking-view.js';
 import { ScheduleError } from '../errors.js';
 import { holderOf } from '../holds/holder.js';
-import { isUuid } from '../ids.js';
 import type { HoldsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
-import { parseInstant, toTimestamp } from '../time.js';
+import { toTimestamp } from '../time.js';
 import { parseBody } from '../validation/parse-body.js';
 import { addDays, dateIn, localTime, startOfDate } from './local-time.js';
+import { readOptionId } from './option-id.js';
 import type { BookTimeBody } from './times-input.js';
 import type { BookingWarning } from './times-view.js';
 
@@ -18,8 +18,6 @@ export interface ChosenOption {
   /** The option's hold, live: the others of its `find_times` are released once it is booked. */
   readonly hold: HoldsTable | undefined;
 }
-
-const UNHELD = /^([0-9a-fA-F-]{36})@(.+)$/;
 
 function notAnOption(): ScheduleError {
   return new ScheduleError('validation_error', 'option_id: not an option_id find_times gave.', { fields: ['option_id'] });
@@ -35,24 +33,27 @@ function notAnOption(): ScheduleError {
 export async function chosenOption(db: Executor, principal: Principal, body: BookTimeBody, nowMs: number): Promise<ChosenOption> {
   const attendee = { ...body.attendee, timezone: body.attendee.timezone ?? 'UTC' };
   const common = { attendee, guests: body.guests, responses: body.responses };
-  if (isUuid(body.option_id)) {
-    // A caller without a holder (a booking page's visitor, who has no booking scope) has no holds: no row is ''.
-    const hold = await db
-      .selectFrom('holds')
-      .selectAll()
-      .where('id', '=', body.option_id.toLowerCase())
-      // Stryker disable next-line StringLiteral: equivalent: no hold has any holder but its caller's.
-      .where('holder', '=', holderOf(principal) ?? '')
-      .executeTakeFirst();
-    if (hold === undefined)
-      throw new ScheduleError('hold_not_found', 'No hold with this option_id; find_times again.', { option_id: body.option_id });
-    const live = hold.expires_at > toTimestamp(nowMs);
-    const create = { event_type_id: hold.event_type_id, start: hold.start_at, ...(live ? { hold_id: hold.id } : {}), ...common };
-    return { body: parseBody(createBookingBodySchema, create), hold: live ? hold : undefined };
+  const option = readOptionId(body.option_id);
+  if (option === undefined) throw notAnOption();
+  if ('eventTypeId' in option) {
+    return {
+      body: parseBody(createBookingBodySchema, { event_type_id: option.eventTypeId, start: option.start, ...common }),
+      hold: undefined,
+    };
   }
-  const unheld = UNHELD.exec(body.option_id);
-  if (!unheld || !isUuid(unheld[1]!) || parseInstant(unheld[2]!) === undefined) throw notAnOption();
-  return { body: parseBody(createBookingBodySchema, { event_type_id: unheld[1], start: unheld[2], ...common }), hold: undefined };
+  // A caller without a holder (a booking page's visitor, who has no booking scope) has no holds: no row is ''.
+  const hold = await db
+    .selectFrom('holds')
+    .selectAll()
+    .where('id', '=', option.holdId)
+    // Stryker disable next-line StringLiteral: equivalent: no hold has any holder but its caller's.
+    .where('holder', '=', holderOf(principal) ?? '')
+    .executeTakeFirst();
+  if (hold === undefined)
+    throw new ScheduleError('hold_not_found', 'No hold with this option_id; find_times again.', { option_id: body.option_id });
+  const live = hold.expires_at > toTimestamp(nowMs);
+  const create = { event_type_id: hold.event_type_id, start: hold.start_at, ...(live ? { hold_id: hold.id } : {}), ...common };
+  return { body: parseBody(createBookingBodySchema, create), hold: live ? hold : undefined };
 }
 
 /** The other holds of the same `find_times`: the caller's, of its event type, made in the same instant. */

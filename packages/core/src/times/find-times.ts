@@ -11,7 +11,9 @@ import { isUuid } from '../ids.js';
 import { listSlots } from '../slots/find-slots.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { DAY_MS, toTimestamp } from '../time.js';
+import { hoursZone } from './host-zone.js';
 import { addDays, dateIn, localTime, minuteOfDay, startOfDate } from './local-time.js';
+import { unheldOptionId } from './option-id.js';
 import { DEFAULT_SEARCH_DAYS, type FindTimesBody, MAX_SEARCH_DAYS, PARTS_OF_DAY } from './times-input.js';
 import type { NotHeldReason, TimeOption, TimeOptions } from './times-view.js';
 
@@ -24,11 +26,6 @@ export interface TimesDeps {
 }
 
 type Slot = { readonly startMs: number; readonly endMs: number };
-
-/** The zone a host's working hours are read in, as the slot list labels them. */
-export function hostZoneOf(eventType: EventTypeWithHost): string {
-  return eventType.host.schedule?.timezone ?? eventType.host.timezone;
-}
 
 /**
  * The event type `find_times` is asked about, from the words a model has:
@@ -113,11 +110,6 @@ function notHeldBecause(principal: Principal, eventType: EventTypeWithHost, body
   return null;
 }
 
-/** The id `book_time` takes for an option that is not held: the event type and the start. */
-export function unheldOptionId(eventTypeId: string, startMs: number): string {
-  return `${eventTypeId}@${toTimestamp(startMs)}`;
-}
-
 export interface FoundTimes {
   readonly answer: Omit<TimeOptions, 'options' | 'not_held_reason'>;
   readonly eventType: EventTypeWithHost;
@@ -190,7 +182,7 @@ export async function findTimes(deps: TimesDeps, principal: Principal, body: Fin
         scheduling: eventType.scheduling,
       },
       host: { username: eventType.host.username, name: eventType.host.name },
-      host_timezone: hostZoneOf(eventType),
+      host_timezone: hoursZone(eventType.host.timezone, eventType.host.schedule),
       attendee_timezone: zone,
       from,
       to,

@@ -1,10 +1,13 @@
 import type { Executor } from '../storage/store.js';
 
 /** The zone a user's working hours are read in (their schedule's, else their own): how a host reads a meeting's time. */
+export function hoursZone(timezone: string, schedule: { readonly timezone?: string | undefined } | null): string {
+  return schedule?.timezone ?? timezone;
+}
+
 function zoneOf(row: { timezone: string; schedule_json: string | null }): string {
   // Stryker disable next-line ConditionalExpression: JSON.parse(null) is null too; the test says what null means.
-  const schedule = row.schedule_json === null ? null : (JSON.parse(row.schedule_json) as { timezone?: string });
-  return schedule?.timezone ?? row.timezone;
+  return hoursZone(row.timezone, row.schedule_json === null ? null : (JSON.parse(row.schedule_json) as { timezone?: string }));
 }
 
 /** Each user's zone by id, for the ids given (at most a page's hosts); an unknown id is left out. */

@@ -1,5 +1,4 @@
 import type {
-  BookedTime,
   Booking,
   CalendarAccount,
   CalendarAccountTest,
@@ -15,7 +14,6 @@ import type {
   SlotCheck,
   SlotList,
   TimeOff,
-  TimeOptions,
   TokenSummary,
   TokenWithSecret,
   Webhook,
@@ -173,41 +171,6 @@ export const HOLD: Hold = {
   end: '2026-12-08T10:30:00.000Z',
   expires_at: '2026-12-01T09:10:00.000Z',
   created_at: '2026-12-01T09:00:00.000Z',
-};
-
-export const TIME_OPTIONS: TimeOptions = {
-  event_type: { id: BOOKING.event_type_id, slug: 'intro', name: 'Intro call', duration_minutes: 30, scheduling: 'single' },
-  host: { username: 'alice', name: 'Alice Example' },
-  host_timezone: 'Europe/Berlin',
-  attendee_timezone: 'America/New_York',
-  from: '2026-12-07',
-  to: '2026-12-11',
-  part_of_day: 'morning',
-  options: [
-    {
-      option_id: HOLD.id,
-      start: '2026-12-08T14:00:00.000Z',
-      end: '2026-12-08T14:30:00.000Z',
-      attendee_time: 'Tue 2026-12-08 09:00 America/New_York (UTC-05:00)',
-      host_time: 'Tue 2026-12-08 15:00 Europe/Berlin (UTC+01:00)',
-      held_until: '2026-12-01T09:10:00.000Z',
-    },
-  ],
-  not_held_reason: null,
-};
-
-export const BOOKED_TIME: BookedTime = {
-  uid: BOOKING.uid,
-  version: 1,
-  status: 'confirmed',
-  title: BOOKING.title,
-  start_at: '2026-12-08T14:00:00.000Z',
-  end_at: '2026-12-08T14:30:00.000Z',
-  attendee_time: 'Tue 2026-12-08 09:00 America/New_York (UTC-05:00)',
-  host_time: 'Tue 2026-12-08 15:00 Europe/Berlin (UTC+01:00)',
-  hosts: ['alice'],
-  location_url: 'https://meet.example.com/intro-3f9a',
-  warnings: [],
 };
 
 export const SLOT_TAKEN: SlotCheck = { available: false, reason: 'slot_busy', next_available: '2026-12-08T10:00:00.000Z' };

@@ -1,5 +1,42 @@
+import type { BookedTime, TimeOptions } from '@schedule/core';
 import * as example from '../examples.js';
 import type { OperationDocs } from '../operation-doc.js';
+
+// The answers of the two operations, as docs/api/times.md shows them (typed by core's views, checked against the schemas).
+const TIME_OPTIONS: TimeOptions = {
+  event_type: { id: example.BOOKING.event_type_id, slug: 'intro', name: 'Intro call', duration_minutes: 30, scheduling: 'single' },
+  host: { username: 'alice', name: 'Alice Example' },
+  host_timezone: 'Europe/Berlin',
+  attendee_timezone: 'America/New_York',
+  from: '2026-12-07',
+  to: '2026-12-11',
+  part_of_day: 'morning',
+  options: [
+    {
+      option_id: example.HOLD.id,
+      start: '2026-12-08T14:00:00.000Z',
+      end: '2026-12-08T14:30:00.000Z',
+      attendee_time: 'Tue 2026-12-08 09:00 America/New_York (UTC-05:00)',
+      host_time: 'Tue 2026-12-08 15:00 Europe/Berlin (UTC+01:00)',
+      held_until: '2026-12-01T09:10:00.000Z',
+    },
+  ],
+  not_held_reason: null,
+};
+
+const BOOKED_TIME: BookedTime = {
+  uid: example.BOOKING.uid,
+  version: 1,
+  status: 'confirmed',
+  title: example.BOOKING.title,
+  start_at: '2026-12-08T14:00:00.000Z',
+  end_at: '2026-12-08T14:30:00.000Z',
+  attendee_time: 'Tue 2026-12-08 09:00 America/New_York (UTC-05:00)',
+  host_time: 'Tue 2026-12-08 15:00 Europe/Berlin (UTC+01:00)',
+  hosts: ['alice'],
+  location_url: 'https://meet.example.com/intro-3f9a',
+  warnings: [],
+};
 
 /** Finding a few times in the attendee's terms and booking one (docs/api/times.md). */
 export const TIME_DOCS = {
@@ -21,7 +58,7 @@ export const TIME_DOCS = {
       part_of_day: 'morning',
       count: 1,
     },
-    responseExample: example.TIME_OPTIONS,
+    responseExample: TIME_OPTIONS,
   },
   book_time: {
     tag: 'Times',
@@ -35,6 +72,6 @@ export const TIME_DOCS = {
     created: true,
     etag: true,
     requestExample: { option_id: example.HOLD.id, attendee: { email: 'kim@example.com', name: 'Kim', timezone: 'America/New_York' } },
-    responseExample: example.BOOKED_TIME,
+    responseExample: BOOKED_TIME,
   },
 } satisfies OperationDocs;
