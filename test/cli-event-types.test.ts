@@ -123,6 +123,30 @@ describe('schedule event-types', { timeout: 30_000 }, () => {
     for (const name of MODE_NAMES) expect(stale[name]).toEqual(failure(5, 'version_conflict', 'The event type is at version 2.'));
   });
 
+  it('update --reminders sets the rules as JSON, none clears them, and a bad rule names its field (exit 2)', async () => {
+    const rules = JSON.stringify([
+      { minutes: 90, to: 'both', text: 'Bring the draft.' },
+      { minutes: 30, relative_to: 'end' },
+    ]);
+    const set = await modes.both((mode) => ['event-types', 'update', made[mode.name].id, '--reminders', rules, '--json']);
+    for (const name of MODE_NAMES) {
+      expect(jsonOf(set[name]).reminders).toEqual([
+        { minutes: 90, relative_to: 'start', to: 'both', via: 'email', text: 'Bring the draft.' },
+        { minutes: 30, relative_to: 'end', to: 'attendee', via: 'email', text: null },
+      ]);
+    }
+    const none = await modes.both((mode) => ['event-types', 'update', made[mode.name].id, '--reminders', 'none', '--json']);
+    for (const name of MODE_NAMES) expect(jsonOf(none[name]).reminders).toEqual([]);
+    const bad = await modes.both((mode) => ['event-types', 'update', made[mode.name].id, '--reminders', '[{"minutes":-5}]']);
+    for (const name of MODE_NAMES) {
+      expect([bad[name].code, bad[name].stdout]).toEqual([2, '']);
+      expect(bad[name].stderr).toMatch(
+        /^error validation_error: --reminders\.0\.minutes: |^error validation_error: reminders\.0\.minutes: /,
+      );
+    }
+    expectAlike(bad);
+  });
+
   it('refuses bad values naming the field (exit 2) and a slug in use (exit 5 slug_taken)', async () => {
     const bad = await modes.both(['event-types', 'create', '--slug', 'x', '--name', 'X', '--duration', '0']);
     for (const name of MODE_NAMES) {

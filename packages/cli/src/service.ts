@@ -118,7 +118,7 @@ export async function startService(
   // What loading the workspace did, as `schedule apply` would have planned it (stdout stays free for MCP stdio).
   if (plan) logger.info({ workspace: options.workspace, plan: plan.summary }, 'workspace applied');
   // The backlog is counted on a scrape only, never on a request's path.
-  const metrics = createAppMetrics({ clock, backlog: () => countBacklog(store) });
+  const metrics = createAppMetrics({ clock, backlog: () => countBacklog(store, clock.now()) });
   const redisUrl = env.REDIS_URL;
   const rateLimiter = createRateLimiter({
     clock,

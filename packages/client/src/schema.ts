@@ -1768,7 +1768,7 @@ export interface components {
              */
             url: string;
             /** @description The event names to receive; no wildcard. */
-            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "booking.reminder" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters. */
             description?: string | null;
         };
@@ -1779,7 +1779,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names to receive; no wildcard. */
-            events?: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events?: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "booking.reminder" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             /** @description A note for people, at most 255 characters; null removes it. */
             description?: string | null;
             /**
@@ -1933,6 +1933,52 @@ export interface components {
                 value: string;
             };
             /**
+             * @description Reminders before (or follow-ups after) each booking, up to 5; [] for none. Default: the attendee by email 24 h and 1 h before.
+             * @default [
+             *       {
+             *         "minutes": 1440,
+             *         "relative_to": "start",
+             *         "to": "attendee",
+             *         "via": "email",
+             *         "text": null
+             *       },
+             *       {
+             *         "minutes": 60,
+             *         "relative_to": "start",
+             *         "to": "attendee",
+             *         "via": "email",
+             *         "text": null
+             *       }
+             *     ]
+             */
+            reminders?: {
+                /** @description How long before the start (or after the end, for a follow-up), in minutes. */
+                minutes: number;
+                /**
+                 * @description start: before it; end: a follow-up after it.
+                 * @default start
+                 * @enum {string}
+                 */
+                relative_to?: "start" | "end";
+                /**
+                 * @description Whom it reminds; host: each host.
+                 * @default attendee
+                 * @enum {string}
+                 */
+                to?: "attendee" | "host" | "both";
+                /**
+                 * @description email, or the booking.reminder webhook event.
+                 * @default email
+                 * @enum {string}
+                 */
+                via?: "email" | "webhook";
+                /**
+                 * @description A short note added to the reminder.
+                 * @default null
+                 */
+                text?: string | null;
+            }[];
+            /**
              * @description Most bookings a host takes of it per day, in the host's zone; null: no limit.
              * @default null
              */
@@ -2067,6 +2113,34 @@ export interface components {
                 type: "in_person";
                 value: string;
             };
+            /** @description Reminders before (or follow-ups after) each booking, up to 5; [] for none. Default: the attendee by email 24 h and 1 h before. */
+            reminders?: {
+                /** @description How long before the start (or after the end, for a follow-up), in minutes. */
+                minutes: number;
+                /**
+                 * @description start: before it; end: a follow-up after it.
+                 * @default start
+                 * @enum {string}
+                 */
+                relative_to?: "start" | "end";
+                /**
+                 * @description Whom it reminds; host: each host.
+                 * @default attendee
+                 * @enum {string}
+                 */
+                to?: "attendee" | "host" | "both";
+                /**
+                 * @description email, or the booking.reminder webhook event.
+                 * @default email
+                 * @enum {string}
+                 */
+                via?: "email" | "webhook";
+                /**
+                 * @description A short note added to the reminder.
+                 * @default null
+                 */
+                text?: string | null;
+            }[];
             /** @description Most bookings a host takes of it per day, in the host's zone; null: no limit. */
             max_bookings_per_day?: number | null;
             /** @description The same per ISO week (Monday first); null: no limit. */
@@ -2216,6 +2290,8 @@ export interface components {
             role?: "user" | "manager" | "admin" | "owner";
             /** @description Usernames or user ids of the people a manager manages. */
             manages?: string[];
+            /** @description true (the default): the reminders their event types set go out. */
+            reminders?: boolean;
         };
         UpdatePersonBody: {
             /** @description Their name, as attendees see it. */
@@ -2237,6 +2313,8 @@ export interface components {
             role?: "user" | "manager" | "admin" | "owner";
             /** @description Replaces the list; admins and owners only. */
             manages?: string[];
+            /** @description false: no reminders for the meetings they host, to them or their attendees (docs/reminders.md). */
+            reminders?: boolean;
         };
         CreateTokenBody: {
             /** @description A label for people, at most 100 characters. */
@@ -2505,7 +2583,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "booking.reminder" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2532,7 +2610,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event names it receives. */
-            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
+            events: ("booking.created" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking.canceled" | "booking.rescheduled" | "booking.updated" | "booking.host_changed" | "booking.location_changed" | "booking.no_show" | "booking.no_show_cleared" | "booking.reminder" | "series.created" | "series.paused" | "series.resumed" | "series.ended" | "series.host_changed" | "series.updated" | "event_type.created" | "event_type.updated" | "event_type.deleted" | "availability.updated" | "time_off.created" | "time_off.updated" | "time_off.deleted" | "person.created" | "person.updated" | "person.deactivated")[];
             description: string | null;
             /**
              * @description `active` receives events; `paused` (by its owner or after failures) and `disabled` (the target answered 410) do not.
@@ -2777,6 +2855,16 @@ export interface components {
                 /** @description The choices of a select or multi_select question. */
                 options?: string[];
             }[];
+            reminders: {
+                minutes: number;
+                /** @enum {string} */
+                relative_to: "start" | "end";
+                /** @enum {string} */
+                to: "attendee" | "host" | "both";
+                /** @enum {string} */
+                via: "email" | "webhook";
+                text: string | null;
+            }[];
             version: number;
             /** Format: date-time */
             created_at: string;
@@ -2876,6 +2964,8 @@ export interface components {
             role: "user" | "manager" | "admin" | "owner";
             /** @description User ids a manager acts for besides themself. */
             manages: string[];
+            /** @description false: no reminders go out for the meetings they host. */
+            reminders: boolean;
             /** @description When they were deactivated; null while active. */
             deactivated_at: string | null;
             /** @description Starts at 1; each change adds one. Shown as ETag. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookingMail } from '../src/bookings/booking-mail.js';
 import type { Booking } from '../src/bookings/booking-view.js';
+import { reminderRulesSchema } from '../src/reminders/reminder-rules.js';
 import type { Executor } from '../src/storage/store.js';
 import { importedBookingView } from './support/booking-workspace.js';
 
@@ -10,7 +11,8 @@ import { importedBookingView } from './support/booking-workspace.js';
 
 const NO_DATABASE = {} as Executor;
 const HOST = { name: 'Hana Host', email: 'hana@acme.test', timezone: 'Europe/Berlin' };
-const KNOWN = { host: HOST, eventTypeName: 'Meeting', attendeeMail: true };
+const KNOWN = { host: HOST, eventTypeName: 'Meeting', attendeeMail: true, reminders: { rules: [], hostOn: true } };
+const RULES = reminderRulesSchema.parse([{ minutes: 1440 }, { minutes: 60, to: 'both' }, { minutes: 30, relative_to: 'end', to: 'both' }]);
 
 // A booking of hana's moved once, with a link and an attendee in Tokyo.
 const BOOKING = importedBookingView(
@@ -54,6 +56,22 @@ describe('bookingMail', () => {
         recipient: 'hana@acme.test',
         payload: { ...common, attendee: { email: '', name: '' }, reason: null, role: 'host', timezone: 'Europe/Berlin' },
       },
+    ]);
+  });
+
+  it("gives each recipient's invite the alarms of the rules that remind them before the start, and none when the host turned reminders off", async () => {
+    const alarms = async (hostOn: boolean) =>
+      stored(await bookingMail(NO_DATABASE, 'booking_created', BOOKING, { ...KNOWN, reminders: { rules: RULES, hostOn } })).map((m) => [
+        m.recipient,
+        m.payload.alarms,
+      ]);
+    expect(await alarms(true)).toEqual([
+      ['hana@acme.test', [60]],
+      ['bob@example.com', [1440, 60]],
+    ]);
+    expect(await alarms(false)).toEqual([
+      ['hana@acme.test', undefined],
+      ['bob@example.com', undefined],
     ]);
   });
 });

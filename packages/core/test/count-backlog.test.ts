@@ -5,6 +5,8 @@ import type { Store } from '../src/storage/store.js';
 import { storeFixtures } from './support/stores.js';
 
 const AT = '2026-01-05T12:00:00.000Z';
+const NOW = Date.parse(AT) + 1_000;
+const LATER = '2026-01-06T12:00:00.000Z';
 
 function outboxRow(id: string, dispatchedAt: string | null) {
   return { id, event_type: 'booking.created', subject_uid: 's', payload_json: '{}', created_at: AT, dispatched_at: dispatchedAt };
@@ -29,10 +31,10 @@ describe.each(storeFixtures())('countBacklog on $name', (fixture) => {
   afterAll(() => fixture.cleanup());
 
   it('is zero on an empty store', async () => {
-    expect(await countBacklog(await fixture.open())).toEqual({ events: 0, mail: 0 });
+    expect(await countBacklog(await fixture.open(), NOW)).toEqual({ events: 0, mail: 0 });
   });
 
-  it('counts undispatched events and pending mail only', async () => {
+  it('counts undispatched events and mail due and pending only', async () => {
     const store = await fixture.open();
     await store.db
       .insertInto('outbox')
@@ -46,9 +48,11 @@ describe.each(storeFixtures())('countBacklog on $name', (fixture) => {
         mailRow('m3', 'sent'),
         mailRow('m4', 'suppressed'),
         mailRow('m5', 'failed'),
+        // A reminder waiting for its moment is not behind.
+        { ...mailRow('m6', 'pending'), kind: 'booking_reminder', next_attempt_at: LATER },
       ])
       .execute();
-    expect(await countBacklog(store)).toEqual({ events: 2, mail: 2 });
+    expect(await countBacklog(store, NOW)).toEqual({ events: 2, mail: 2 });
   });
 
   it(`stops counting at ${BACKLOG_COUNT_CAP}, so a scrape costs the same however long the backlog`, async () => {
@@ -57,6 +61,6 @@ describe.each(storeFixtures())('countBacklog on $name', (fixture) => {
     await sql`insert into outbox (id, event_type, subject_uid, payload_json, created_at, dispatched_at)
       with recursive n(i) as (select 1 union all select i + 1 from n where i <= ${sql.lit(BACKLOG_COUNT_CAP)})
       select 'e' || i, 'booking.created', 's', '{}', ${AT}, null from n`.execute(store.db);
-    expect(await countBacklog(store)).toEqual({ events: BACKLOG_COUNT_CAP, mail: 0 });
+    expect(await countBacklog(store, NOW)).toEqual({ events: BACKLOG_COUNT_CAP, mail: 0 });
   });
 });

@@ -168,6 +168,10 @@ describe.each(storeFixtures())('event types through the API on $name', (fixture)
         hosts: [],
         booking_url: 'https://pages.test/@ann/deep-dive',
         questions: [],
+        reminders: [
+          { minutes: 1440, relative_to: 'start', to: 'attendee', via: 'email', text: null },
+          { minutes: 60, relative_to: 'start', to: 'attendee', via: 'email', text: null },
+        ],
         version: 1,
         created_at: T0,
         updated_at: T0,

@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['availability', 'teams'],
   ['caldav', 'manage-links'],
   ['event-types', 'rate-limit', 'oauth', 'webhooks', 'time-off', 'holds'],
+  ['reminders'],
   ['auth', 'idempotency', 'outbox', 'pagination'],
   ['validation'],
   ['storage'],

@@ -33,6 +33,7 @@ const HOST: HostRecord = {
   timezone: 'UTC',
   schedule: null,
   calendars: [],
+  reminders: true,
 };
 
 const readerOf = (busy: Interval[]): CalendarReader => ({ busy: async () => busy });

@@ -53,10 +53,10 @@ describe('newBookingRow', () => {
 
 describe('writeNewBooking', () => {
   // A create queues the host's mail and perhaps the attendee's: PostgreSQL has one statement for each count.
-  it('refuses more than two mails on PostgreSQL before it runs anything', async () => {
+  it('refuses more than twelve mails (two, and five rules of reminders to two) on PostgreSQL before it runs anything', async () => {
     const deps = { clock: manualClock(NOW), ids: randomIds };
     const row = newBookingRow(booking(), NOW);
-    const mail: NotificationRow[] = ['a', 'b', 'c'].map((who) => ({
+    const mail: NotificationRow[] = 'abcdefghijklm'.split('').map((who) => ({
       id: `72000000-0000-4000-8000-00000000000${who}`,
       kind: 'booking_created',
       series_uid: null,
@@ -73,7 +73,7 @@ describe('writeNewBooking', () => {
     const noDatabase = {} as Executor;
     const write = { row, event: outboxRow(deps, 'booking.created', row.uid, {}), mail };
     await expect(writeNewBooking(noDatabase, 'postgres', write, { startMs: 0, endMs: 1 }, { nowMs: 0, holder: '' })).rejects.toThrow(
-      'writeNewBooking: at most 2 mails per booking',
+      'writeNewBooking: at most 12 mails per booking',
     );
   });
 });

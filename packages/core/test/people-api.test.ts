@@ -50,6 +50,7 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
           timezone: 'UTC',
           role: 'user',
           manages: [],
+          reminders: true,
           deactivated_at: null,
           version: 1,
           created_at: T0,
@@ -224,13 +225,13 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
         [
           () => patch('olga', 'ursula', { username: 'ulla', nme: 'U' }),
           'field_immutable',
-          'These fields cannot be patched: username, nme. Send any of name, email, timezone, role, manages. Did you mean name (not nme)?',
+          'These fields cannot be patched: username, nme. Send any of name, email, timezone, role, manages, reminders. Did you mean name (not nme)?',
           { fields: ['username', 'nme'] },
         ],
         [
           () => patch('olga', 'ursula', {}),
           'validation_error',
-          'Send at least one of name, email, timezone, role, manages.',
+          'Send at least one of name, email, timezone, role, manages, reminders.',
           { fields: [] },
         ],
       ];

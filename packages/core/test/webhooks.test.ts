@@ -25,7 +25,7 @@ const error = (code: string, details: Record<string, unknown> = {}) => ({ code, 
 const badFields = (...fields: string[]) => error('validation_error', { fields });
 /** What an event name a webhook cannot subscribe to is told, after its field. */
 const ONE_OF_THE_EVENTS =
-  'must be one of booking.created, booking.requested, booking.confirmed, booking.declined, booking.canceled, booking.rescheduled, booking.updated, booking.host_changed, booking.location_changed, booking.no_show, booking.no_show_cleared, series.created, series.paused, series.resumed, series.ended, series.host_changed, series.updated, event_type.created, event_type.updated, event_type.deleted, availability.updated, time_off.created, time_off.updated, time_off.deleted, person.created, person.updated, person.deactivated';
+  'must be one of booking.created, booking.requested, booking.confirmed, booking.declined, booking.canceled, booking.rescheduled, booking.updated, booking.host_changed, booking.location_changed, booking.no_show, booking.no_show_cleared, booking.reminder, series.created, series.paused, series.resumed, series.ended, series.host_changed, series.updated, event_type.created, event_type.updated, event_type.deleted, availability.updated, time_off.created, time_off.updated, time_off.deleted, person.created, person.updated, person.deactivated';
 
 describe.each(storeFixtures())('webhook management on $name', (fixture) => {
   let store: Store;

@@ -127,7 +127,7 @@ export function createAppMetrics(options: AppMetricsOptions): AppMetrics {
     );
     gauge(
       'schedule_notifications_pending',
-      'Mail queued and still to be sent (counted up to 100000); absent when the database did not answer the scrape.',
+      'Mail due and still to be sent (counted up to 100000; reminders not yet due are not); absent when the database did not answer the scrape.',
       (b) => b.mail,
     );
   }

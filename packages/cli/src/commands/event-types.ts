@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from '../backend/backend.js';
 import { defined, jsonOption, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { booleanFlag } from '../input/boolean-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
 import { numberFlag } from '../input/number-flag.js';
 import { eventTypeArchivedText, eventTypeCreatedText, eventTypeUpdatedText } from '../output/confirmations.js';
@@ -15,7 +16,6 @@ import { confirmationLine, renderObject } from '../output/render.js';
 const noneIsNull = (value: number | string | undefined) => (value === 'none' ? null : value);
 
 /** A yes/no flag: true or false; anything else goes as typed, for the API to refuse. */
-const booleanFlag = (text: string): boolean | string => (text === 'true' ? true : text === 'false' ? false : text);
 
 /** `--file PATH`: a JSON object of fields; the flags given beside it win. */
 function fileFields(path: string | undefined): Record<string, unknown> {
@@ -86,6 +86,7 @@ function fieldsOf(o: Record<string, any>): Record<string, unknown> {
       hosts: o.hosts,
       location: jsonOption('--location', o.location),
       questions: jsonOption('--questions', o.questions),
+      reminders: o.reminders === 'none' ? [] : jsonOption('--reminders', o.reminders),
     }),
   };
 }
@@ -120,6 +121,10 @@ function withFieldOptions(command: Command): Command {
     .option('--hosts <user[:weight[:priority]][:fixed],...|none>', 'a team type’s pool: usernames or user ids (replaces it)', hostsFlag)
     .option('--location <json>', 'e.g. \'{"type":"link","url":"https://meet.example.com/me"}\' or \'{"type":"conference"}\'')
     .option('--questions <json>', 'the booking form as a JSON array (replaces it)')
+    .option(
+      '--reminders <json|none>',
+      'reminder rules as a JSON array (replaces them), e.g. \'[{"minutes":60,"to":"both"}]\'; none: no reminders',
+    )
     .option('--file <path>', 'a JSON object of fields; flags beside it win')
     .option('--idempotency-key <key>', 'the key (default: a new one per invocation)');
 }

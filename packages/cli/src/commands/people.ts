@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { defined, type RunContext, runCommand, show, showWrite, withCommonOptions } from '../command-context.js';
+import { booleanFlag } from '../input/boolean-flag.js';
 import { ifMatchVersion } from '../input/if-match-flag.js';
 import {
   personCreatedText,
@@ -66,6 +67,7 @@ export function registerPeople(program: Command): void {
       .option('--timezone <zone>', 'an IANA zone (default: UTC)')
       .option('--role <role>', 'user (default), manager, admin, or owner (only an owner grants it)')
       .option('--manages <list>', 'for a manager: usernames or ids, comma-separated', list)
+      .option('--reminders <true|false>', 'false: no reminders for the meetings they host (default: true)', booleanFlag)
       .option(...KEY_OPTION),
   )
     .addHelpText(
@@ -82,6 +84,7 @@ export function registerPeople(program: Command): void {
           timezone: o.timezone,
           role: o.role,
           manages: o.manages,
+          reminders: o.reminders,
         });
         showPersonWrite(ctx, (await ctx.call('create_person', { body, idempotencyKey: ctx.key() })).data, personCreatedText);
       }),
@@ -90,12 +93,13 @@ export function registerPeople(program: Command): void {
   withCommonOptions(
     people
       .command('update <user>')
-      .description('Change a profile (name, email, zone), or a role and whom a manager manages (admins and owners).')
+      .description('Change a profile (name, email, zone, reminders), or a role and whom a manager manages (admins and owners).')
       .option('--name <name>', 'their name')
       .option('--email <email>', 'their email')
       .option('--timezone <zone>', 'an IANA zone')
       .option('--role <role>', 'user, manager, admin or owner')
       .option('--manages <list>', 'replaces the list: usernames or ids, comma-separated', list)
+      .option('--reminders <true|false>', 'false: no reminders for the meetings they host', booleanFlag)
       .option('--if-match <version>', 'the version you read (default: read it now)', ifMatchVersion)
       .option(...KEY_OPTION),
   )
@@ -106,7 +110,14 @@ export function registerPeople(program: Command): void {
     .action((user: string, _, command: Command) =>
       runCommand(command, async (ctx) => {
         const o = ctx.options;
-        const body = defined({ name: o.name, email: o.email, timezone: o.timezone, role: o.role, manages: o.manages });
+        const body = defined({
+          name: o.name,
+          email: o.email,
+          timezone: o.timezone,
+          role: o.role,
+          manages: o.manages,
+          reminders: o.reminders,
+        });
         const ifMatch = await personIfMatch(ctx, user);
         const { data } = await ctx.call('update_person', { params: { user_id: user }, body, idempotencyKey: ctx.key(), ifMatch });
         showPersonWrite(ctx, data, personUpdatedText);

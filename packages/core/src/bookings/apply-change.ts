@@ -3,6 +3,7 @@ import { ScheduleError } from '../errors.js';
 import type { IdGenerator } from '../ids.js';
 import { owesCalendarWrite, queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { type EventName, recordEvent } from '../outbox/record-event.js';
+import { changesReminders, rescheduleReminders } from '../reminders/schedule-reminders.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
@@ -48,6 +49,8 @@ export async function applyBookingChange(
       .where('booking_uid', '=', row.uid)
       .execute();
   }
+  // Its reminders follow a change of its time, status, hosts or attendee (a move moves them, a cancel drops them).
+  if (changesReminders(change)) await rescheduleReminders(trx, deps, { ...row, ...stamped });
   const booking = toBooking({ ...row, ...stamped }, 'single');
   await recordEvent(trx, deps, event, booking.uid, payload(booking));
   return booking;

@@ -7,6 +7,7 @@ import {
   type NewNotification,
   recordNotifications,
 } from '../outbox/record-notification.js';
+import { alarmMinutes, type ReminderRecipient, type ReminderRule, storedReminders } from '../reminders/reminder-rules.js';
 import type { Executor } from '../storage/store.js';
 import type { Booking } from './booking-view.js';
 
@@ -32,6 +33,8 @@ export interface BookingChange {
   readonly attendeeMail?: boolean;
   /** The attendee's mail alone: a series action's mail about an occurrence (series/occurrence-mail.ts). */
   readonly attendeeOnly?: boolean;
+  /** The type's reminder rules and the host's switch, when the caller read them already: the invites' alarms. */
+  readonly reminders?: { readonly rules: readonly ReminderRule[]; readonly hostOn: boolean };
 }
 
 /**
@@ -60,31 +63,20 @@ export async function bookingMail(
   change: BookingChange = {},
 ): Promise<NewNotification[]> {
   const host = change.host ?? (await hostOf(trx, booking.host.user_id));
-  const eventTypeName =
-    change.eventTypeName ??
-    (await trx.selectFrom('event_types').select('name').where('id', '=', booking.event_type_id).executeTakeFirstOrThrow()).name;
+  const known = change.eventTypeName !== undefined && change.reminders !== undefined;
+  const type = known ? { name: change.eventTypeName!, ...change.reminders! } : await typeOf(trx, booking);
   const attendee = booking.attendees[0];
-  const common: Omit<BookingNotificationPayload, 'role' | 'timezone'> = {
-    title: booking.title,
-    event_type_name: eventTypeName,
-    host: { email: host.email, name: host.name },
-    attendee: { email: attendee?.email ?? '', name: attendee?.name ?? '' },
-    guests: booking.guests,
-    start_at: booking.start_at,
-    end_at: booking.end_at,
-    sequence: booking.version,
-    status: booking.status,
-    location: booking.location,
-    // What the change does not say stays out of the stored payload: JSON leaves out what is undefined.
-    previous: change.previous,
-    reason: change.reason,
-    changed: change.changed,
+  const common = bookingMailPayload(booking, host, type.name, change);
+  // Each invite rings when its recipient's reminders are due (docs/reminders.md); a host who turned reminders off gets none, nor do their attendees.
+  const alarms = (role: ReminderRecipient) => {
+    const minutes = type.hostOn ? alarmMinutes(type.rules, role) : [];
+    return minutes.length > 0 ? { alarms: minutes } : {};
   };
   const toHost = (recipient: { email: string; timezone: string }): NewNotification => ({
     kind,
     recipient: recipient.email,
     bookingUid: booking.uid,
-    payload: { ...common, role: 'host', timezone: recipient.timezone },
+    payload: { ...common, role: 'host', timezone: recipient.timezone, ...alarms('host') },
   });
   const hostMail = change.attendeeOnly ? [] : [host, ...(await coHostsToMail(trx, booking, host))].map(toHost);
   const mailAttendee =
@@ -96,7 +88,7 @@ export async function bookingMail(
       kind,
       recipient: attendee.email,
       bookingUid: booking.uid,
-      payload: { ...common, role: 'attendee', timezone: attendee.timezone },
+      payload: { ...common, role: 'attendee', timezone: attendee.timezone, ...alarms('attendee') },
     },
   ];
 }
@@ -122,6 +114,43 @@ async function coHostsToMail(trx: Executor, booking: Booking, host: MailHost): P
     .execute();
   const zones = new Map(users.map((u) => [u.id, u.timezone]));
   return others.map((h) => ({ email: h.email, timezone: zones.get(h.user_id) ?? host.timezone }));
+}
+
+/** What every mail about a booking says, whoever it is for: the booking as it now is, and what the change adds. */
+export function bookingMailPayload(
+  booking: Booking,
+  host: { readonly name: string; readonly email: string },
+  eventTypeName: string,
+  change: Pick<BookingChange, 'previous' | 'reason' | 'changed'> = {},
+): Omit<BookingNotificationPayload, 'role' | 'timezone'> {
+  const attendee = booking.attendees[0];
+  return {
+    title: booking.title,
+    event_type_name: eventTypeName,
+    host: { email: host.email, name: host.name },
+    attendee: { email: attendee?.email ?? '', name: attendee?.name ?? '' },
+    guests: booking.guests,
+    start_at: booking.start_at,
+    end_at: booking.end_at,
+    sequence: booking.version,
+    status: booking.status,
+    location: booking.location,
+    // What the change does not say stays out of the stored payload: JSON leaves out what is undefined.
+    previous: change.previous,
+    reason: change.reason,
+    changed: change.changed,
+  };
+}
+
+/** The type's name, its reminder rules and the host's switch, in one read. */
+async function typeOf(trx: Executor, booking: Booking): Promise<{ name: string; rules: ReminderRule[]; hostOn: boolean }> {
+  const row = await trx
+    .selectFrom('event_types')
+    .innerJoin('users', (join) => join.on('users.id', '=', booking.host.user_id))
+    .select(['event_types.name', 'event_types.reminders_json', 'users.reminders'])
+    .where('event_types.id', '=', booking.event_type_id)
+    .executeTakeFirstOrThrow();
+  return { name: row.name, rules: storedReminders(row.reminders_json), hostOn: row.reminders !== 0 };
 }
 
 async function hostOf(trx: Executor, userId: string): Promise<MailHost> {

@@ -16,6 +16,7 @@ import { useHold } from '../holds/use-hold.js';
 import type { IdGenerator } from '../ids.js';
 import { outboxRow } from '../outbox/record-event.js';
 import { notificationRows } from '../outbox/record-notification.js';
+import { reminderRows } from '../reminders/schedule-reminders.js';
 import { lockHost, lockHosts } from '../storage/host-lock.js';
 import type { Dialect, Executor } from '../storage/store.js';
 import { rankHosts, recentLoads } from '../teams/round-robin.js';
@@ -354,7 +355,15 @@ async function bookingWrite(
     eventTypeName: eventType.name,
     host,
     attendeeMail: eventType.attendeeMail,
+    reminders: { rules: eventType.reminders, hostOn: host.reminders },
   });
   const event = outboxRow(deps, requested ? 'booking.requested' : 'booking.created', uid, booking);
-  return { booking, write: { row, event, mail: notificationRows(deps, mail) } };
+  // Its reminders queue with it, from what was read with the type and host (schedule-reminders.ts).
+  const reminders = reminderRows(deps, row, {
+    rules: eventType.reminders,
+    hostOn: host.reminders,
+    attendeeSilenced: !eventType.attendeeMail,
+    hostEmail: host.email,
+  });
+  return { booking, write: { row, event, mail: [...notificationRows(deps, mail), ...reminders] } };
 }

@@ -158,6 +158,7 @@ export async function moveBooking(
     seriesUid: row.series_uid,
     eventTypeName: move.eventType.name,
     host: move.host,
+    reminders: { rules: move.eventType.reminders, hostOn: move.host.reminders },
   });
   return booking;
 }

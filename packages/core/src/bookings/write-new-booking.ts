@@ -5,6 +5,7 @@ import { type HoldReader, overlappingHolds } from '../holds/held-times.js';
 import { queueCalendarSync } from '../outbox/queue-calendar-sync.js';
 import { insertOutboxRow, OUTBOX_COLUMNS, type outboxRow } from '../outbox/record-event.js';
 import { insertNotificationRows, NOTIFICATION_COLUMNS, type NotificationRow } from '../outbox/record-notification.js';
+import { MAX_REMINDER_RULES } from '../reminders/reminder-rules.js';
 import { executePrepared } from '../storage/prepared-query.js';
 import type { BookingsTable } from '../storage/schema.js';
 import type { Dialect, Executor } from '../storage/store.js';
@@ -43,8 +44,7 @@ export async function writeNewBooking(
   // Stryker disable next-line ConditionalExpression,StringLiteral: a guard against a caller's mistake; no caller passes co-hosts.
   if (row.co_hosts_json !== '[]') throw new Error('writeNewBooking: a booking with co-hosts is written by writeBookingRows');
   if (dialect === 'postgres') {
-    const build = insertIfFree[mail.length];
-    if (build === undefined) throw new Error(`writeNewBooking: at most ${insertIfFree.length - 1} mails per booking`);
+    const build = insertIfFree(mail.length);
     const { rows } = await executePrepared(trx, build, [
       // Each parameter appears once in the statement (executePrepared): the holds' check takes its own copy of the bounds.
       ...[row.host_user_id, ...overlapBounds(blocked), toTimestamp(reader.nowMs)],
@@ -109,5 +109,16 @@ function insertIfFreeWith(mails: number) {
   };
 }
 
-// A create queues one mail (the host's) or two (and the attendee's).
-const insertIfFree = [insertIfFreeWith(0), insertIfFreeWith(1), insertIfFreeWith(2)];
+// A create queues one mail (the host's) or two (and the attendee's), and its reminders (at most
+// MAX_REMINDER_RULES rules, each to the attendee and the host): one statement for each count, made once.
+const MAX_MAILS = 2 + 2 * MAX_REMINDER_RULES;
+const statements = new Map<number, ReturnType<typeof insertIfFreeWith>>();
+function insertIfFree(mails: number) {
+  if (mails > MAX_MAILS) throw new Error(`writeNewBooking: at most ${MAX_MAILS} mails per booking`);
+  let statement = statements.get(mails);
+  if (statement === undefined) {
+    statement = insertIfFreeWith(mails);
+    statements.set(mails, statement);
+  }
+  return statement;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_REMINDERS, MAX_REMINDER_RULES, reminderRulesSchema } from '../reminders/reminder-rules.js';
 import { ON_OFF, SCHEDULINGS, VISIBILITIES } from '../storage/schema.js';
 import { httpUrl, uuid } from '../validation/fields.js';
 import { questionSchema } from './questions.js';
@@ -108,6 +109,9 @@ export const eventTypeFields = {
   /** false: no mail to this event type's attendees (docs/mail.md); the host's mail still goes. */
   attendee_mail: z.boolean().meta({ description: 'false: attendees get no mail.' }),
   location: eventTypeLocationSchema,
+  reminders: reminderRulesSchema.meta({
+    description: `Reminders before (or follow-ups after) each booking, up to ${MAX_REMINDER_RULES}; [] for none. Default: the attendee by email 24 h and 1 h before.`,
+  }),
   max_bookings_per_day: z
     .int()
     .min(1)
@@ -149,6 +153,7 @@ export const eventTypeDeclaration = z.object({
   questions: eventTypeFields.questions.default([]),
   attendee_mail: eventTypeFields.attendee_mail.default(true),
   location: eventTypeFields.location.default(GENERATED_CONFERENCE),
+  reminders: eventTypeFields.reminders.default(() => DEFAULT_REMINDERS.map((rule) => ({ ...rule }))),
   visibility: eventTypeFields.visibility.default('public'),
   max_bookings_per_day: eventTypeFields.max_bookings_per_day.default(null),
   max_bookings_per_week: eventTypeFields.max_bookings_per_week.default(null),

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { storedReminders } from '../reminders/reminder-rules.js';
 import type { EventTypesTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
 import { bookingUrlOf, type PagesAddress } from './booking-url.js';
@@ -34,6 +35,7 @@ export function eventTypeColumns(fields: ResolvedDeclaration) {
     questions_json: JSON.stringify(fields.questions),
     attendee_mail: fields.attendee_mail ? 1 : 0,
     location_json: JSON.stringify(fields.location),
+    reminders_json: JSON.stringify(fields.reminders),
     visibility: fields.visibility,
     max_bookings_per_day: fields.max_bookings_per_day,
     max_bookings_per_week: fields.max_bookings_per_week,
@@ -104,6 +106,7 @@ export function toEventTypeView(row: EventTypeRow, pages: PagesAddress | undefin
     hosts: storedPool(row.hosts_json),
     booking_url: bookingUrlOf(pages, { username: row.username, slug: row.slug, visibility: row.visibility, archived }),
     questions: storedQuestions(row.questions_json),
+    reminders: storedReminders(row.reminders_json),
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reminderViewSchema } from '../reminders/reminder-rules.js';
 import { ON_OFF, SCHEDULINGS, VISIBILITIES } from '../storage/schema.js';
 import { shownInstant } from '../validation/fields.js';
 import { eventTypeLocationSchema } from './event-type-fields.js';
@@ -38,6 +39,7 @@ export const eventTypeSchema = z.object({
     description: 'Its booking page, where anyone with the link books it; null when it is private or deleted, or no server serves pages.',
   }),
   questions: z.array(questionSchema),
+  reminders: z.array(reminderViewSchema),
   version: z.int(),
   created_at: shownInstant,
   updated_at: shownInstant,

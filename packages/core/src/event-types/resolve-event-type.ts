@@ -4,6 +4,7 @@ import { mayActFor } from '../auth/roles.js';
 import { visitorMayBook } from '../auth/visitor.js';
 import { ScheduleError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { type ReminderRule, storedReminders } from '../reminders/reminder-rules.js';
 import { runPrepared } from '../storage/prepared-query.js';
 import type { OnOff, Scheduling, UsersTable } from '../storage/schema.js';
 import type { Executor } from '../storage/store.js';
@@ -48,6 +49,8 @@ export interface EventTypeWithHost {
    * the event type so a booking write need not read it again).
    */
   readonly attendeeMail: boolean;
+  /** Its reminder rules (docs/reminders.md). */
+  readonly reminders: readonly ReminderRule[];
   /** The owner: the host of a single host's type; of a team type, whose type it is. */
   readonly host: HostRecord;
   readonly scheduling: Scheduling;
@@ -73,6 +76,8 @@ export interface HostRecord {
   readonly timezone: string;
   readonly schedule: Schedule | null;
   readonly calendars: readonly Calendar[];
+  /** Their switch for the reminders of the meetings they host (people `reminders`). */
+  readonly reminders: boolean;
 }
 
 /** How a request names an event type: by id, or by its owner's username and its slug. */
@@ -91,6 +96,7 @@ function query(db: Executor) {
       'users.schedule_json',
       'users.calendars_json',
       'users.deactivated_at as host_deactivated_at',
+      'users.reminders as host_reminders',
     ])
     .select((eb) => eb.selectFrom('organization').select('attendee_mail').where('id', '=', 1).as('organization_attendee_mail'));
 }
@@ -116,6 +122,7 @@ function toHost(row: Selectable<UsersTable> | undefined): HostRecord | undefined
     // Stryker disable next-line ConditionalExpression: equivalent: JSON.parse(null) is null too; the check is for the nullable column's type (the line's other mutant, always null, is killed).
     schedule: row.schedule_json === null ? null : JSON.parse(row.schedule_json),
     calendars: JSON.parse(row.calendars_json),
+    reminders: row.reminders !== 0,
   };
 }
 
@@ -171,6 +178,7 @@ function toEventType(row: EventTypeQueryRow): EventTypeWithHost {
     seats: row.seats,
     questions: storedQuestions(row.questions_json),
     location: storedLocation(row.location_json),
+    reminders: storedReminders(row.reminders_json),
     // A missing organization row (no workspace loaded yet) has nothing turned off.
     attendeeMail: row.attendee_mail !== 0 && row.organization_attendee_mail !== 0,
     host: {
@@ -182,6 +190,7 @@ function toEventType(row: EventTypeQueryRow): EventTypeWithHost {
       // Stryker disable next-line ConditionalExpression: equivalent: JSON.parse(null) is null too; the check is for the nullable column's type (the line's other mutant, always null, is killed).
       schedule: row.schedule_json === null ? null : JSON.parse(row.schedule_json),
       calendars: JSON.parse(row.calendars_json),
+      reminders: row.host_reminders !== 0,
     },
     scheduling: row.scheduling ?? 'single',
     pool: [],

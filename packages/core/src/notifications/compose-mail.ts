@@ -4,6 +4,7 @@ import type {
   BookingNotificationPayload,
   NotificationKind,
   NotificationPayloads,
+  ReminderMailPayload,
   SeriesNotificationKind,
   SeriesNotificationPayload,
   WebhookPausedPayload,
@@ -129,6 +130,8 @@ function write(n: StoredNotification): Written {
     case 'booking_confirmed':
     case 'booking_declined':
       return bookingMail(n.kind, n.payload, n.bookingUid, n.createdAt, n.manageUrl);
+    case 'booking_reminder':
+      return reminderMail(n.payload, n.manageUrl);
     case 'webhook_paused':
       return webhookPausedMail(n.payload);
   }
@@ -226,6 +229,7 @@ function bookingMail(
           location: p.location.url ?? p.location.value,
           url: p.location.url,
           status: canceled ? 'CANCELLED' : 'CONFIRMED',
+          alarms: canceled ? undefined : p.alarms,
           organizer: { email: p.host.email, name: p.host.name },
           attendees: [
             { email: p.attendee.email, name: p.attendee.name, partstat: 'ACCEPTED' },
@@ -252,6 +256,43 @@ function bookingMail(
       ...(manageUrl ? [{ lines: [`To reschedule or cancel: ${manageUrl}`] }] : []),
     ],
     calendar,
+    replyTo: toAttendee ? p.host.email : p.attendee.email,
+    fromName: toAttendee ? p.host.name : p.attendee.name,
+  };
+}
+
+/** How far ahead a reminder is: "in 1 hour", "in 1 day and 2 hours", "in 30 minutes". */
+export function aheadText(minutes: number): string {
+  const parts: [number, string][] = [
+    [Math.floor(minutes / 1440), 'day'],
+    [Math.floor((minutes % 1440) / 60), 'hour'],
+    [minutes % 60, 'minute'],
+  ];
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`);
+  return said.length === 0 ? 'now' : `in ${said.join(' and ')}`;
+}
+
+/**
+ * A reminder (docs/reminders.md): the meeting's time in the recipient's zone,
+ * where to join, the host's note, and for the attendee the manage link. It
+ * carries no invite: the one they were sent is in their calendar already.
+ */
+function reminderMail(p: ReminderMailPayload, manageUrl: string | undefined): Written {
+  const toAttendee = p.role === 'attendee';
+  const recipientName = toAttendee ? p.attendee.name : p.host.name;
+  const meeting = `${p.event_type_name} with ${toAttendee ? p.host.name : p.attendee.name}`;
+  const followUp = p.reminder.relative_to === 'end';
+  const where = p.location.url ? `Join at ${p.location.url}` : p.location.value ? `Where: ${p.location.value}` : undefined;
+  const details = [`When: ${span(p.start_at, p.end_at, p.timezone)}`, ...(where && !followUp ? [where] : [])];
+  return {
+    subject: followUp ? `Following up: ${meeting}` : `Reminder: ${meeting} ${aheadText(p.reminder.minutes)}`,
+    sections: [
+      { lines: [`Hello ${recipientName},`] },
+      { lines: [followUp ? `Thank you for ${meeting}.` : `${meeting} starts ${aheadText(p.reminder.minutes)}.`] },
+      { lines: details },
+      ...(p.reminder.text ? [{ lines: [p.reminder.text] }] : []),
+      ...(manageUrl && !followUp ? [{ lines: [`To reschedule or cancel: ${manageUrl}`] }] : []),
+    ],
     replyTo: toAttendee ? p.host.email : p.attendee.email,
     fromName: toAttendee ? p.host.name : p.attendee.name,
   };

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import type { ManageLinkWriter } from '../manage-links/manage-link.js';
 import type { BookingNotificationPayload, NotificationKind, NotificationPayload } from '../outbox/record-notification.js';
+import { REMINDER_KIND } from '../reminders/schedule-reminders.js';
 import { claimHold, HOLD_LEASE_MS, releaseHold } from '../series/series-hold.js';
 import type { StepHook } from '../series/series-steps.js';
 import type { Executor, Store } from '../storage/store.js';
@@ -10,6 +11,7 @@ import { type ClaimedMail, claimDueMail } from './claim-mail.js';
 import { composeMail, type StoredNotification } from './compose-mail.js';
 import { type MailOutcome, recordMailOutcomes } from './mail-outcomes.js';
 import type { Mail, Mailer, SentMail } from './mailer.js';
+import { type ReminderPlan, type ReminderPlans, recordReminderEvent, reminderPlans } from './send-reminder.js';
 
 export interface DispatchDeps {
   readonly store: Store;
@@ -79,7 +81,14 @@ export async function dispatchPass(deps: DispatchDeps, options: { limit?: number
     const asked = Math.min(width, limit - handled);
     const batch = await claimDueMail(deps, { limit: asked, leaseMs: HOLD_LEASE_MS });
     const optedOut = await optedOutBookingMail(deps.store.db, batch);
-    const settled = await Promise.allSettled(batch.map((notification) => sendClaimed(deps, notification, optedOut.has(notification.id))));
+    const plans = await reminderPlans(deps, batch);
+    const settled = await Promise.allSettled(
+      batch.map((notification) =>
+        notification.kind === REMINDER_KIND
+          ? sendReminder(deps, notification, plans)
+          : sendClaimed(deps, notification, optedOut.has(notification.id)),
+      ),
+    );
     const sent = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     // Series mail wrote its own outcome while it held its series; the batch's other outcomes go in one
     // transaction, also when another mail of the batch failed with the database.
@@ -145,18 +154,31 @@ async function attempt(
     // The link's key could not be read (the database is away): tried again as a send that failed, never sent without it.
     return sendFailed(deps, notification, error);
   }
+  const stored = {
+    manageUrl,
+    id,
+    kind: notification.kind as NotificationKind,
+    recipient: notification.recipient,
+    seriesUid,
+    bookingUid: notification.booking_uid,
+    createdAt: notification.created_at,
+    payload,
+  } as StoredNotification;
+  return deliver(deps, notification, stored, payload);
+}
+
+/** Writes a mail and hands it to the mailer: sent (its Message-ID kept with the row's `kept` payload), failed for good, or to try again. */
+async function deliver(
+  deps: DispatchDeps,
+  notification: ClaimedMail,
+  stored: StoredNotification,
+  kept: object,
+): Promise<{ result: MailResult; outcome: MailOutcome }> {
+  const { id } = notification;
+  const seriesUid = notification.series_uid;
   let mail: Mail;
   try {
-    mail = composeMail({
-      manageUrl,
-      id,
-      kind: notification.kind as NotificationKind,
-      recipient: notification.recipient,
-      seriesUid,
-      bookingUid: notification.booking_uid,
-      createdAt: notification.created_at,
-      payload,
-    } as StoredNotification);
+    mail = composeMail(stored);
   } catch {
     // A mail that cannot be written never will be: retrying it would only hold up the queue.
     return { result: 'failed', outcome: { id, kind: 'failed', attempts: notification.attempts + 1 } };
@@ -174,9 +196,65 @@ async function attempt(
       id,
       kind: 'sent',
       // The Message-ID it left with, so a mail a recipient asks about can be found in the server's logs.
-      payloadJson: sent?.messageId ? JSON.stringify({ ...payload, message_id: sent.messageId }) : undefined,
+      payloadJson: sent?.messageId ? JSON.stringify({ ...kept, message_id: sent.messageId }) : undefined,
     },
   };
+}
+
+/**
+ * A reminder this dispatcher claimed (docs/reminders.md), judged against the
+ * booking as it is now (send-reminder.ts): dropped when no longer owed,
+ * expired when its moment passed beyond the grace window, else mailed, or
+ * for a webhook rule recorded as a `booking.reminder` event in the same
+ * transaction that marks it sent (so that one is never sent twice).
+ */
+async function sendReminder(
+  deps: DispatchDeps,
+  notification: ClaimedMail,
+  plans: ReminderPlans,
+): Promise<{ result: MailResult; outcome?: MailOutcome }> {
+  const { id } = notification;
+  let manageUrl: string | undefined;
+  let plan: ReminderPlan;
+  try {
+    if (plans instanceof Error) throw plans;
+    plan = plans.get(id)!;
+    if (plan.kind === 'mail' && plan.payload.role === 'attendee' && plan.payload.reminder.relative_to === 'start') {
+      manageUrl = await deps.manageLinks?.(plan.bookingUid, plan.endAt);
+    }
+  } catch (error) {
+    // The database is away: tried again as a send that failed, never sent unchecked.
+    return sendFailed(deps, notification, error);
+  }
+  switch (plan.kind) {
+    case 'drop':
+      return { result: 'suppressed', outcome: { id, kind: 'suppressed' } };
+    case 'expired':
+      return { result: 'suppressed', outcome: { id, kind: 'expired' } };
+    case 'webhook':
+      try {
+        await recordReminderEvent(deps, id, plan.bookingUid, plan.payload);
+      } catch (error) {
+        return sendFailed(deps, notification, error);
+      }
+      return { result: 'sent' };
+    case 'mail':
+      return deliver(
+        deps,
+        notification,
+        {
+          id,
+          kind: 'booking_reminder',
+          recipient: plan.recipient,
+          seriesUid: null,
+          bookingUid: plan.bookingUid,
+          createdAt: notification.created_at,
+          payload: plan.payload,
+          manageUrl,
+        },
+        JSON.parse(notification.payload_json),
+      );
+  }
 }
 
 /** A send that failed: tried again later, further apart each time, until the last attempt is given up. */
@@ -222,8 +300,13 @@ async function seriesOptedOut(db: Executor, seriesUid: string): Promise<boolean>
 
 /** The attendee's booking mail of a batch whose booking is an occurrence of a series that stopped its attendee's mail: one read a batch. */
 async function optedOutBookingMail(db: Executor, batch: readonly ClaimedMail[]): Promise<Set<string>> {
+  // A reminder's opt-out is read with its booking (send-reminder.ts).
   const attendeeMail = batch.filter(
-    (n) => n.series_uid === null && n.booking_uid !== null && (JSON.parse(n.payload_json) as { role?: unknown }).role === 'attendee',
+    (n) =>
+      n.kind !== REMINDER_KIND &&
+      n.series_uid === null &&
+      n.booking_uid !== null &&
+      (JSON.parse(n.payload_json) as { role?: unknown }).role === 'attendee',
   );
   if (attendeeMail.length === 0) return new Set();
   const stopped = await db

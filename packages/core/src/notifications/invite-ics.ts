@@ -36,6 +36,8 @@ export interface InviteEvent {
   readonly status: 'CONFIRMED' | 'CANCELLED';
   readonly organizer: InvitePerson;
   readonly attendees: readonly (InvitePerson & { readonly partstat: 'ACCEPTED' | 'NEEDS-ACTION' })[];
+  /** Minutes before the start at which the recipient's calendar alarms (a VALARM each, docs/reminders.md). */
+  readonly alarms?: readonly number[] | undefined;
 }
 
 /** The UID a booking's event has in every calendar: the booking's own id, the same in every mail about it. */
@@ -119,8 +121,30 @@ function eventLines(event: InviteEvent, stored: StoredEventOptions = {}): string
     ...event.attendees.map((a) =>
       line('ATTENDEE', mailto(a.email), { CN: a.name, ROLE: 'REQ-PARTICIPANT', PARTSTAT: a.partstat, RSVP: 'FALSE', ...agent }),
     ),
+    ...(event.alarms ?? []).flatMap((minutes) => alarmLines(minutes, event.summary)),
     'END:VEVENT',
   ];
+}
+
+/** A DISPLAY alarm `minutes` before the start (§3.6.6): the calendar reminds as the mail does. */
+function alarmLines(minutes: number, summary: string): string[] {
+  return [
+    'BEGIN:VALARM',
+    'ACTION:DISPLAY',
+    line('TRIGGER', durationBefore(minutes), { RELATED: 'START' }),
+    line('DESCRIPTION', escapeText(summary)),
+    'END:VALARM',
+  ];
+}
+
+/** A negative DURATION (§3.3.6) of whole minutes: -P1D, -PT1H, -PT1H30M, -P1DT2H, -PT0M. */
+export function durationBefore(minutes: number): string {
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  const rest = minutes % 60;
+  const time = `${hours > 0 ? `${hours}H` : ''}${rest > 0 ? `${rest}M` : ''}`;
+  if (days > 0 && time === '') return `-P${days}D`;
+  return `-P${days > 0 ? `${days}D` : ''}T${time === '' ? '0M' : time}`;
 }
 
 /**

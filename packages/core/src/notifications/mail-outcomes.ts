@@ -7,6 +7,8 @@ import { toTimestamp } from '../time.js';
 export type MailOutcome =
   | { readonly id: string; readonly kind: 'sent'; readonly payloadJson?: string | undefined }
   | { readonly id: string; readonly kind: 'suppressed' }
+  /** A reminder whose moment passed beyond its grace window (docs/reminders.md). */
+  | { readonly id: string; readonly kind: 'expired' }
   | { readonly id: string; readonly kind: 'failed'; readonly attempts: number }
   | { readonly id: string; readonly kind: 'retry'; readonly nextAttemptAt: string; readonly attempts?: number | undefined };
 
@@ -38,7 +40,8 @@ async function writeOutcomes(db: Executor, sentAt: string, outcomes: readonly Ma
         await row.set({ status: 'sent', sent_at: sentAt, attempts: sql`attempts + 1`, payload_json: outcome.payloadJson }).execute();
         break;
       case 'suppressed':
-        await row.set({ status: 'suppressed' }).execute();
+      case 'expired':
+        await row.set({ status: outcome.kind }).execute();
         break;
       case 'failed':
         await row.set({ status: 'failed', attempts: outcome.attempts }).execute();

@@ -1,11 +1,12 @@
 import type { Store } from '../storage/store.js';
+import { toTimestamp } from '../time.js';
 import { PENDING_MAIL } from './record-notification.js';
 
 /** What waits to go out: the rows an operator watches grow when delivery stalls. */
 export interface Backlog {
   /** Outbox events not dispatched yet (`dispatched_at` null). */
   readonly events: number;
-  /** Mail queued and still to be tried (`notifications.status` = `pending`). */
+  /** Mail due and still to be sent (`notifications.status` = `pending`); a reminder waiting for its moment is not behind. */
   readonly mail: number;
 }
 
@@ -22,7 +23,7 @@ export const BACKLOG_COUNT_CAP = 100_000;
  * `notifications_pending`). Bounded in time by the store's own timeouts; it
  * throws when the database does not answer.
  */
-export async function countBacklog(store: Store): Promise<Backlog> {
+export async function countBacklog(store: Store, nowMs: number): Promise<Backlog> {
   const db = store.db;
   const row = await db
     .selectNoFrom((eb) => [
@@ -31,7 +32,15 @@ export async function countBacklog(store: Store): Promise<Backlog> {
         .select(eb.fn.countAll().as('n'))
         .as('events'),
       eb
-        .selectFrom(db.selectFrom('notifications').select('id').where('status', '=', PENDING_MAIL).limit(BACKLOG_COUNT_CAP).as('unsent'))
+        .selectFrom(
+          db
+            .selectFrom('notifications')
+            .select('id')
+            .where('status', '=', PENDING_MAIL)
+            .where('next_attempt_at', '<=', toTimestamp(nowMs))
+            .limit(BACKLOG_COUNT_CAP)
+            .as('unsent'),
+        )
         .select(eb.fn.countAll().as('n'))
         .as('mail'),
     ])

@@ -28,6 +28,8 @@ export const EVENT_NAMES = [
   // The attendee did not come (POST /v1/bookings/:uid/no-show), and the mark taken back (DELETE).
   'booking.no_show',
   'booking.no_show_cleared',
+  // A reminder rule with `via: webhook` came due (docs/reminders.md): the receiver reminds as it likes (an SMS, a chat message).
+  'booking.reminder',
   'series.created',
   'series.paused',
   'series.resumed',

@@ -14,7 +14,7 @@ import { toTimestamp } from '../time.js';
  * a type that requires confirmation), and the notice to a webhook's owner
  * that it was paused.
  */
-export type NotificationKind = SeriesNotificationKind | BookingNotificationKind | 'webhook_paused';
+export type NotificationKind = SeriesNotificationKind | BookingNotificationKind | 'booking_reminder' | 'webhook_paused';
 
 export type SeriesNotificationKind = 'series_confirmation' | 'series_ended';
 export type BookingNotificationKind =
@@ -85,6 +85,17 @@ export interface BookingNotificationPayload {
   readonly reason?: string | null;
   /** A `booking_changed` mail: what the series changed, the host or the link. */
   readonly changed?: 'host' | 'location';
+  /** Minutes before the start at which the invite's alarms ring for this recipient (VALARM); absent: none. */
+  readonly alarms?: readonly number[];
+}
+
+/**
+ * A reminder mail's payload: the booking mail's, and the rule it answers.
+ * Its row is queued with less (reminders/schedule-reminders.ts); this is
+ * written when it is sent, from the booking as it is then.
+ */
+export interface ReminderMailPayload extends BookingNotificationPayload {
+  readonly reminder: { readonly minutes: number; readonly relative_to: 'start' | 'end'; readonly text: string | null };
 }
 
 /** What the notice of an auto-paused webhook says (written by the webhook delivery). */
@@ -107,6 +118,7 @@ export interface NotificationPayloads {
   booking_requested: BookingNotificationPayload;
   booking_confirmed: BookingNotificationPayload;
   booking_declined: BookingNotificationPayload;
+  booking_reminder: ReminderMailPayload;
   webhook_paused: WebhookPausedPayload;
 }
 

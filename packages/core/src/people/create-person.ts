@@ -40,6 +40,7 @@ export async function createPerson(
       manages_json: JSON.stringify(await managedIds(trx, body.manages ?? [])),
       schedule_json: null,
       calendars_json: '[]',
+      reminders: body.reminders === false ? 0 : 1,
       version: 1,
       deactivated_at: null,
       created_at: now,

@@ -21,3 +21,8 @@ export const role = z.enum(ROLES).meta({ description: 'user, manager, admin or o
 
 /** People named by username or user id (a manager's `manages`). */
 export const personRefs = z.array(z.string().min(1)).meta({ description: 'Usernames or user ids of the people a manager manages.' });
+
+/** A host's switch for every reminder of the meetings they host (docs/reminders.md). */
+export const personReminders = z
+  .boolean()
+  .meta({ description: 'false: no reminders for the meetings they host, to them or their attendees (docs/reminders.md).' });

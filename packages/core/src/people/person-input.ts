@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ScheduleError } from '../errors.js';
 import { didYouMean } from '../validation/closest-name.js';
 import { bodyObject, parseBody } from '../validation/parse-body.js';
-import { personEmail, personName, personRefs, personTimeZone, role, username } from './person-fields.js';
+import { personEmail, personName, personRefs, personReminders, personTimeZone, role, username } from './person-fields.js';
 
 /** The body of `POST /v1/people`. */
 export const createPersonBodySchema = z.object({
@@ -12,6 +12,7 @@ export const createPersonBodySchema = z.object({
   timezone: personTimeZone.optional().meta({ description: 'An IANA time zone; UTC if omitted.' }),
   role: role.optional().meta({ description: 'user (the default), manager, admin, or owner (only an owner grants it).' }),
   manages: personRefs.optional(),
+  reminders: personReminders.optional().meta({ description: 'true (the default): the reminders their event types set go out.' }),
 });
 export type CreatePersonBody = z.output<typeof createPersonBodySchema>;
 
@@ -22,12 +23,13 @@ export const updatePersonBodySchema = z.object({
   timezone: personTimeZone.optional(),
   role: role.optional().meta({ description: 'Admins and owners only; owner is granted and taken by an owner.' }),
   manages: personRefs.optional().meta({ description: 'Replaces the list; admins and owners only.' }),
+  reminders: personReminders.optional(),
 });
 export type UpdatePersonBody = z.output<typeof updatePersonBodySchema>;
 const PATCHABLE = Object.keys(updatePersonBodySchema.shape);
 
 /** The fields a person's profile holds, which they (and whoever acts for them) may change. */
-export const PROFILE_FIELDS = ['name', 'email', 'timezone'] as const;
+export const PROFILE_FIELDS = ['name', 'email', 'timezone', 'reminders'] as const;
 
 export function parseCreatePersonBody(body: unknown): CreatePersonBody {
   return parseBody(createPersonBodySchema, body);

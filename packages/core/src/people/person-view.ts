@@ -10,6 +10,7 @@ import { shownInstant } from '../validation/fields.js';
 export const personDetailSchema = personSchema
   .extend({
     manages: z.array(z.string()).meta({ description: 'User ids a manager acts for besides themself.' }),
+    reminders: z.boolean().meta({ description: 'false: no reminders go out for the meetings they host.' }),
     deactivated_at: shownInstant.nullable().meta({ description: 'When they were deactivated; null while active.' }),
     version: z.int().meta({ description: 'Starts at 1; each change adds one. Shown as ETag.' }),
     created_at: shownInstant,
@@ -29,6 +30,7 @@ export function toPerson(row: PersonRow): PersonDetail {
     timezone: row.timezone,
     role: row.role,
     manages: JSON.parse(row.manages_json) as string[],
+    reminders: row.reminders !== 0,
     deactivated_at: row.deactivated_at,
     version: row.version,
     created_at: row.created_at,

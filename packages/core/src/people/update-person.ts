@@ -77,6 +77,7 @@ export async function updatePerson(
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.email !== undefined ? { email: patch.email } : {}),
     ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
+    ...(patch.reminders !== undefined ? { reminders: patch.reminders ? 1 : 0 } : {}),
     ...(patch.role !== undefined ? { role: patch.role } : {}),
     ...(patch.manages !== undefined ? { manages_json: JSON.stringify(await managedIds(trx, patch.manages)) } : {}),
   };

@@ -64,7 +64,7 @@ export async function changeSeriesHost(
   // Stryker disable next-line ArrowFunction: no changes and undefined both spread to nothing in the first write.
   const started = await startAction(deps, 'change_host', row.uid, () => ({}));
   const occurrences = await futureOccurrences(db, row.uid, deps.clock.now());
-  const mail = await occurrenceMailOf(db, started.series, eventType.name, newHost);
+  const mail = await occurrenceMailOf(db, started.series, eventType, newHost);
   const unchanged = occurrences.filter((o) => o.host_user_id === newHost.id).length;
   const toMove = occurrences.filter((o) => o.host_user_id !== newHost.id);
 

@@ -276,7 +276,7 @@ export async function createSeries(
     const plan = planOccurrences(await withBookings(trx, prepared, holdReader(deps, principal)), eventType, prepared.candidates);
     if (plan.free.length === 0) throw noDatesFree(plan.skipped);
     await trx.insertInto('series').values(row).execute();
-    const mail = await occurrenceMailOf(trx, row, eventType.name, host);
+    const mail = await occurrenceMailOf(trx, row, eventType, host);
     const occurrences: Occurrence[] = [];
     for (const candidate of plan.free) {
       await deps.steps?.({ action: 'create', phase: 'occurrence', seriesUid: uid, index: occurrences.length });

@@ -28,7 +28,7 @@ export async function endSeries(deps: SeriesDeps, principal: Principal, uid: str
   const row = await findVisibleSeries(db, principal, uid);
   statusOnStart('end', row.status, row.ending === 1);
   const { eventType, host } = await seriesBookingOf(db, row);
-  const mail = await occurrenceMailOf(db, row, eventType.name, host);
+  const mail = await occurrenceMailOf(db, row, eventType, host);
   const started = await startAction(deps, 'end', row.uid, async (trx, current) => {
     // What a pause held and nothing replaced is still in the attendee's calendar: its cancellation goes now.
     for (const owed of await listOwed(trx, row.uid)) await mailHeldCancel(trx, deps, mail, owed.heldBookingUid);

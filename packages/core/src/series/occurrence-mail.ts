@@ -3,6 +3,8 @@ import type { Booking } from '../bookings/booking-view.js';
 import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { attendeeMailOn, type BookingNotificationKind, recordNotifications } from '../outbox/record-notification.js';
+import type { ReminderRule } from '../reminders/reminder-rules.js';
+import type { ReminderSettings } from '../reminders/schedule-reminders.js';
 import type { Executor } from '../storage/store.js';
 
 /**
@@ -15,17 +17,20 @@ export interface OccurrenceMail {
   readonly on: boolean;
   readonly eventTypeName: string;
   readonly host: MailHost;
+  /** What its occurrences' reminders and invite alarms follow (docs/reminders.md), read once an action. */
+  readonly reminders: ReminderSettings;
 }
 
 /** The attendee-mail decision of a series as it now is, for the occurrences an action is about to change. */
 export async function occurrenceMailOf(
   db: Executor,
   series: { readonly notify_invitee: number; readonly event_type_id: string },
-  eventTypeName: string,
-  host: MailHost,
+  eventType: { readonly name: string; readonly reminders: readonly ReminderRule[] },
+  host: MailHost & { readonly reminders: boolean },
 ): Promise<OccurrenceMail> {
   const on = series.notify_invitee === 1 && (await attendeeMailOn(db, series.event_type_id));
-  return { on, eventTypeName, host };
+  const reminders = { rules: eventType.reminders, hostOn: host.reminders, attendeeSilenced: !on, hostEmail: host.email };
+  return { on, eventTypeName: eventType.name, host, reminders };
 }
 
 /**
@@ -52,6 +57,7 @@ export async function mailOccurrence(
     host: mail.host,
     attendeeMail: true,
     attendeeOnly: true,
+    reminders: mail.reminders,
   });
   await recordNotifications(trx, deps, queued);
 }

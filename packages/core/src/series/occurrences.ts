@@ -10,6 +10,8 @@ import type { EventTypeLocation } from '../event-types/event-type-fields.js';
 import type { HostRecord } from '../event-types/resolve-event-type.js';
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
+import { insertNotificationRows } from '../outbox/record-notification.js';
+import { reminderRows } from '../reminders/schedule-reminders.js';
 import type { Executor } from '../storage/store.js';
 import { toTimestamp } from '../time.js';
 import { mailOccurrence, type OccurrenceMail } from './occurrence-mail.js';
@@ -83,6 +85,7 @@ export async function bookOccurrence(
     toTimestamp(deps.clock.now()),
   );
   await insertBookingRow(trx, row);
+  await insertNotificationRows(trx, reminderRows(deps, row, mail.reminders));
   const booking = toBooking(
     { ...row, host_username: template.host.username, host_email: template.host.email, event_type_slug: template.eventType.slug },
     // Stryker disable next-line StringLiteral: equivalent: toBooking only tells 'list' apart (no responses), so any other detail reads as 'single'.

@@ -131,7 +131,7 @@ export async function replaceOwed(
   const time = (coversAll(read, starts) ? read : await readTargets(deps, booking, targets)).time;
   const bookedHere = new BookedHere(booking.eventType);
   const template = templateOf(started.series, booking);
-  const mail = await occurrenceMailOf(db, started.series, booking.eventType.name, booking.host);
+  const mail = await occurrenceMailOf(db, started.series, booking.eventType, booking.host);
   const durationMs = booking.eventType.durationMinutes * MINUTE_MS;
 
   let created = 0;

@@ -103,7 +103,7 @@ export async function updateSeries(
   });
 
   // Read as the PATCH left the series: a PATCH turning notify_invitee off sends the attendee nothing more.
-  const mail = await occurrenceMailOf(db, started.series, booking.eventType.name, booking.host);
+  const mail = await occurrenceMailOf(db, started.series, booking.eventType, booking.host);
   let index = 0;
   let superseded = false;
   if (body.location_url !== undefined) {

@@ -191,4 +191,20 @@ export const selfServiceMigrations: Record<string, Migration> = {
       await db.schema.createIndex('mcp_sessions_token').on('mcp_sessions').columns(['token_id', 'used_at']).execute();
     },
   },
+  '0020_reminders': {
+    async up(db: Kysely<any>) {
+      // Reminders (docs/reminders.md): an event type's rules, and a host's
+      // switch for all of them. Event types made before reminders keep none
+      // (an upgrade does not start mailing attendees nobody chose to remind);
+      // new ones take the defaults.
+      await db.schema
+        .alterTable('event_types')
+        .addColumn('reminders_json', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('reminders', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+  },
 };

@@ -82,6 +82,8 @@ export interface UsersTable {
   schedule_version: ColumnType<number, number | undefined, number>;
   /** When the working hours were last written; null until then. */
   schedule_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0: no reminders for the meetings this person hosts, to anyone (docs/reminders.md); rows made before it are 1. */
+  reminders: ColumnType<number, number | undefined, number>;
 }
 
 export interface EventTypesTable {
@@ -128,6 +130,8 @@ export interface EventTypesTable {
   scheduling: ColumnType<Scheduling, Scheduling | undefined, Scheduling>;
   /** A team type's pool (event-types/pool.ts) as JSON: `[{ user_id, weight, priority, fixed }]`; `[]` for a single host's. */
   hosts_json: ColumnType<string, string | undefined, string>;
+  /** Its reminder rules (reminders/reminder-rules.ts) as JSON; `[]` for rows made before reminders. */
+  reminders_json: ColumnType<string, string | undefined, string>;
 }
 
 /**
@@ -280,7 +284,10 @@ export interface NotificationsTable {
   series_uid: string | null;
   recipient: string;
   payload_json: string;
-  /** `pending`, `sent`, `suppressed` (the attendee opted out since), or `failed` after the last attempt. */
+  /**
+   * `pending`, `sent`, `suppressed` (the attendee opted out since, or a reminder no longer owed), `expired` (a
+   * reminder whose moment passed beyond its grace), or `failed` after the last attempt.
+   */
   status: string;
   attempts: number;
   next_attempt_at: string;

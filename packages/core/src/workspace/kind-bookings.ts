@@ -1,3 +1,4 @@
+import { rescheduleReminders } from '../reminders/schedule-reminders.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
 import { writeImportedBooking } from './workspace-writes.js';
 
@@ -29,6 +30,8 @@ export const bookingsKind: ResourceKind = {
       at: `bookings[${i}]`,
       write: async (trx, ctx) => {
         await writeImportedBooking(trx, row, ctx.now);
+        // An imported booking is reminded like one booked here, from its type's rules as of now.
+        await rescheduleReminders(trx, ctx.deps, row);
       },
     }));
   },

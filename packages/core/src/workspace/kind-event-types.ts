@@ -2,6 +2,7 @@ import { eventTypeColumns, storedLocation } from '../event-types/event-type-rows
 import { storedPool } from '../event-types/pool.js';
 import { storedQuestions } from '../event-types/questions.js';
 import { archiveEventTypeRow, writeEventTypeFields } from '../event-types/write-event-type.js';
+import { storedReminders } from '../reminders/reminder-rules.js';
 import type { Entry, ResourceKind } from './resource-kind.js';
 
 type Columns = ReturnType<typeof eventTypeColumns> & { readonly owner_user_id: string };
@@ -35,6 +36,7 @@ function eventTypeEntry(id: string, row: Columns, ownerName: string): Entry {
       slot_interval_minutes: row.slot_interval_minutes,
       questions: storedQuestions(row.questions_json),
       location: storedLocation(row.location_json),
+      reminders: storedReminders(row.reminders_json),
       attendee_mail: row.attendee_mail !== 0,
       visibility: row.visibility,
       // Shown only when set, so a file (and an export) without limits or seats reads as before they existed.

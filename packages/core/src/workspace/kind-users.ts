@@ -15,6 +15,7 @@ interface UserFields {
   manages: readonly string[];
   schedule: Schedule | null;
   calendars: readonly Calendar[];
+  reminders: boolean;
 }
 
 /** One field list for the file's users and the stored ones, so both are compared field by field. */
@@ -38,6 +39,7 @@ export const usersKind: ResourceKind = {
           manages: user.manages.map((m) => users.get(m)!.id),
           schedule: user.schedule ?? null,
           calendars: user.calendars,
+          reminders: user.reminders,
         }),
         at: `users[${i}]`,
         async write(trx, ctx) {
@@ -63,10 +65,12 @@ export const usersKind: ResourceKind = {
         // Stryker disable next-line ConditionalExpression: JSON.parse(null) is null too; the test says what a missing schedule is
         schedule: row.schedule_json === null ? null : (JSON.parse(row.schedule_json) as Schedule),
         calendars: (JSON.parse(row.calendars_json) as Calendar[]).filter((c) => !addedThroughApi(c)),
+        reminders: row.reminders !== 0,
       }),
     );
   },
-  exportAs: (users) => ({ users }),
+  // The reminders switch is exported only when off, so an export reads as before reminders existed.
+  exportAs: (users) => ({ users: users.map(({ reminders, ...user }) => (reminders === false ? { ...user, reminders } : user)) }),
   // People are deactivated through the API (docs/api/people.md), not by a file: listed, never changed.
   prune: { action: 'not_supported' },
 };

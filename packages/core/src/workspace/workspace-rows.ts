@@ -34,6 +34,7 @@ export function userRow(user: WorkspaceUser, users: ReadonlyMap<string, UserRef>
     name: users.get(user.username)!.name,
     timezone: user.timezone,
     role: user.role,
+    reminders: user.reminders ? 1 : 0,
     manages_json: JSON.stringify(user.manages.map((m) => users.get(m)!.id)),
     calendars_json: JSON.stringify([...user.calendars, ...added]),
   };

@@ -4,7 +4,7 @@ import { calendarSchema } from '../event-types/calendar.js';
 import { eventTypeDeclaration } from '../event-types/event-type-fields.js';
 import { scheduleSchema } from '../event-types/schedule.js';
 import { clientRegistrationSchema } from '../oauth/oauth-clients.js';
-import { personEmail, personName, personTimeZone, role, username } from '../people/person-fields.js';
+import { personEmail, personName, personReminders, personTimeZone, role, username } from '../people/person-fields.js';
 import { limitsSchema } from '../rate-limit/limits.js';
 import { BOOKING_STATUSES } from '../storage/schema.js';
 import { isTimeZone } from '../time.js';
@@ -35,6 +35,7 @@ const userSchema = z.object({
   manages: z.array(reference).default([]),
   schedule: scheduleSchema.optional(),
   calendars: z.array(calendarSchema).default([]),
+  reminders: personReminders.default(true),
 });
 
 // The API's own fields and defaults (event-type-fields.ts), plus the file's id and owner reference.

@@ -27,7 +27,8 @@ export const HOST_EMAIL = 'hana@host.test';
 export const MAIL_T0 = '2026-03-20T00:00:00.000Z';
 
 export function mailWorkspace(options: { attendeeMail?: boolean } = {}): Record<string, unknown> {
-  const common = { owner: 'hana', future_limit_days: 365, slot_interval_minutes: 30 };
+  // No reminders: these suites count booking mail (reminders have their own, reminders.test.ts).
+  const common = { owner: 'hana', future_limit_days: 365, slot_interval_minutes: 30, reminders: [] };
   return {
     organization: { name: 'Mail' },
     ...(options.attendeeMail === undefined ? {} : { attendee_mail: options.attendeeMail }),

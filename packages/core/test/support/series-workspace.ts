@@ -105,6 +105,7 @@ export const DAY_LONG_TYPE = {
   name: 'Day',
   duration_minutes: 1440,
   future_limit_days: 400,
+  reminders: [],
 } as const;
 
 /** What a suite adds to the series workspace: imported bookings, event types of its own. */
@@ -133,6 +134,8 @@ export function seriesWorkspace(extra: WorkspaceExtra = {}): Record<string, unkn
     slot_interval_minutes: 30,
     minimum_notice_minutes: 0,
     future_limit_days: 400,
+    // No reminders: these suites count the series' mail (reminders.test.ts has a series of its own).
+    reminders: [],
     ...more,
   });
   const token = (secret: string, user: Username, scopes = ALL_SCOPES) => ({ name: secret, user, secret, scopes });

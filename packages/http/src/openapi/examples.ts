@@ -208,6 +208,7 @@ export const PERSON: Person = {
 export const PERSON_DETAIL: PersonDetail = {
   ...PERSON,
   manages: [],
+  reminders: true,
   deactivated_at: null,
   version: 1,
   created_at: '2026-11-02T09:00:00.000Z',
@@ -222,6 +223,7 @@ export const NEW_PERSON: PersonDetail = {
   timezone: 'Europe/Paris',
   role: 'user',
   manages: [],
+  reminders: true,
   deactivated_at: null,
   version: 1,
   created_at: '2026-12-01T10:00:00.000Z',
@@ -307,6 +309,10 @@ export const FULL_EVENT_TYPE: EventType = {
   requires_confirmation: false,
   attendee_mail: true,
   location: { type: 'conference' },
+  reminders: [
+    { minutes: 1440, relative_to: 'start', to: 'attendee', via: 'email', text: null },
+    { minutes: 60, relative_to: 'start', to: 'both', via: 'email', text: 'Bring the contract draft.' },
+  ],
   visibility: 'public',
   max_bookings_per_day: 4,
   max_bookings_per_week: null,

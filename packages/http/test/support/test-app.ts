@@ -112,7 +112,7 @@ async function serveStore(store: Store, discard: () => Promise<void>, options: T
   const metrics = options.metrics
     ? createAppMetrics({
         clock,
-        backlog: options.metrics.backlog ?? (() => countBacklog(store)),
+        backlog: options.metrics.backlog ?? (() => countBacklog(store, clock.now())),
         backlogTimeoutMs: options.metrics.backlogTimeoutMs,
       })
     : undefined;
