@@ -11,8 +11,13 @@ import { importedBookingView } from './support/booking-workspace.js';
 
 const NO_DATABASE = {} as Executor;
 const HOST = { name: 'Hana Host', email: 'hana@acme.test', timezone: 'Europe/Berlin' };
-const KNOWN = { host: HOST, eventTypeName: 'Meeting', attendeeMail: true, reminders: { rules: [], hostOn: true } };
-const RULES = reminderRulesSchema.parse([{ minutes: 1440 }, { minutes: 60, to: 'both' }, { minutes: 30, relative_to: 'end', to: 'both' }]);
+const KNOWN = { host: HOST, eventType: { name: 'Meeting', rules: [], hostOn: true }, attendeeMail: true };
+const RULES = reminderRulesSchema.parse([
+  { minutes: 1440 },
+  { minutes: 60, to: 'both' },
+  { minutes: 15, to: 'host' },
+  { minutes: 30, relative_to: 'end', to: 'both' },
+]);
 
 // A booking of hana's moved once, with a link and an attendee in Tokyo.
 const BOOKING = importedBookingView(
@@ -61,12 +66,11 @@ describe('bookingMail', () => {
 
   it("gives each recipient's invite the alarms of the rules that remind them before the start, and none when the host turned reminders off", async () => {
     const alarms = async (hostOn: boolean) =>
-      stored(await bookingMail(NO_DATABASE, 'booking_created', BOOKING, { ...KNOWN, reminders: { rules: RULES, hostOn } })).map((m) => [
-        m.recipient,
-        m.payload.alarms,
-      ]);
+      stored(
+        await bookingMail(NO_DATABASE, 'booking_created', BOOKING, { ...KNOWN, eventType: { name: 'Meeting', rules: RULES, hostOn } }),
+      ).map((m) => [m.recipient, m.payload.alarms]);
     expect(await alarms(true)).toEqual([
-      ['hana@acme.test', [60]],
+      ['hana@acme.test', [60, 15]],
       ['bob@example.com', [1440, 60]],
     ]);
     expect(await alarms(false)).toEqual([

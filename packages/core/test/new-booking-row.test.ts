@@ -71,6 +71,11 @@ describe('writeNewBooking', () => {
     }));
     // No database: the refusal comes before the first statement.
     const noDatabase = {} as Executor;
+    // Twelve are taken: the refusal is not what stops them here (the missing database is).
+    const twelve = { row, event: outboxRow(deps, 'booking.created', row.uid, {}), mail: mail.slice(0, 12) };
+    await expect(writeNewBooking(noDatabase, 'postgres', twelve, { startMs: 0, endMs: 1 }, { nowMs: 0, holder: '' })).rejects.not.toThrow(
+      'at most',
+    );
     const write = { row, event: outboxRow(deps, 'booking.created', row.uid, {}), mail };
     await expect(writeNewBooking(noDatabase, 'postgres', write, { startMs: 0, endMs: 1 }, { nowMs: 0, holder: '' })).rejects.toThrow(
       'writeNewBooking: at most 12 mails per booking',

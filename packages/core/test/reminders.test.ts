@@ -14,6 +14,7 @@ import {
   ATTENDEE,
   dispatchDue,
   ET_REMIND,
+  failingReads,
   loadReminderWorkspace,
   REMIND_T0,
   RHEA,
@@ -95,10 +96,15 @@ describe.each(storeFixtures())('reminders on $name', (fixture) => {
     expect(dayBefore!.calendar).toBeUndefined();
     // Sent once: a second pass at the same moment finds nothing.
     expect(await dispatchAt('2026-03-09T09:00:00.000Z')).toEqual([]);
-    const hour = await dispatchAt('2026-03-10T08:00:30.000Z');
+    // The host's reminder carries no manage link: it is the attendee's.
+    const hour = await dispatchAt('2026-03-10T08:00:30.000Z', { manageLinks: links });
     expect(hour.map((m) => [m.to, m.subject, m.text.split('\n')[4]]).sort()).toEqual([
       [ATTENDEE.email, 'Reminder: Remind with Rhea Host in 1 hour', 'When: Tuesday 10 March 2026, 18:00–18:30 (GMT+9)'],
       [RHEA_EMAIL, 'Reminder: Remind with Kenji Guest in 1 hour', 'When: Tuesday 10 March 2026, 10:00–10:30 (CET)'],
+    ]);
+    expect(hour.map((m) => [m.to, m.text.includes('To reschedule or cancel')]).sort()).toEqual([
+      [ATTENDEE.email, true],
+      [RHEA_EMAIL, false],
     ]);
     expect(await dispatchAt('2026-03-10T08:50:00.000Z')).toEqual([]); // the webhook rule's: an event, no mail
     const followUp = await dispatchAt('2026-03-10T10:00:00.000Z', { manageLinks: links });
@@ -121,7 +127,9 @@ describe.each(storeFixtures())('reminders on $name', (fixture) => {
 
   it('records a webhook rule as one booking.reminder event, naming whom it reminds', async () => {
     const uid = await calls.book(START);
-    await dispatchAt('2026-03-10T08:50:00.000Z');
+    await dispatchAt('2026-03-10T08:00:00.000Z');
+    clock.set('2026-03-10T08:50:00.000Z');
+    expect((await dispatchDue(store, clock)).report).toEqual({ sent: 1, suppressed: 0, failed: 0, deferred: 0 });
     await dispatchAt('2026-03-10T08:50:05.000Z');
     const events = (await outboxOf(store)).filter((e) => e.event_type === 'booking.reminder');
     expect(events).toHaveLength(1);
@@ -210,7 +218,11 @@ describe.each(storeFixtures())('reminders on $name', (fixture) => {
   it('drops at send time what is no longer owed: a rule removed, a host who switched reminders off', async () => {
     await calls.book(START);
     await loadReminderWorkspace({ store, clock }, { rules: [{ minutes: 60, to: 'both' }] });
-    expect(await dispatchAt('2026-03-09T09:00:00.000Z')).toEqual([]);
+    clock.set('2026-03-09T09:00:00.000Z');
+    const links: ManageLinkWriter = async () => 'https://book.test/m';
+    const { report } = await dispatchDue(store, clock, recordingMailer(), links);
+    // The booking's own mails, and the day-before reminder whose rule is gone.
+    expect(report).toEqual({ sent: 2, suppressed: 1, failed: 0, deferred: 0 });
     expect((await reminderRowsOf(store))[0]).toMatchObject({ minutes: 1440, status: 'suppressed' });
     await loadReminderWorkspace({ store, clock }, { rules: [{ minutes: 60, to: 'both' }], rheaReminders: false });
     expect(await dispatchAt('2026-03-10T10:00:00.000Z')).toEqual([]);
@@ -273,6 +285,60 @@ describe.each(storeFixtures())('reminders on $name', (fixture) => {
       together: [{ minutes: 60, relative_to: 'start', to: 'host', via: 'email', text: null }],
     });
     expect(file).toBeDefined();
+  });
+
+  it('puts alarms in the invites of a host whose reminders are on, and none once they switch them off', async () => {
+    const alarmsOf = async (kind: string) =>
+      (await store.db.selectFrom('notifications').select(['recipient', 'payload_json']).where('kind', '=', kind).execute())
+        .map((r) => [r.recipient, JSON.parse(r.payload_json).alarms ?? null])
+        .sort();
+    const uid = await calls.book(START);
+    await calls.cancel(uid);
+    expect(await alarmsOf('booking_canceled')).toEqual([
+      [ATTENDEE.email, [1440, 60]],
+      [RHEA_EMAIL, [60]],
+    ]);
+    await store.db.deleteFrom('notifications').execute();
+    await store.db.updateTable('users').set({ reminders: 0 }).where('id', '=', RHEA).execute();
+    await calls.cancel(await calls.book('2026-03-12T09:00:00.000Z'));
+    expect(await alarmsOf('booking_canceled')).toEqual([
+      [ATTENDEE.email, null],
+      [RHEA_EMAIL, null],
+    ]);
+  });
+
+  it('retries, never sends unchecked, a reminder whose booking cannot be read, and one whose event cannot be recorded', async () => {
+    await calls.book(START);
+    await dispatchAt(REMIND_T0);
+    clock.set('2026-03-10T08:00:00.000Z');
+    const away = failingReads(store, (table) => table === 'bookings');
+    const mailer = recordingMailer();
+    const told: string[] = [];
+    const onSendFailed = (error: unknown) => told.push((error as Error).message);
+    expect(await dispatchNotifications({ store: away, clock, ids: randomIds, mailer, onSendFailed }, { limit: 1000 })).toEqual({
+      sent: 0,
+      suppressed: 0,
+      failed: 0,
+      deferred: 1,
+    });
+    // Nothing went unchecked; the reminder waits for its retry (the pass ends at a failed send), all still pending.
+    expect(mailer.delivered).toEqual([]);
+    // The operator is told what failed: the database, not something downstream of it.
+    expect(told).toEqual(['database lost at SelectQueryNode']);
+    expect((await reminderRowsOf(store)).filter((r) => r.status === 'pending')).toHaveLength(5);
+    clock.set('2026-03-10T08:50:00.000Z');
+    // The event's id cannot be made: its transaction, and the row's mark of sent with it, roll back.
+    const noIds = {
+      uuid: () => {
+        throw new Error('no ids');
+      },
+    } as unknown as typeof randomIds;
+    expect(await dispatchNotifications({ store, clock, ids: noIds, mailer }, { limit: 1000 })).toMatchObject({ deferred: 1 });
+    expect((await reminderRowsOf(store)).find((r) => r.minutes === 10)!.status).toBe('pending');
+    expect((await outboxOf(store)).filter((e) => e.event_type === 'booking.reminder')).toEqual([]);
+    clock.set('2026-03-10T08:51:00.000Z');
+    expect((await dispatchDue(store, clock)).report).toMatchObject({ sent: 1 });
+    expect((await outboxOf(store)).filter((e) => e.event_type === 'booking.reminder')).toHaveLength(1);
   });
 
   it('dispatches a pass of due reminders with the report counting them', async () => {

@@ -27,14 +27,19 @@ export interface BookingChange {
   /** The occurrence's series, for a booking that is one: its `notify_invitee` governs the attendee's mail too. */
   readonly seriesUid?: string | null;
   /** Known already (a create has them): saves reading them again. */
-  readonly eventTypeName?: string;
+  readonly eventType?: MailEventType;
   readonly host?: MailHost;
   /** Whether the attendee may be mailed (attendeeMailOn), when the caller read it already. */
   readonly attendeeMail?: boolean;
   /** The attendee's mail alone: a series action's mail about an occurrence (series/occurrence-mail.ts). */
   readonly attendeeOnly?: boolean;
-  /** The type's reminder rules and the host's switch, when the caller read them already: the invites' alarms. */
-  readonly reminders?: { readonly rules: readonly ReminderRule[]; readonly hostOn: boolean };
+}
+
+/** What a booking mail needs of its event type: its name, and for the invites' alarms its reminder rules and the host's switch. */
+export interface MailEventType {
+  readonly name: string;
+  readonly rules: readonly ReminderRule[];
+  readonly hostOn: boolean;
 }
 
 /**
@@ -63,8 +68,7 @@ export async function bookingMail(
   change: BookingChange = {},
 ): Promise<NewNotification[]> {
   const host = change.host ?? (await hostOf(trx, booking.host.user_id));
-  const known = change.eventTypeName !== undefined && change.reminders !== undefined;
-  const type = known ? { name: change.eventTypeName!, ...change.reminders! } : await typeOf(trx, booking);
+  const type = change.eventType ?? (await typeOf(trx, booking));
   const attendee = booking.attendees[0];
   const common = bookingMailPayload(booking, host, type.name, change);
   // Each invite rings when its recipient's reminders are due (docs/reminders.md); a host who turned reminders off gets none, nor do their attendees.
@@ -143,7 +147,7 @@ export function bookingMailPayload(
 }
 
 /** The type's name, its reminder rules and the host's switch, in one read. */
-async function typeOf(trx: Executor, booking: Booking): Promise<{ name: string; rules: ReminderRule[]; hostOn: boolean }> {
+async function typeOf(trx: Executor, booking: Booking): Promise<MailEventType> {
   const row = await trx
     .selectFrom('event_types')
     .innerJoin('users', (join) => join.on('users.id', '=', booking.host.user_id))

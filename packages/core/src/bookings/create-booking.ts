@@ -352,10 +352,9 @@ async function bookingWrite(
   const requested = eventType.requiresConfirmation;
   // Stryker disable next-line ObjectLiteral: speed only: without these bookingMail reads the same host, event type name and mail setting itself (the line's StringLiteral mutant is killed).
   const mail = await bookingMail(trx, requested ? 'booking_requested' : 'booking_created', booking, {
-    eventTypeName: eventType.name,
+    eventType: { name: eventType.name, rules: eventType.reminders, hostOn: host.reminders },
     host,
     attendeeMail: eventType.attendeeMail,
-    reminders: { rules: eventType.reminders, hostOn: host.reminders },
   });
   const event = outboxRow(deps, requested ? 'booking.requested' : 'booking.created', uid, booking);
   // Its reminders queue with it, from what was read with the type and host (schedule-reminders.ts).

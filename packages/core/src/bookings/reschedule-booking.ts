@@ -156,9 +156,8 @@ export async function moveBooking(
     previous: { start_at: row.start_at, end_at: row.end_at },
     reason: body.reason ?? null,
     seriesUid: row.series_uid,
-    eventTypeName: move.eventType.name,
+    eventType: { name: move.eventType.name, rules: move.eventType.reminders, hostOn: move.host.reminders },
     host: move.host,
-    reminders: { rules: move.eventType.reminders, hostOn: move.host.reminders },
   });
   return booking;
 }

@@ -219,7 +219,8 @@ async function sendReminder(
   try {
     if (plans instanceof Error) throw plans;
     plan = plans.get(id)!;
-    if (plan.kind === 'mail' && plan.payload.role === 'attendee' && plan.payload.reminder.relative_to === 'start') {
+    // The attendee's link; the mail shows it before the meeting only (compose-mail.ts).
+    if (plan.kind === 'mail' && plan.payload.role === 'attendee') {
       manageUrl = await deps.manageLinks?.(plan.bookingUid, plan.endAt);
     }
   } catch (error) {

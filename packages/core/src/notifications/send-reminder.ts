@@ -87,19 +87,24 @@ export async function planReminders(
   nowMs: number,
 ): Promise<Map<string, ReminderPlan>> {
   const queued = reminders.map((r) => ({ id: r.id, uid: r.booking_uid, payload: JSON.parse(r.payload_json) as ReminderPayload }));
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: equivalent: a null in `in (…)` matches no row.
   const uids = [...new Set(queued.flatMap((r) => (r.uid === null ? [] : [r.uid])))];
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: PostgreSQL only: an empty `in ()`, which SQLite answers with no rows.
   const rows = new Map((uids.length === 0 ? [] : await remindedBookings(db, uids)).map((row) => [row.uid, row]));
   // The hosts of host reminders who are not the booking's host: a collective booking's others.
   const others = [
     ...new Set(
       queued.flatMap((r) => {
+        // Stryker disable next-line ConditionalExpression: equivalent: no booking is found by a null uid.
         const row = r.uid === null ? undefined : rows.get(r.uid);
         const userId = r.payload.user_id;
+        // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArrayDeclaration: speed only: a longer list reads more users, each looked up by id.
         return row !== undefined && r.payload.role === 'host' && userId !== undefined && userId !== row.host_user_id ? [userId] : [];
       }),
     ),
   ];
   const people = new Map<string, Person>(
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: PostgreSQL only: an empty `in ()`, which SQLite answers with no rows.
     others.length === 0
       ? []
       : (await db.selectFrom('users').select(['id', 'email', 'name', 'timezone']).where('id', 'in', others).execute()).map((u) => [
@@ -107,6 +112,7 @@ export async function planReminders(
           u,
         ]),
   );
+  // Stryker disable next-line ConditionalExpression: equivalent: no booking is found by a null uid.
   return new Map(queued.map((r) => [r.id, planOne(r.uid === null ? undefined : rows.get(r.uid), r.payload, people, nowMs)]));
 }
 
@@ -119,6 +125,7 @@ function planOne(row: RemindedRow | undefined, queued: ReminderPayload, people: 
   const dueMs = rule.relative_to === 'start' ? startMs - rule.minutes * MINUTE_MS : endMs + rule.minutes * MINUTE_MS;
   // Queued for another time: the booking moved by a write that did not requeue it (none should); its own row is queued.
   if (toTimestamp(dueMs) !== queued.due_at) return { kind: 'drop' };
+  // Stryker disable next-line StringLiteral: equivalent: toBooking only tells 'list' apart (no responses).
   const booking = toBooking(row, 'single');
   const recipient = recipientOf(row, booking, queued, people);
   if (recipient === undefined) return { kind: 'drop' };
@@ -166,6 +173,7 @@ export async function reminderPlans(
   batch: readonly ClaimedMail[],
 ): Promise<ReminderPlans> {
   const reminders = batch.filter((n) => n.kind === REMINDER_KIND);
+  // Stryker disable next-line ConditionalExpression: speed only: planning no reminders reads nothing either.
   if (reminders.length === 0) return new Map();
   try {
     return await planReminders(deps.store.db, reminders, deps.clock.now());

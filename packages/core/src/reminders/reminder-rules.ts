@@ -65,7 +65,8 @@ export interface DueReminder {
  * each rule's instant, for each of its recipients. A moment already past is
  * owed nothing (a booking made 30 minutes ahead gets no 1-hour reminder);
  * `silenced` recipients (an attendee with `notify_invitee: false`) get none.
- * Answered in time order.
+ * Answered in the rules' order, the attendee before the host: the queue
+ * orders them by their moments.
  */
 export function remindersDue(
   rules: readonly ReminderRule[],
@@ -82,7 +83,7 @@ export function remindersDue(
       if (!silenced.has(recipient)) due.push({ rule, recipient, via: r.via, dueMs, text: r.text });
     }
   }
-  return due.sort((a, b) => a.dueMs - b.dueMs || a.rule - b.rule || a.recipient.localeCompare(b.recipient));
+  return due;
 }
 
 /**

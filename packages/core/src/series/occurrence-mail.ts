@@ -53,11 +53,10 @@ export async function mailOccurrence(
   if (!mail.on) return;
   const queued = await bookingMail(trx, kind, booking, {
     ...change,
-    eventTypeName: mail.eventTypeName,
+    eventType: { name: mail.eventTypeName, rules: mail.reminders.rules, hostOn: mail.reminders.hostOn },
     host: mail.host,
     attendeeMail: true,
     attendeeOnly: true,
-    reminders: mail.reminders,
   });
   await recordNotifications(trx, deps, queued);
 }

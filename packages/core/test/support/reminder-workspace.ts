@@ -1,6 +1,8 @@
+import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import type { Principal } from '../../src/auth/principal.js';
 import type { ManualClock } from '../../src/clock.js';
 import { randomIds } from '../../src/ids.js';
+import type { ManageLinkWriter } from '../../src/manage-links/manage-link.js';
 import { dispatchNotifications } from '../../src/notifications/dispatch-notifications.js';
 import type { ExecuteDeps } from '../../src/operations/execute.js';
 import { REMINDER_KIND } from '../../src/reminders/schedule-reminders.js';
@@ -113,8 +115,8 @@ export function reminderCalls(deps: ExecuteDeps, principal: () => Principal) {
 }
 
 /** Dispatches what is due now, with a mailer that keeps what it was handed. */
-export async function dispatchDue(store: Store, clock: ManualClock, mailer = recordingMailer()) {
-  const report = await dispatchNotifications({ store, clock, ids: randomIds, mailer }, { limit: 1000, concurrency: 4 });
+export async function dispatchDue(store: Store, clock: ManualClock, mailer = recordingMailer(), manageLinks?: ManageLinkWriter) {
+  const report = await dispatchNotifications({ store, clock, ids: randomIds, mailer, manageLinks }, { limit: 1000, concurrency: 4 });
   return { report, mailer };
 }
 
@@ -131,4 +133,25 @@ export async function reminderRowsOf(store: Store) {
       return { ...r, due_at: payload.due_at, minutes: payload.rule.minutes };
     })
     .sort((a, b) => a.due_at.localeCompare(b.due_at) || a.recipient.localeCompare(b.recipient));
+}
+
+/** The store, failing each statement `fails` picks: a database that goes away for one table mid-pass. */
+function failingStatements(store: Store, fails: (node: RootOperationNode) => boolean): Store {
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      if (fails(args.node)) throw new Error(`database lost at ${args.node.kind}`);
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { ...store, db: store.db.withPlugin(plugin) };
+}
+
+/** The store, failing every read from a table `table` picks. */
+export const failingReads = (store: Store, table: (name: string) => boolean) =>
+  failingStatements(store, (node) => node.kind === 'SelectQueryNode' && tablesOf(node.from).some(table));
+
+/** The table names a FROM names. */
+function tablesOf(node: unknown): string[] {
+  return [...JSON.stringify(node ?? null).matchAll(/"kind":"IdentifierNode","name":"([^"]+)"/g)].map((m) => m[1]!);
 }
