@@ -6,10 +6,10 @@ import type { Clock } from '../clock.js';
 import type { IdGenerator } from '../ids.js';
 import { recordEvent } from '../outbox/record-event.js';
 import { PENDING_MAIL, type ReminderMailPayload } from '../outbox/record-notification.js';
-import { type ReminderRule, reminderVerdict, storedReminders } from '../reminders/reminder-rules.js';
-import { REMINDER_KIND, type ReminderPayload } from '../reminders/schedule-reminders.js';
+import { type ReminderRule, reminderMoment, reminderVerdict, storedReminders } from '../reminders/reminder-rules.js';
+import { attendeeSilenced, REMINDER_KIND, type ReminderPayload } from '../reminders/schedule-reminders.js';
 import type { Executor, Store } from '../storage/store.js';
-import { MINUTE_MS, toTimestamp } from '../time.js';
+import { toTimestamp } from '../time.js';
 import type { ClaimedMail } from './claim-mail.js';
 
 // What a dispatcher does with a reminder it claimed (docs/reminders.md),
@@ -122,7 +122,7 @@ function planOne(row: RemindedRow | undefined, queued: ReminderPayload, people: 
   const rule = ruleNow(storedReminders(row.reminders_json), queued.rule, queued.role);
   if (rule === undefined) return { kind: 'drop' };
   const [startMs, endMs] = [Date.parse(row.start_at), Date.parse(row.end_at)];
-  const dueMs = rule.relative_to === 'start' ? startMs - rule.minutes * MINUTE_MS : endMs + rule.minutes * MINUTE_MS;
+  const dueMs = reminderMoment(rule, { startMs, endMs });
   // Queued for another time: the booking moved by a write that did not requeue it (none should); its own row is queued.
   if (toTimestamp(dueMs) !== queued.due_at) return { kind: 'drop' };
   // Stryker disable next-line StringLiteral: equivalent: toBooking only tells 'list' apart (no responses).
@@ -155,7 +155,7 @@ function planOne(row: RemindedRow | undefined, queued: ReminderPayload, people: 
  */
 function recipientOf(row: RemindedRow, booking: Booking, queued: ReminderPayload, people: ReadonlyMap<string, Person>): Person | undefined {
   if (queued.role === 'attendee') {
-    const silenced = row.attendee_mail === 0 || row.organization_mail === 0 || row.notify_invitee === 0;
+    const silenced = attendeeSilenced(row);
     const attendee = booking.attendees[0];
     return silenced || attendee === undefined ? undefined : { email: attendee.email, name: attendee.name, timezone: attendee.timezone };
   }

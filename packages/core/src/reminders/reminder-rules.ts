@@ -68,6 +68,14 @@ export interface DueReminder {
  * Answered in the rules' order, the attendee before the host: the queue
  * orders them by their moments.
  */
+/** The instant a rule reminds of a booking: `minutes` before its start, or after its end for a follow-up. */
+export function reminderMoment(
+  rule: Pick<ReminderRule, 'minutes' | 'relative_to'>,
+  booking: { readonly startMs: number; readonly endMs: number },
+): number {
+  return rule.relative_to === 'start' ? booking.startMs - rule.minutes * MINUTE_MS : booking.endMs + rule.minutes * MINUTE_MS;
+}
+
 export function remindersDue(
   rules: readonly ReminderRule[],
   booking: { readonly startMs: number; readonly endMs: number },
@@ -76,7 +84,7 @@ export function remindersDue(
 ): DueReminder[] {
   const due: DueReminder[] = [];
   for (const [rule, r] of rules.entries()) {
-    const dueMs = r.relative_to === 'start' ? booking.startMs - r.minutes * MINUTE_MS : booking.endMs + r.minutes * MINUTE_MS;
+    const dueMs = reminderMoment(r, booking);
     if (dueMs <= nowMs) continue;
     const recipients: ReminderRecipient[] = r.to === 'both' ? ['attendee', 'host'] : [r.to];
     for (const recipient of recipients) {

@@ -63,9 +63,22 @@ export async function reminderSettings(
   return {
     rules: storedReminders(row.reminders_json),
     hostOn: row.reminders !== 0,
-    attendeeSilenced: row.attendee_mail === 0 || row.organization_mail === 0 || row.notify_invitee === 0,
+    attendeeSilenced: attendeeSilenced(row),
     hostEmail: row.email,
   };
+}
+
+/**
+ * Whether a booking's attendee is reminded of nothing, by mail or webhook:
+ * attendee mail is off for its type or the workspace, or its series said
+ * `notify_invitee: false`. One rule for what is queued and what is sent.
+ */
+export function attendeeSilenced(switches: {
+  readonly attendee_mail: number;
+  readonly organization_mail: number | null;
+  readonly notify_invitee: number | null;
+}): boolean {
+  return switches.attendee_mail === 0 || switches.organization_mail === 0 || switches.notify_invitee === 0;
 }
 
 /** Drops a booking's reminders still to be sent; one sent is kept as sent. */
