@@ -54,15 +54,15 @@ function ruleNow(rules: readonly ReminderRule[], queued: ReminderRule, role: 'at
 
 /** The bookings of some reminders with what governs their reminders now, in one statement. */
 function remindedBookings(db: Executor, uids: readonly string[]) {
+  // selectBookings joins the host already (as `host`) and the event type.
   return selectBookings(db)
-    .innerJoin('users as host_user', 'host_user.id', 'bookings.host_user_id')
     .select([
       'event_types.name as event_type_name',
       'event_types.reminders_json',
       'event_types.attendee_mail',
-      'host_user.name as host_name',
-      'host_user.timezone as host_timezone',
-      'host_user.reminders as host_reminders',
+      'host.name as host_name',
+      'host.timezone as host_timezone',
+      'host.reminders as host_reminders',
     ])
     .select((eb) => [
       eb.selectFrom('organization').select('attendee_mail').where('id', '=', 1).as('organization_mail'),
