@@ -146,6 +146,16 @@ describe.each(storeFixtures())('people on $name', (fixture) => {
       expect(await personEvents()).toEqual([{ type: 'person.updated', subject: PP.ursula, data: outcome.data }]);
     });
 
+    it('lets a person switch their own reminders off, and refuses a switch that is not true or false', async () => {
+      expect(await scheduleErrorOf(patch('ursula', 'me', { reminders: 'no' }))).toMatchObject({
+        code: 'validation_error',
+        details: { fields: ['reminders'] },
+      });
+      const { outcome } = await patch('ursula', 'me', { reminders: false });
+      expect(outcome).toMatchObject({ status: 200, version: 2, data: { reminders: false } });
+      expect(await personEvents()).toEqual([{ type: 'person.updated', subject: PP.ursula, data: outcome.data }]);
+    });
+
     it('refuses a person changing their own role or manages (403 forbidden naming the fields)', async () => {
       expect(await scheduleErrorOf(patch('ursula', 'me', { role: 'admin', name: 'U' }))).toMatchObject(
         forbidden('role', { fields: ['role'] }),
