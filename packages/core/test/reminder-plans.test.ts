@@ -5,6 +5,8 @@ import { randomIds } from '../src/ids.js';
 import type { ClaimedMail } from '../src/notifications/claim-mail.js';
 import { aheadText, composeMail } from '../src/notifications/compose-mail.js';
 import { planReminders, reminderPlans } from '../src/notifications/send-reminder.js';
+import { execute } from '../src/operations/execute.js';
+import { operationsByName } from '../src/operations/registry.js';
 import type { ReminderMailPayload } from '../src/outbox/record-notification.js';
 import { storedReminders } from '../src/reminders/reminder-rules.js';
 import {
@@ -293,6 +295,38 @@ describe.each(storeFixtures())('reminder decisions on $name', (fixture) => {
     expect(plan).toMatchObject({ kind: 'mail', recipient: 'sam@new.test', payload: { role: 'host', timezone: 'Asia/Tokyo' } });
     await store.db.updateTable('bookings').set({ co_hosts_json: '[]' }).where('uid', '=', uid).execute();
     expect((await planReminders(store.db, [sams], HOUR_BEFORE)).get(sams.id)).toEqual({ kind: 'drop' });
+  });
+
+  it("drops another host's reminder once that host switches their own reminders off", async () => {
+    await calls.book(START, ET_REMIND.together);
+    await store.db.updateTable('users').set({ reminders: 0 }).where('id', '=', SAM).execute();
+    const rows = await rowsDueAt(HOUR_BEFORE);
+    const plans = await planReminders(store.db, rows, HOUR_BEFORE);
+    expect(rows.map((r) => [JSON.parse(r.payload_json).user_id, plans.get(r.id)!.kind]).sort()).toEqual([
+      [RHEA, 'mail'],
+      [SAM, 'drop'],
+    ]);
+  });
+
+  it('queues nothing for a team booking whose host switched reminders off', async () => {
+    await store.db.updateTable('users').set({ reminders: 0 }).where('id', '=', RHEA).execute();
+    await calls.book(START, ET_REMIND.together);
+    expect(await rowsDueAt(HOUR_BEFORE)).toEqual([]);
+  });
+
+  it('leaves the reminders of a change that moves nothing alone: one due and not yet sent still goes', async () => {
+    const uid = await calls.book(START);
+    clock.set('2026-03-09T09:00:05.000Z');
+    const deps = testDeps(store, clock);
+    const { outcome } = await execute(
+      deps,
+      operationsByName.update_booking,
+      rhea,
+      { params: { uid }, query: {}, body: { metadata: { crm: 'A-1' } }, idempotencyKey: 'patch-1', ifMatch: '"1"' },
+      'req-patch',
+    );
+    expect((outcome as { status: number }).status).toBe(200);
+    expect(await plansAt(Date.parse('2026-03-09T09:00:00.000Z'), clock.now())).toEqual([['attendee', 'mail']]);
   });
 
   it('answers the error that kept the bookings from being read, and reads nothing for a batch without reminders', async () => {

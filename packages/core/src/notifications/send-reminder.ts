@@ -74,6 +74,8 @@ function remindedBookings(db: Executor, uids: readonly string[]) {
 
 type RemindedRow = Awaited<ReturnType<typeof remindedBookings>>[number];
 type Person = { readonly email: string; readonly name: string; readonly timezone: string };
+/** A host as a reminder reads them: with their own switch. */
+type HostPerson = Person & { readonly reminders: number };
 
 /**
  * Decides, at `nowMs`, what to do with each reminder of a claimed batch:
@@ -103,21 +105,25 @@ export async function planReminders(
       }),
     ),
   ];
-  const people = new Map<string, Person>(
+  const people = new Map<string, HostPerson>(
     // Stryker disable next-line ConditionalExpression,ArrayDeclaration: PostgreSQL only: an empty `in ()`, which SQLite answers with no rows.
     others.length === 0
       ? []
-      : (await db.selectFrom('users').select(['id', 'email', 'name', 'timezone']).where('id', 'in', others).execute()).map((u) => [
-          u.id,
-          u,
-        ]),
+      : (await db.selectFrom('users').select(['id', 'email', 'name', 'timezone', 'reminders']).where('id', 'in', others).execute()).map(
+          (u) => [u.id, u],
+        ),
   );
   // Stryker disable next-line ConditionalExpression: equivalent: no booking is found by a null uid.
   return new Map(queued.map((r) => [r.id, planOne(r.uid === null ? undefined : rows.get(r.uid), r.payload, people, nowMs)]));
 }
 
 /** What to do with one reminder, given its booking as it is now (undefined: gone). */
-function planOne(row: RemindedRow | undefined, queued: ReminderPayload, people: ReadonlyMap<string, Person>, nowMs: number): ReminderPlan {
+function planOne(
+  row: RemindedRow | undefined,
+  queued: ReminderPayload,
+  people: ReadonlyMap<string, HostPerson>,
+  nowMs: number,
+): ReminderPlan {
   if (row === undefined || row.status !== 'confirmed' || row.host_reminders === 0) return { kind: 'drop' };
   const rule = ruleNow(storedReminders(row.reminders_json), queued.rule, queued.role);
   if (rule === undefined) return { kind: 'drop' };
@@ -153,7 +159,12 @@ function planOne(row: RemindedRow | undefined, queued: ReminderPayload, people: 
  * workspace, the type, or the series' `notify_invitee`); a host, as they are
  * now, while they still host the booking.
  */
-function recipientOf(row: RemindedRow, booking: Booking, queued: ReminderPayload, people: ReadonlyMap<string, Person>): Person | undefined {
+function recipientOf(
+  row: RemindedRow,
+  booking: Booking,
+  queued: ReminderPayload,
+  people: ReadonlyMap<string, HostPerson>,
+): Person | undefined {
   if (queued.role === 'attendee') {
     const silenced = attendeeSilenced(row);
     const attendee = booking.attendees[0];
@@ -161,7 +172,9 @@ function recipientOf(row: RemindedRow, booking: Booking, queued: ReminderPayload
   }
   const userId = queued.user_id ?? row.host_user_id;
   if (userId === row.host_user_id) return { email: row.host_email, name: row.host_name, timezone: row.host_timezone };
-  return booking.hosts.some((h) => h.user_id === userId) ? people.get(userId) : undefined;
+  // Another host of the booking, while they still host it and have not switched their reminders off.
+  const other = booking.hosts.some((h) => h.user_id === userId) ? people.get(userId) : undefined;
+  return other === undefined || other.reminders === 0 ? undefined : { email: other.email, name: other.name, timezone: other.timezone };
 }
 
 /** What to do with each reminder of a batch, or the error that kept the batch's bookings from being read. */

@@ -78,7 +78,15 @@ export function reminderWorkspace(changes: { rules?: unknown[]; rheaReminders?: 
         name: 'rhea',
         user: 'rhea',
         secret: RHEA_SECRET,
-        scopes: ['bookings:read', 'bookings:create', 'bookings:cancel', 'bookings:reschedule', 'series:read', 'series:write'],
+        scopes: [
+          'bookings:read',
+          'bookings:create',
+          'bookings:cancel',
+          'bookings:reschedule',
+          'bookings:update',
+          'series:read',
+          'series:write',
+        ],
       },
     ],
   };
